@@ -1,0 +1,74 @@
+// Shared express scaffolding for both services: JSON body bound, request metrics, /health, /metrics,
+// Swagger UI at /swagger/ and the OpenAPI document at /swagger/doc.json.
+import express, { type Express, type RequestHandler } from 'express';
+import type { Server } from 'node:http';
+import { createRequire } from 'node:module';
+import { metrics, registry } from '../../platform/metrics.js';
+
+export interface ServiceAppOptions {
+  service: 'indexer' | 'router';
+  openapi: object;
+  /** Maximum accepted JSON body (router); the indexer takes none. */
+  bodyLimit?: string;
+  health?: () => Promise<Record<string, unknown>>;
+}
+
+const swaggerHtml = (title: string) => `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title>
+<link rel="stylesheet" href="./ui/swagger-ui.css"></head><body><div id="ui"></div>
+<script src="./ui/swagger-ui-bundle.js"></script>
+<script>window.ui = SwaggerUIBundle({ url: './doc.json', dom_id: '#ui' });</script></body></html>`;
+
+export function createServiceApp(opts: ServiceAppOptions): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'extended');
+  app.use(requestMetrics(opts.service));
+  app.use(express.json({ limit: opts.bodyLimit ?? '64kb', strict: true }));
+
+  app.get('/health', async (_req, res) => {
+    const extra = opts.health ? await opts.health().catch((e: Error) => ({ ok: false, error: e.message })) : {};
+    res.json({ status: 'ok', service: opts.service, ...extra });
+  });
+  app.get('/metrics', async (_req, res) => {
+    res.type(registry.contentType).send(await registry.metrics());
+  });
+  const doc = JSON.stringify(opts.openapi);
+  app.get('/swagger/doc.json', (_req, res) => res.type('application/json').send(doc));
+  const uiDir = createRequire(import.meta.url)('swagger-ui-dist').getAbsoluteFSPath() as string;
+  app.use('/swagger/ui', express.static(uiDir, { index: false }));
+  app.get(['/swagger', '/swagger/', '/swagger/index.html'], (req, res) => {
+    if (req.path === '/swagger') return res.redirect(301, '/swagger/');
+    res.type('text/html').send(swaggerHtml(`${opts.service} API`));
+  });
+  return app;
+}
+
+function requestMetrics(service: string): RequestHandler {
+  return (req, res, next) => {
+    const start = process.hrtime.bigint();
+    res.on('finish', () => {
+      const route = (req.route?.path as string | undefined) ?? 'unmatched';
+      const secs = Number(process.hrtime.bigint() - start) / 1e9;
+      metrics.httpRequests.inc({ service, route, status: String(res.statusCode) });
+      metrics.httpDuration.observe({ service, route }, secs);
+    });
+    next();
+  };
+}
+
+/** Listen and resolve once bound; port 0 picks a free port (tests). */
+export function listen(app: Express, port: number, host = '127.0.0.1'): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = app.listen(port, host);
+    server.once('listening', () => resolve(server));
+    server.once('error', reject);
+  });
+}
+
+export function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections?.();
+  });
+}

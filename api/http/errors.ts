@@ -1,0 +1,74 @@
+// Typed API errors and their one mapping to HTTP. Handlers throw; nothing else writes error bodies.
+//   indexer style: {"code": <HTTP status>, "message": "..."}               (reference/indexer.md §10)
+//   router style:  {"code": <gRPC status>, "message": "...", "details": []} (reference/router.md §9)
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { log } from '../../platform/log.js';
+
+export type ErrorStyle = 'indexer' | 'router';
+
+/** gRPC status codes used by the router's error bodies. */
+export const Grpc = { UNKNOWN: 2, INVALID_ARGUMENT: 3, NOT_FOUND: 5, RESOURCE_EXHAUSTED: 8, UNAVAILABLE: 14, INTERNAL: 13 } as const;
+
+export class ApiError extends Error {
+  override name = 'ApiError';
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly grpcCode: number = status === 404 ? Grpc.NOT_FOUND : status < 500 ? Grpc.INVALID_ARGUMENT : Grpc.UNKNOWN,
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string, extra?: Record<string, unknown>) => new ApiError(400, message, Grpc.INVALID_ARGUMENT, extra);
+export const notFound = (message: string) => new ApiError(404, message, Grpc.NOT_FOUND);
+export const unavailable = (message: string) => new ApiError(503, message, Grpc.UNAVAILABLE);
+
+interface ValidatorError {
+  status?: number;
+  statusCode?: number;
+  type?: string;
+  message?: string;
+  errors?: { path?: string; message?: string; errorCode?: string }[];
+}
+
+function describe(err: unknown): { status: number; message: string; grpc: number; extra: Record<string, unknown> } {
+  if (err instanceof ApiError) return { status: err.status, message: err.message, grpc: err.grpcCode, extra: err.extra };
+  const e = err as ValidatorError;
+  const status = e?.status ?? e?.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    // body-parser / express-openapi-validator errors: say which parameter is wrong.
+    let message = e.message ?? 'bad request';
+    if (e.type === 'entity.too.large') message = 'request body too large';
+    else if (e.type === 'entity.parse.failed') message = 'request body is not valid JSON';
+    const first = e.errors?.[0];
+    if (first?.path && first.message) {
+      const where = first.path.replace(/^\/(query|params|body|path)\//, '').replace(/^\.(query|params|body)\./, '');
+      message = `${where}: ${first.message}`;
+    }
+    const grpc = status === 404 ? Grpc.NOT_FOUND : status === 413 ? Grpc.INVALID_ARGUMENT : Grpc.INVALID_ARGUMENT;
+    const out = status === 405 ? 405 : status === 413 ? 413 : status === 415 ? 415 : status === 404 ? 404 : 400;
+    return { status: out, message, grpc, extra: e.errors ? { errors: e.errors.map((x) => ({ path: x.path, message: x.message })) } : {} };
+  }
+  return { status: 500, message: 'internal server error', grpc: Grpc.UNKNOWN, extra: {} };
+}
+
+export function errorBody(style: ErrorStyle, err: unknown): { status: number; body: Record<string, unknown> } {
+  const d = describe(err);
+  if (style === 'router') return { status: d.status, body: { code: d.grpc, message: d.message, details: [], ...d.extra } };
+  return { status: d.status, body: { code: d.status, message: d.message, ...d.extra } };
+}
+
+export function errorHandler(style: ErrorStyle): ErrorRequestHandler {
+  return (err, req, res, _next) => {
+    const { status, body } = errorBody(style, err);
+    if (status >= 500) log.error('http.error', { path: req.path, error: err instanceof Error ? err.stack ?? err.message : String(err) });
+    if (res.headersSent) return;
+    res.status(status).type('application/json').send(JSON.stringify(body));
+  };
+}
+
+export function notFoundHandler(): RequestHandler {
+  return (req, _res, next) => next(notFound(`Cannot ${req.method} ${req.path}`));
+}

@@ -1,0 +1,12 @@
+// Seam between the router app (issue 4) and durable transfer tracking (issue 5).
+// The tracking module fills these in; the router app merges the OpenAPI paths and mounts the routes.
+import type { Router } from 'express';
+
+export interface TrackingRoutes {
+  /** OpenAPI 3 `paths` entries for POST /v2/tx/track and GET /v2/tx/status (and any others). */
+  openapiPaths: Record<string, unknown>;
+  /** OpenAPI 3 `components.schemas` entries those paths reference. */
+  openapiSchemas: Record<string, unknown>;
+  /** Mount the handlers on the router app's express Router (after validation middleware). */
+  mount(router: Router): void;
+}

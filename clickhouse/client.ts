@@ -1,0 +1,88 @@
+// The one place that knows whether ClickHouse is embedded (chDB, in-process, on-disk directory)
+// or a real server. Everything else receives a `Store` and speaks plain ClickHouse SQL.
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { createClient, type ClickHouseClient } from '@clickhouse/client';
+import { createChdbConnection } from 'chdb/connection';
+
+export interface StoreOptions {
+  /** Server URL; when absent the embedded chDB engine is used at `dataDir`. */
+  url?: string;
+  user?: string;
+  password?: string;
+  database?: string;
+  /** Directory holding the embedded engine's data (DATA_DIR/clickhouse by default). */
+  dataDir?: string;
+}
+
+export type QueryParams = Record<string, unknown>;
+
+export interface Store {
+  readonly kind: 'chdb' | 'server';
+  readonly client: ClickHouseClient;
+  /** Run a SELECT with `{name:Type}` parameters and return its rows. */
+  rows<T>(query: string, params?: QueryParams): Promise<T[]>;
+  /** Run a statement that returns nothing (DDL, DELETE, INSERT … SELECT). */
+  exec(query: string, params?: QueryParams): Promise<void>;
+  /** Insert JS objects into a table as JSONEachRow. */
+  insert(table: string, values: readonly object[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+// libchdb binds a single data directory per process: share one client per directory.
+const embedded = new Map<string, Store>();
+
+const settings = {
+  // Keys that must never depend on the host's zone or print big ints as JSON numbers.
+  output_format_json_quote_64bit_integers: 1,
+  date_time_output_format: 'iso',
+} as const;
+
+export function createStore(opts: StoreOptions): Store {
+  if (opts.url) {
+    const client = createClient({
+      url: opts.url,
+      username: opts.user ?? 'default',
+      password: opts.password ?? '',
+      database: opts.database ?? 'default',
+      clickhouse_settings: settings,
+      max_open_connections: 32,
+    });
+    return wrap('server', client, async () => client.close());
+  }
+  const dir = path.resolve(opts.dataDir ?? './data/clickhouse');
+  const existing = embedded.get(dir);
+  if (existing) return existing;
+  if (embedded.size > 0) throw new Error(`chDB already bound to ${[...embedded.keys()][0]} in this process; cannot open ${dir}`);
+  mkdirSync(dir, { recursive: true });
+  const client = createClient({
+    // The `connection` option is how @clickhouse/client plugs in chDB (see infrastructure.md §1).
+    connection: createChdbConnection({ path: dir }),
+    clickhouse_settings: settings,
+  } as Parameters<typeof createClient>[0]);
+  const store = wrap('chdb', client, async () => {
+    embedded.delete(dir);
+    await client.close();
+  });
+  embedded.set(dir, store);
+  return store;
+}
+
+function wrap(kind: Store['kind'], client: ClickHouseClient, close: () => Promise<void>): Store {
+  return {
+    kind,
+    client,
+    async rows<T>(query: string, params?: QueryParams) {
+      const rs = await client.query({ query, query_params: params, format: 'JSONEachRow' });
+      return (await rs.json()) as T[];
+    },
+    async exec(query: string, params?: QueryParams) {
+      await client.command({ query, query_params: params });
+    },
+    async insert(table: string, values: readonly object[]) {
+      if (values.length === 0) return;
+      await client.insert({ table, values: values as object[], format: 'JSONEachRow' });
+    },
+    close,
+  };
+}

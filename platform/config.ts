@@ -1,0 +1,97 @@
+// Configuration: env vars (and an optional JSON file named by CONFIG_FILE), validated once at start-up.
+// A bad value stops the process with one line naming the variable and what is wrong.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+const bool = z
+  .union([z.boolean(), z.enum(['true', 'false', '1', '0'])])
+  .transform((v) => v === true || v === 'true' || v === '1');
+const port = z.coerce.number().int().min(0).max(65535);
+const url = z.string().url();
+
+export const configSchema = z
+  .object({
+    DATA_DIR: z.string().min(1).default('./data'),
+    LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+    VERSION: z.string().max(64).default('dev'),
+    COMMIT_HASH: z.string().max(64).default('unknown'),
+    // chain being indexed
+    CHAIN_ID: z.string().regex(/^[a-zA-Z0-9._-]{1,64}$/, 'must be 1-64 chars of [a-zA-Z0-9._-]').optional(),
+    VM: z.enum(['evm', 'move', 'wasm']).optional(),
+    BECH32_PREFIX: z.string().regex(/^[a-z]{1,16}$/).default('init'),
+    COMETBFT_RPC_URL: url.optional(),
+    COSMOS_REST_URL: url.optional(),
+    EVM_JSONRPC_URL: url.optional(),
+    EVM_INTERNAL_TXS: bool.default(false),
+    /** Which recorded sample chain to serve on loopback when no chain URLs are configured. */
+    SAMPLE_CHAIN: z.enum(['evm', 'move', 'wasm', 'none']).default('evm'),
+    START_HEIGHT: z.coerce.number().int().min(1).default(1),
+    FETCH_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
+    BATCH_BLOCKS: z.coerce.number().int().min(1).max(10_000).default(200),
+    POLL_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(500),
+    INGEST_ENABLED: bool.default(true),
+    // storage
+    CLICKHOUSE_URL: url.optional(),
+    CLICKHOUSE_USER: z.string().default('default'),
+    CLICKHOUSE_PASSWORD: z.string().default(''),
+    CLICKHOUSE_DATABASE: z.string().regex(/^[a-zA-Z_][a-zA-Z0-9_]{0,63}$/).default('default'),
+    // HTTP
+    INDEXER_PORT: port.default(8080),
+    ROUTER_PORT: port.default(8081),
+    HTTP_HOST: z.string().default('127.0.0.1'),
+    // router and tracking
+    ROUTER_ENABLED: bool.default(true),
+    ROUTER_NETWORK: z.enum(['mainnet', 'testnet', 'custom']).default('mainnet'),
+    ROUTER_REGISTRY_FILE: z.string().optional(),
+    TEMPORAL_ADDRESS: z.string().optional(),
+    TEMPORAL_NAMESPACE: z.string().default('default'),
+    TEMPORAL_TASK_QUEUE: z.string().default('transfer-tracking'),
+    TRACKING_ENABLED: bool.default(true),
+  })
+  .superRefine((c, ctx) => {
+    if (c.VM === 'evm' && c.COMETBFT_RPC_URL && !c.EVM_JSONRPC_URL)
+      ctx.addIssue({ code: 'custom', path: ['EVM_JSONRPC_URL'], message: 'is required when VM=evm and a chain is configured' });
+    if (c.COMETBFT_RPC_URL && !c.COSMOS_REST_URL)
+      ctx.addIssue({ code: 'custom', path: ['COSMOS_REST_URL'], message: 'is required when COMETBFT_RPC_URL is set' });
+    if (c.COMETBFT_RPC_URL && (!c.CHAIN_ID || !c.VM))
+      ctx.addIssue({ code: 'custom', path: [!c.CHAIN_ID ? 'CHAIN_ID' : 'VM'], message: 'is required when COMETBFT_RPC_URL is set' });
+    if (c.ROUTER_NETWORK === 'custom' && !c.ROUTER_REGISTRY_FILE)
+      ctx.addIssue({ code: 'custom', path: ['ROUTER_REGISTRY_FILE'], message: 'is required when ROUTER_NETWORK=custom' });
+  });
+
+export type AppConfig = z.infer<typeof configSchema>;
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Parse config from an env-like record plus the optional CONFIG_FILE (env wins). Throws ConfigError with one line. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
+  let fileValues: Record<string, unknown> = {};
+  if (env.CONFIG_FILE) {
+    try {
+      fileValues = JSON.parse(readFileSync(env.CONFIG_FILE, 'utf8')) as Record<string, unknown>;
+    } catch (e) {
+      throw new ConfigError(`config: CONFIG_FILE ${env.CONFIG_FILE}: ${(e as Error).message}`);
+    }
+  }
+  const merged: Record<string, unknown> = { ...fileValues };
+  for (const [k, v] of Object.entries(env)) if (v !== undefined && v !== '' && k in configSchema.innerType().shape) merged[k] = v;
+  const parsed = configSchema.safeParse(merged);
+  if (!parsed.success) {
+    const first = parsed.error.issues[0]!;
+    throw new ConfigError(`config: ${first.path.join('.') || '(root)'} ${first.message}`);
+  }
+  return { ...parsed.data, DATA_DIR: path.resolve(parsed.data.DATA_DIR) };
+}
+
+/** Load config or exit(2) with a single clear line: the start-up behaviour of every entry point. */
+export function loadConfigOrExit(): AppConfig {
+  try {
+    return loadConfig();
+  } catch (e) {
+    process.stderr.write(`${(e as Error).message}\n`);
+    process.exit(2);
+  }
+}
