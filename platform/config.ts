@@ -12,6 +12,8 @@ const url = z.string().url();
 
 export const configSchema = z
   .object({
+    /** Which process this is: everything in one (default), or one role of the scaled-out deployment. */
+    ROLE: z.enum(['all', 'ingest', 'indexer', 'router', 'worker']).default('all'),
     DATA_DIR: z.string().min(1).default('./data'),
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
     VERSION: z.string().max(64).default('dev'),

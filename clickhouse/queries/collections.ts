@@ -1,0 +1,99 @@
+// NFT collections. A collection's facts fold its nft_collection_events rows: height/time/creator from the
+// first row (creation or first sight), name/origin_name from the latest non-empty value. `nfts.length` is the
+// live token count: mints minus burns of the collection's events.
+import type { Store } from '../client.js';
+import { after, dir, type ListWindow } from './keyset.js';
+
+export interface CollectionRow {
+  collection: string;
+  name: string;
+  origin_name: string;
+  creator: string;
+  height: string;
+  time: string;
+  length: string;
+}
+
+const SUMMARY = (where: string) => `
+SELECT collection,
+       argMaxIf(name, sequence, name != '') AS name,
+       argMaxIf(origin_name, sequence, origin_name != '') AS origin_name,
+       argMinIf(creator, sequence, creator != '') AS creator,
+       argMin(height, sequence) AS height,
+       argMin(time, sequence) AS time
+FROM nft_collection_events ${where}
+GROUP BY collection`;
+
+/** Collections an account holds ≥1 NFT in, from the ownership ledger. */
+const OWNED = `SELECT DISTINCT collection FROM (
+  SELECT collection, token_id FROM nft_holdings WHERE owner = {owner:String}
+  GROUP BY collection, token_id HAVING sum(delta) > 0)`;
+
+type Params = Record<string, unknown>;
+
+export type CollectionScope = { kind: 'all' } | { kind: 'owner'; owner: string } | { kind: 'addrs'; addrs: string[] };
+
+function scopeWhere(s: CollectionScope, params: Params): string {
+  if (s.kind === 'owner') {
+    params.owner = s.owner;
+    return `WHERE collection IN (${OWNED})`;
+  }
+  if (s.kind === 'addrs') {
+    params.addrs = s.addrs;
+    return 'WHERE collection IN {addrs:Array(String)}';
+  }
+  return '';
+}
+
+async function withLengths(store: Store, rows: Omit<CollectionRow, 'length'>[]): Promise<CollectionRow[]> {
+  if (rows.length === 0) return [];
+  const counts = await store.rows<{ collection: string; n: string }>(
+    `SELECT collection, toString(greatest(countIf(kind = 'mint') - countIf(kind = 'burn'), 0)) AS n
+     FROM nft_events WHERE collection IN {addrs:Array(String)} GROUP BY collection`,
+    { addrs: rows.map((r) => r.collection) },
+  );
+  const byAddr = new Map(counts.map((c) => [c.collection, c.n]));
+  return rows.map((r) => ({ ...r, length: byAddr.get(r.collection) ?? '0' }));
+}
+
+/** A page ordered by (height, collection), keyset on that pair or offset. */
+export async function listCollections(
+  store: Store,
+  scope: CollectionScope,
+  w: ListWindow,
+  cursor: { height: number; collection: string } | null,
+): Promise<CollectionRow[]> {
+  const params: Params = { limit: w.limit };
+  const where = scopeWhere(scope, params);
+  let keyset = '';
+  if (cursor) {
+    Object.assign(params, { ch: cursor.height, cc: cursor.collection });
+    keyset = `WHERE (height, collection) ${after(w)} ({ch:UInt64}, {cc:String})`;
+  } else params.offset = w.offset;
+  const rows = await store.rows<Omit<CollectionRow, 'length'>>(
+    `SELECT collection, name, origin_name, creator, toString(height) AS height, time FROM (${SUMMARY(where)}) ${keyset}
+     ORDER BY height ${dir(w)}, collection ${dir(w)} LIMIT {limit:UInt32} ${cursor ? '' : 'OFFSET {offset:UInt32}'}`,
+    params,
+  );
+  return withLengths(store, rows);
+}
+
+export async function countCollections(store: Store, scope: CollectionScope): Promise<string> {
+  const params: Params = {};
+  const where = scopeWhere(scope, params);
+  const [r] = await store.rows<{ n: string }>(`SELECT toString(uniqExact(collection)) AS n FROM nft_collection_events ${where}`, params);
+  return r?.n ?? '0';
+}
+
+export async function collectionsByAddr(store: Store, addrs: string[]): Promise<CollectionRow[]> {
+  if (addrs.length === 0) return [];
+  return listCollections(store, { kind: 'addrs', addrs }, { desc: true, limit: addrs.length, offset: 0 }, null);
+}
+
+/** Every collection's name, origin name, height: the in-memory list behind /collections/by_name. */
+export async function collectionNames(store: Store): Promise<{ collection: string; name: string; origin_name: string; height: number }[]> {
+  const rows = await store.rows<{ collection: string; name: string; origin_name: string; height: string }>(
+    `SELECT collection, name, origin_name, toString(height) AS height FROM (${SUMMARY('')}) ORDER BY height, collection LIMIT 1000000`,
+  );
+  return rows.map((r) => ({ ...r, height: Number(r.height) }));
+}

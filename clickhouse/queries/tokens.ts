@@ -1,0 +1,109 @@
+// NFT tokens: the current state of a token folds its nft_events rows by (sequence, event_index): owner of the
+// last mint/transfer, burned when the last ownership event is a burn (then it is gone), last non-empty uri,
+// height/time of the latest event. Ownership by account comes from the nft_holdings ledger (sum(delta) > 0).
+import type { Store } from '../client.js';
+import { after, dir, type ListWindow } from './keyset.js';
+
+export interface TokenRow {
+  collection: string;
+  token_id: string;
+  owner: string;
+  uri: string;
+  object_addr: string;
+  height: string;
+  time: string;
+}
+
+export type TokenOrder = 'token_id' | 'height';
+
+export type TokenScope =
+  | { kind: 'collection'; collection: string; tokenId: string | null }
+  | { kind: 'owner'; owner: string; collection: string | null; tokenId: string | null };
+
+export interface TokenCursor {
+  height: number;
+  tokenId: string;
+  collection: string | null;
+}
+
+type Params = Record<string, unknown>;
+
+const ORD = '(sequence, event_index)';
+const STATE = (where: string, having: string) => `
+SELECT collection, token_id,
+       argMaxIf(to_owner, ${ORD}, kind IN ('mint', 'transfer')) AS owner,
+       argMaxIf(kind, ${ORD}, kind != 'mutate') AS state,
+       argMaxIf(uri, ${ORD}, uri != '') AS uri,
+       argMaxIf(object_addr, ${ORD}, object_addr != '') AS object_addr,
+       max(height) AS height,
+       argMax(time, ${ORD}) AS time
+FROM nft_events WHERE ${where}
+GROUP BY collection, token_id
+HAVING state != 'burn' ${having}`;
+
+function scopeSql(s: TokenScope, params: Params): { where: string; having: string } {
+  if (s.kind === 'collection') {
+    params.collection = s.collection;
+    let where = 'collection = {collection:String}';
+    if (s.tokenId !== null) {
+      params.tokenId = s.tokenId;
+      where += ' AND token_id = {tokenId:String}';
+    }
+    return { where, having: '' };
+  }
+  params.owner = s.owner;
+  let held = 'owner = {owner:String}';
+  if (s.collection !== null) {
+    params.collection = s.collection;
+    held += ' AND collection = {collection:String}';
+  }
+  if (s.tokenId !== null) {
+    params.tokenId = s.tokenId;
+    held += ' AND token_id = {tokenId:String}';
+  }
+  const where = `(collection, token_id) IN (SELECT collection, token_id FROM nft_holdings WHERE ${held}
+                 GROUP BY collection, token_id HAVING sum(delta) > 0)`;
+  // The ledger and the folded state must agree on the owner.
+  return { where, having: 'AND owner = {owner:String}' };
+}
+
+/** A page of tokens. Sort keys: (token_id, height) or (height, token_id), then collection across collections. */
+export async function listTokens(store: Store, scope: TokenScope, order: TokenOrder, w: ListWindow, cursor: TokenCursor | null): Promise<TokenRow[]> {
+  const params: Params = { limit: w.limit };
+  const { where, having } = scopeSql(scope, params);
+  const multi = scope.kind === 'owner';
+  const keys = order === 'token_id' ? ['token_id', 'height'] : ['height', 'token_id'];
+  if (multi) keys.push('collection');
+  let keyset = '';
+  let pre = '';
+  if (cursor) {
+    Object.assign(params, { ct: cursor.tokenId, ch: cursor.height, cc: cursor.collection ?? '' });
+    const vals = keys.map((k) => (k === 'token_id' ? '{ct:String}' : k === 'height' ? '{ch:UInt64}' : '{cc:String}'));
+    keyset = `WHERE (${keys.join(', ')}) ${after(w)} (${vals.join(', ')})`;
+    // Token ids sort first: prune events of earlier token ids before folding.
+    if (order === 'token_id') pre = ` AND token_id ${after(w)}= {ct:String}`;
+  } else params.offset = w.offset;
+  const d = dir(w);
+  return store.rows<TokenRow>(
+    `SELECT collection, token_id, owner, uri, object_addr, toString(height) AS height, time
+     FROM (${STATE(where + pre, having)}) ${keyset}
+     ORDER BY ${keys.map((k) => `${k} ${d}`).join(', ')} LIMIT {limit:UInt32} ${cursor ? '' : 'OFFSET {offset:UInt32}'}`,
+    params,
+  );
+}
+
+export async function countTokens(store: Store, scope: TokenScope): Promise<string> {
+  const params: Params = {};
+  const { where, having } = scopeSql(scope, params);
+  const [r] = await store.rows<{ n: string }>(`SELECT toString(count()) AS n FROM (${STATE(where, having)})`, params);
+  return r?.n ?? '0';
+}
+
+/** Whether a token currently exists (minted and not burned). */
+export async function tokenExists(store: Store, collection: string, tokenId: string): Promise<boolean> {
+  const rows = await store.rows<{ n: string }>(
+    `SELECT count() AS n FROM (${STATE('collection = {collection:String} AND token_id = {tokenId:String}', '')})`,
+    { collection, tokenId },
+  );
+  return Number(rows[0]?.n ?? 0) > 0;
+}

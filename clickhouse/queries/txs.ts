@@ -1,0 +1,162 @@
+// Tx reads. Every list first picks the page's sequences from the narrowest lookup table (txs itself,
+// account_txs, msg_type_txs, nft_token_txs), keyset on sequence, then reads the pre-rendered JSON documents
+// of just those sequences from tx_docs (small granules, migration 050). Documents are served as stored.
+import type { Store } from '../client.js';
+import { after, dir, type ListWindow } from './keyset.js';
+
+export interface TxDoc {
+  sequence: string;
+  json: string;
+}
+
+/** Sequences of one height: sequence = height * 1e6 + index (migration 001). */
+export const SEQ_PER_HEIGHT = 1_000_000;
+
+export interface TxListScope {
+  /** Message types (without leading '/'), ORed; null = no filter. */
+  msgs: string[] | null;
+  /** Exclusive upper bound of visible sequences: (indexed tip + 1) * 1e6. */
+  maxSequence: number;
+  /** Keyset cursor (exclusive), or null to use the window's offset. */
+  cursor: number | null;
+}
+
+type Params = Record<string, unknown>;
+
+interface Picker {
+  /** A SELECT returning the page's distinct sequences, ordered and limited. */
+  sql: string;
+  /** count of matching distinct txs. */
+  countSql: string;
+  params: Params;
+}
+
+function window(w: ListWindow, s: TxListScope, params: Params): { keyset: string; limit: string } {
+  params.maxSeq = s.maxSequence;
+  params.limit = w.limit;
+  if (s.cursor !== null) {
+    params.cursor = s.cursor;
+    return { keyset: `AND sequence ${after(w)} {cursor:UInt64}`, limit: `ORDER BY sequence ${dir(w)} LIMIT {limit:UInt32}` };
+  }
+  params.offset = w.offset;
+  return { keyset: '', limit: `ORDER BY sequence ${dir(w)} LIMIT {limit:UInt32} OFFSET {offset:UInt32}` };
+}
+
+/** Read the documents of the picked sequences, in the list's order, one per sequence. */
+async function docs(store: Store, pick: Picker, w: ListWindow): Promise<TxDoc[]> {
+  return store.rows<TxDoc>(
+    `SELECT toString(sequence) AS sequence, json FROM tx_docs WHERE sequence IN (${pick.sql})
+     ORDER BY sequence ${dir(w)} LIMIT 1 BY sequence`,
+    pick.params,
+  );
+}
+
+async function count(store: Store, pick: Picker): Promise<string> {
+  const [r] = await store.rows<{ n: string }>(pick.countSql, pick.params);
+  return r?.n ?? '0';
+}
+
+function allTxs(w: ListWindow, s: TxListScope): Picker {
+  const params: Params = {};
+  const { keyset, limit } = window(w, s, params);
+  if (s.msgs === null) {
+    return {
+      sql: `SELECT sequence FROM txs WHERE sequence < {maxSeq:UInt64} ${keyset} ${limit}`,
+      countSql: 'SELECT toString(count()) AS n FROM txs WHERE sequence < {maxSeq:UInt64}',
+      params,
+    };
+  }
+  params.types = s.msgs;
+  // One type: rows are unique per (msg_type, sequence) and the read follows the sorting key.
+  if (s.msgs.length === 1) {
+    params.type = s.msgs[0];
+    return {
+      sql: `SELECT sequence FROM msg_type_txs WHERE msg_type = {type:String} AND sequence < {maxSeq:UInt64} ${keyset} ${limit}`,
+      countSql: 'SELECT toString(count()) AS n FROM msg_type_txs WHERE msg_type = {type:String} AND sequence < {maxSeq:UInt64}',
+      params,
+    };
+  }
+  return {
+    sql: `SELECT sequence FROM msg_type_txs WHERE msg_type IN {types:Array(String)} AND sequence < {maxSeq:UInt64} ${keyset} GROUP BY sequence ${limit}`,
+    countSql: 'SELECT toString(uniqExact(sequence)) AS n FROM msg_type_txs WHERE msg_type IN {types:Array(String)} AND sequence < {maxSeq:UInt64}',
+    params,
+  };
+}
+
+function accountTxs(w: ListWindow, s: TxListScope, account: string, isSigner: boolean): Picker {
+  const params: Params = { account };
+  const { keyset, limit } = window(w, s, params);
+  let filter = 'account = {account:String} AND sequence < {maxSeq:UInt64}';
+  if (isSigner) filter += ' AND is_signer = 1';
+  if (s.msgs !== null) {
+    params.types = s.msgs;
+    filter += ' AND hasAny(msg_types, {types:Array(String)})';
+  }
+  return {
+    sql: `SELECT sequence FROM account_txs WHERE ${filter} ${keyset} GROUP BY sequence ${limit}`,
+    countSql: `SELECT toString(uniqExact(sequence)) AS n FROM account_txs WHERE ${filter}`,
+    params,
+  };
+}
+
+function heightTxs(w: ListWindow, s: TxListScope, height: number): Picker {
+  const params: Params = { lo: height * SEQ_PER_HEIGHT, hi: (height + 1) * SEQ_PER_HEIGHT };
+  const { keyset, limit } = window(w, s, params);
+  let filter = 'sequence >= {lo:UInt64} AND sequence < {hi:UInt64} AND sequence < {maxSeq:UInt64}';
+  if (s.msgs !== null) {
+    params.types = s.msgs;
+    filter += ' AND hasAny(msg_types, {types:Array(String)})';
+  }
+  return {
+    sql: `SELECT sequence FROM txs WHERE ${filter} ${keyset} ${limit}`,
+    countSql: `SELECT toString(count()) AS n FROM txs WHERE ${filter}`,
+    params,
+  };
+}
+
+function nftTxs(w: ListWindow, s: TxListScope, collection: string, tokenId: string): Picker {
+  const params: Params = { collection, tokenId };
+  const { keyset, limit } = window(w, s, params);
+  const filter = 'collection = {collection:String} AND token_id = {tokenId:String} AND sequence < {maxSeq:UInt64}';
+  return {
+    sql: `SELECT sequence FROM nft_token_txs WHERE ${filter} ${keyset} GROUP BY sequence ${limit}`,
+    countSql: `SELECT toString(uniqExact(sequence)) AS n FROM nft_token_txs WHERE ${filter}`,
+    params,
+  };
+}
+
+export type TxList =
+  | { kind: 'all' }
+  | { kind: 'account'; account: string; isSigner: boolean }
+  | { kind: 'height'; height: number }
+  | { kind: 'nft'; collection: string; tokenId: string };
+
+function picker(list: TxList, w: ListWindow, s: TxListScope): Picker {
+  switch (list.kind) {
+    case 'all':
+      return allTxs(w, s);
+    case 'account':
+      return accountTxs(w, s, list.account, list.isSigner);
+    case 'height':
+      return heightTxs(w, s, list.height);
+    case 'nft':
+      return nftTxs(w, s, list.collection, list.tokenId);
+  }
+}
+
+/** One page of tx documents (window.limit should include the look-ahead row) and, if asked, the total. */
+export async function listTxDocs(store: Store, list: TxList, w: ListWindow, s: TxListScope, withTotal: boolean): Promise<{ docs: TxDoc[]; total: string }> {
+  const pick = picker(list, w, s);
+  const [page, total] = await Promise.all([docs(store, pick, w), withTotal ? count(store, pick) : Promise.resolve('0')]);
+  return { docs: page, total };
+}
+
+/** The stored document of a tx by its uppercase hex hash. */
+export async function txDocByHash(store: Store, hash: string, maxSequence: number): Promise<string | undefined> {
+  const rows = await store.rows<{ json: string }>(
+    `SELECT json FROM tx_docs WHERE sequence IN (SELECT sequence FROM tx_hashes WHERE hash = {hash:String} AND sequence < {maxSeq:UInt64})
+     LIMIT 1`,
+    { hash, maxSeq: maxSequence },
+  );
+  return rows[0]?.json;
+}

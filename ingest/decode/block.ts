@@ -1,0 +1,106 @@
+// One block (CometBFT `block` + `block_results` + Cosmos REST txs) → rows for every raw table.
+import { fromBase64, toBase64 } from '@cosmjs/encoding';
+import { TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
+import { valoperFromHex } from './address.js';
+import { decodeTx, type Coin, type RestTx, type TxFacts, type TxResult } from './tx.js';
+import type { Vm } from './nft.js';
+import { parseChainTime, type ChainTime } from './time.js';
+
+export interface RawBlock {
+  block_id: { hash: string };
+  block: { header: { chain_id: string; height: string; time: string; proposer_address: string }; data: { txs?: string[] | null } };
+}
+export interface RawBlockResults {
+  height: string;
+  txs_results?: TxResult[] | null;
+}
+
+export interface DecodeError {
+  tx_index: number;
+  kind: string;
+  message: string;
+}
+
+export interface BlockFacts {
+  height: number;
+  hash: string;
+  chainId: string;
+  time: ChainTime;
+  proposer: string;
+  txs: TxFacts[];
+  txCount: number;
+  gasUsed: bigint;
+  gasWanted: bigint;
+  totalFee: Coin[];
+  errors: DecodeError[];
+}
+
+function signatureKey(raw: string): string | null {
+  try {
+    return TxRaw.decode(fromBase64(raw)).signatures.map((s: Uint8Array) => toBase64(s)).join(',');
+  } catch {
+    return null;
+  }
+}
+
+/** REST returns a block's txs in block order; match each raw tx to its REST tx by signatures (as upstream does). */
+export function matchRestTxs(rawTxs: readonly string[], restTxs: readonly RestTx[]): (RestTx | undefined)[] {
+  const bySig = new Map<string, RestTx>();
+  for (const t of restTxs) bySig.set((t.signatures ?? []).join(','), t);
+  return rawTxs.map((raw, i) => {
+    const key = signatureKey(raw);
+    return (key !== null ? bySig.get(key) : undefined) ?? restTxs[i];
+  });
+}
+
+function addCoins(into: Map<string, bigint>, coins: readonly Coin[]) {
+  for (const c of coins) {
+    if (!/^\d+$/.test(c.amount)) continue;
+    into.set(c.denom, (into.get(c.denom) ?? 0n) + BigInt(c.amount));
+  }
+}
+
+export function decodeBlock(vm: Vm, block: RawBlock, results: RawBlockResults, restTxs: readonly RestTx[], prefix = 'init'): BlockFacts {
+  const header = block.block.header;
+  const height = Number(header.height);
+  if (!Number.isSafeInteger(height) || height < 1) throw new Error(`invalid block height ${header.height}`);
+  if (String(results.height) !== String(header.height)) throw new Error(`block_results height ${results.height} != block height ${height}`);
+  const time = parseChainTime(header.time);
+  const rawTxs = block.block.data.txs ?? [];
+  const txResults = results.txs_results ?? [];
+  if (txResults.length !== rawTxs.length) throw new Error(`block ${height}: ${rawTxs.length} txs but ${txResults.length} results`);
+  if (restTxs.length !== rawTxs.length) throw new Error(`block ${height}: ${rawTxs.length} txs but REST returned ${restTxs.length}`);
+  const matched = matchRestTxs(rawTxs, restTxs);
+  const facts: TxFacts[] = [];
+  const errors: DecodeError[] = [];
+  const fees = new Map<string, bigint>();
+  let gasUsed = 0n;
+  let gasWanted = 0n;
+  rawTxs.forEach((raw, index) => {
+    const result = txResults[index]!;
+    gasUsed += BigInt(result.gas_used ?? '0');
+    gasWanted += BigInt(result.gas_wanted ?? '0');
+    try {
+      const restTx = matched[index];
+      if (!restTx) throw new Error('no REST tx matches this raw tx');
+      const tx = decodeTx(vm, { height, index, time, rawBase64: raw, restTx, result }, prefix);
+      addCoins(fees, tx.fee);
+      facts.push(tx);
+    } catch (e) {
+      errors.push({ tx_index: index, kind: 'tx_decode', message: (e as Error).message.slice(0, 500) });
+    }
+  });
+  return {
+    height,
+    hash: block.block_id.hash.toUpperCase(),
+    chainId: header.chain_id,
+    time,
+    proposer: valoperFromHex(header.proposer_address, prefix),
+    txs: facts,
+    txCount: rawTxs.length,
+    gasUsed,
+    gasWanted,
+    totalFee: [...fees].map(([denom, amount]) => ({ denom, amount: amount.toString() })),
+    errors,
+  };
+}

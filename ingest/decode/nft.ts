@@ -1,0 +1,120 @@
+// NFT facts from one tx's events (indexer.md §11.3): ERC721 Transfer logs (EVM), CW721 `wasm` events,
+// Move `0x1::collection` / `0x1::nft` / `0x1::object` events. Pure: lookups (names, URIs, Move object →
+// token) happen in ingest/enrich.ts.
+import { fromBech32, toHex } from '@cosmjs/encoding';
+import { normalizeAccount, topicAddress, ZERO_EVM_ADDRESS } from './address.js';
+import { attrs, evmLogOf, type AbciEvent } from './events.js';
+
+export const ERC721_TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
+
+export type NftKind = 'mint' | 'transfer' | 'burn' | 'mutate';
+
+export interface NftEventFact {
+  collection: string;
+  token_id: string;
+  kind: NftKind;
+  from_owner: string;
+  to_owner: string;
+  uri: string;
+  object_addr: string;
+  event_index: number;
+}
+
+export interface CollectionFact {
+  collection: string;
+  name: string;
+  origin_name: string;
+  creator: string;
+  /** Where the name must be looked up (empty name): 'evm' name(), 'wasm' contract_info. */
+  lookup?: 'evm' | 'wasm';
+}
+
+/** A Move object event that concerns an NFT only if the object is a known NFT (resolved later). */
+export interface MoveObjectEvent {
+  object: string;
+  kind: 'transfer' | 'mutate';
+  from_owner: string;
+  to_owner: string;
+  uri: string;
+  event_index: number;
+}
+
+export interface NftDecodeResult {
+  events: NftEventFact[];
+  collections: CollectionFact[];
+  objectEvents: MoveObjectEvent[];
+}
+
+export type Vm = 'evm' | 'move' | 'wasm';
+
+const moveHex = (v: unknown): string => {
+  const s = String(v ?? '').toLowerCase().replace(/^0x/, '').replace(/^0+/, '');
+  return '0x' + s.padStart(s.length <= 40 ? 40 : 64, '0');
+};
+const moveObject = (v: unknown): string => '0x' + String(v ?? '').toLowerCase().replace(/^0x/, '').padStart(64, '0');
+
+export function decodeNfts(vm: Vm, events: readonly AbciEvent[], signer: string, prefix = 'init'): NftDecodeResult {
+  const out: NftDecodeResult = { events: [], collections: [], objectEvents: [] };
+  const owner = (v: string) => normalizeAccount(v, prefix) ?? '';
+  events.forEach((ev, i) => {
+    if (vm === 'evm' && ev.type === 'evm') {
+      const log = evmLogOf(ev);
+      if (!log || log.topics.length !== 4 || log.topics[0] !== ERC721_TRANSFER_TOPIC || (log.data !== '0x' && log.data !== '')) return;
+      const from = topicAddress(log.topics[1]);
+      const to = topicAddress(log.topics[2]);
+      if (!from || !to) return;
+      const tokenId = BigInt(log.topics[3]!).toString();
+      const kind: NftKind = from === ZERO_EVM_ADDRESS ? 'mint' : to === ZERO_EVM_ADDRESS ? 'burn' : 'transfer';
+      out.events.push({
+        collection: log.address, token_id: tokenId, kind,
+        from_owner: kind === 'mint' ? '' : owner(from), to_owner: kind === 'burn' ? '' : owner(to),
+        uri: '', object_addr: '', event_index: i,
+      });
+      if (kind === 'mint') out.collections.push({ collection: log.address, name: '', origin_name: '', creator: signer, lookup: 'evm' });
+    } else if (vm === 'wasm' && ev.type === 'wasm') {
+      const a = attrs(ev);
+      const contract = a._contract_address;
+      const tokenId = a.token_id;
+      if (!contract || tokenId === undefined) return;
+      let collection: string;
+      try {
+        collection = '0x' + toHex(fromBech32(contract).data);
+      } catch {
+        return;
+      }
+      if (a.action === 'mint' && a.minter && (a.owner || a.creator)) {
+        out.events.push({ collection, token_id: tokenId, kind: 'mint', from_owner: '', to_owner: owner(a.owner ?? a.creator ?? ''), uri: a.token_uri ?? '', object_addr: '', event_index: i });
+        out.collections.push({ collection, name: '', origin_name: '', creator: owner(a.minter), lookup: 'wasm' });
+      } else if ((a.action === 'transfer_nft' || a.action === 'send_nft') && a.recipient) {
+        // CW721 events name the sender, which may be an approved operator rather than the owner: leave from_owner unknown.
+        out.events.push({ collection, token_id: tokenId, kind: 'transfer', from_owner: '', to_owner: owner(a.recipient), uri: '', object_addr: '', event_index: i });
+      } else if (a.action === 'burn') {
+        out.events.push({ collection, token_id: tokenId, kind: 'burn', from_owner: '', to_owner: '', uri: '', object_addr: '', event_index: i });
+      }
+    } else if (vm === 'move' && ev.type === 'move') {
+      const a = attrs(ev);
+      const tag = a.type_tag ?? '';
+      if (!tag.startsWith('0x1::collection::') && !tag.startsWith('0x1::object::') && !tag.startsWith('0x1::nft::')) return;
+      const data = JSON.parse(a.data ?? '{}') as Record<string, unknown>;
+      if (tag === '0x1::collection::CreateCollectionEvent') {
+        out.collections.push({ collection: moveObject(data.collection), name: String(data.name ?? ''), origin_name: '', creator: owner(moveHex(data.creator)) });
+      } else if (tag === '0x1::collection::MintEvent') {
+        const nft = moveObject(data.nft);
+        // The new NFT object's owner is announced by 0x1::object::CreateEvent in the same tx.
+        const created = events.find((e) => e.type === 'move' && attrs(e).type_tag === '0x1::object::CreateEvent' && moveObject((JSON.parse(attrs(e).data ?? '{}') as Record<string, unknown>).object) === nft);
+        const createdOwner = created ? (JSON.parse(attrs(created).data ?? '{}') as Record<string, unknown>).owner : undefined;
+        out.events.push({
+          collection: moveObject(data.collection), token_id: String(data.token_id ?? data.index ?? ''), kind: 'mint', from_owner: '',
+          to_owner: createdOwner ? owner(moveHex(createdOwner)) : signer, uri: '', object_addr: nft, event_index: i,
+        });
+      } else if (tag === '0x1::collection::BurnEvent') {
+        out.events.push({ collection: moveObject(data.collection), token_id: String(data.token_id ?? data.index ?? ''), kind: 'burn', from_owner: '', to_owner: '', uri: '', object_addr: moveObject(data.nft), event_index: i });
+      } else if (tag === '0x1::object::TransferEvent') {
+        out.objectEvents.push({ object: moveObject(data.object), kind: 'transfer', from_owner: owner(moveHex(data.from)), to_owner: owner(moveHex(data.to)), uri: '', event_index: i });
+      } else if (tag === '0x1::nft::MutationEvent' && data.mutated_field_name === 'uri') {
+        out.objectEvents.push({ object: moveObject(data.nft), kind: 'mutate', from_owner: '', to_owner: '', uri: String(data.new_value ?? ''), event_index: i });
+      }
+    }
+  });
+  return out;
+}

@@ -1,0 +1,195 @@
+// The ingest loop: resume after the last complete height, fetch blocks concurrently, decode, enrich, write in
+// ordered batches (the next batch is fetched while the current one is written), follow the head once caught up.
+// Failure policy (documented in docs/ingest.md): transient RPC errors are retried forever with backoff; a tx
+// that cannot be decoded is stored in ingest_errors and skipped; a block that still cannot be decoded after
+// retries stops the pipeline loudly (IngestFatalError) rather than leaving a silent hole.
+import type { Store } from '../clickhouse/client.js';
+import type { Logger } from '../platform/log.js';
+import { metrics } from '../platform/metrics.js';
+import { decodeBlock, type BlockFacts } from './decode/block.js';
+import type { Vm } from './decode/nft.js';
+import { createEnricher } from './enrich.js';
+import { createProgress } from './progress.js';
+import { buildRichListSnapshot } from './richlist.js';
+import { withRetry, type ChainSource, type FetchedBlock } from './source.js';
+import { deleteRange, recover, writeBatch, type BlockBatchItem } from './writer.js';
+
+export interface IngestOptions {
+  store: Store;
+  source: ChainSource;
+  vm: Vm;
+  log: Logger;
+  prefix?: string;
+  startHeight?: number;
+  fetchConcurrency?: number;
+  batchBlocks?: number;
+  pollIntervalMs?: number;
+  /** Minimum time between rich-list snapshots while backfilling (a snapshot is always built when caught up). */
+  richListIntervalMs?: number;
+  /** Stop once this height is indexed (backfills, tests, benchmarks). */
+  stopAtHeight?: number;
+  /** Look up NFT names/URIs over RPC (on by default). */
+  enrich?: boolean;
+}
+
+export class IngestFatalError extends Error {
+  override name = 'IngestFatalError';
+}
+
+export interface Ingest {
+  /** Runs until stop() or stopAtHeight; rejects with IngestFatalError on an undecodable block. */
+  run(): Promise<void>;
+  stop(): Promise<void>;
+  indexedHeight(): number;
+  /** Re-ingest an already indexed range: its rows are deleted and written again from the source. */
+  reingest(from: number, to: number): Promise<void>;
+}
+
+export function createIngest(opts: IngestOptions): Ingest {
+  const { store, source, vm, log } = opts;
+  const prefix = opts.prefix ?? 'init';
+  const concurrency = opts.fetchConcurrency ?? 16;
+  const batchBlocks = opts.batchBlocks ?? 200;
+  const pollMs = opts.pollIntervalMs ?? 500;
+  const richListEvery = opts.richListIntervalMs ?? 10_000;
+  const enricher = opts.enrich === false ? null : createEnricher(vm, store, source, log, prefix);
+  let stopped = false;
+  let indexed = 0;
+  let prevTimeNanos: bigint | null = null;
+  let lastRichList = 0;
+  let richListDirty = false;
+  let wake: (() => void) | null = null;
+  let running: Promise<void> | null = null;
+
+  const sleep = (ms: number) => new Promise<void>((r) => { const t = setTimeout(r, ms); wake = () => { clearTimeout(t); r(); }; });
+
+  async function fetchOne(height: number): Promise<{ fetched: FetchedBlock; facts: BlockFacts }> {
+    let decodeFailures = 0;
+    for (;;) {
+      const fetched = await withRetry(() => source.fetchBlock(height), {
+        isStopped: () => stopped,
+        onRetry: (err, attempt) => {
+          metrics.ingestErrors.inc({ kind: 'rpc' });
+          if (attempt % 5 === 1) log.warn('ingest.retry', { height, attempt, error: err.message });
+        },
+      });
+      try {
+        return { fetched, facts: decodeBlock(vm, fetched.block, fetched.results, fetched.restTxs, prefix) };
+      } catch (e) {
+        metrics.ingestErrors.inc({ kind: 'block_decode' });
+        if (++decodeFailures >= 5 || stopped) throw new IngestFatalError(`block ${height} cannot be decoded: ${(e as Error).message}`);
+        log.warn('ingest.block_decode_retry', { height, attempt: decodeFailures, error: (e as Error).message });
+        await new Promise((r) => setTimeout(r, 500 * decodeFailures));
+      }
+    }
+  }
+
+  async function fetchRange(from: number, to: number) {
+    const out: { fetched: FetchedBlock; facts: BlockFacts }[] = new Array(to - from + 1);
+    let nextIdx = 0;
+    const worker = async () => {
+      while (nextIdx < out.length) {
+        const i = nextIdx++;
+        out[i] = await fetchOne(from + i);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, out.length) }, worker));
+    return out;
+  }
+
+  async function previousBlockTime(height: number): Promise<bigint | null> {
+    if (height < 1) return null;
+    const [r] = await store.rows<{ ns: string }>('SELECT toString(toUnixTimestamp64Nano(time)) AS ns FROM blocks WHERE height = {h:UInt64}', { h: height });
+    return r ? BigInt(r.ns) : null;
+  }
+
+  async function write(range: { fetched: FetchedBlock; facts: BlockFacts }[]) {
+    const facts = range.map((r) => r.facts);
+    if (enricher) await enricher.enrich(facts);
+    const batch: BlockBatchItem[] = range.map(({ fetched, facts: f }) => {
+      const ms = prevTimeNanos === null ? 0 : Number((f.time.nanos - prevTimeNanos) / 1_000_000n);
+      prevTimeNanos = f.time.nanos;
+      return { facts: f, blockTimeMs: Math.max(ms, 0), receipts: fetched.receipts, traces: fetched.traces };
+    });
+    for (const f of facts) for (const e of f.errors) log.error('ingest.tx_decode_error', { height: f.height, tx_index: e.tx_index, error: e.message });
+    await writeBatch(store, batch);
+    const txs = facts.reduce((n, f) => n + f.txCount, 0);
+    metrics.ingestBlocks.inc(facts.length);
+    metrics.ingestTxs.inc(txs);
+    indexed = facts[facts.length - 1]!.height;
+    metrics.ingestHeight.set(indexed);
+    if (vm === 'evm' && facts.some((f) => f.txs.some((t) => t.logs.length > 0))) richListDirty = true;
+    return { txs, events: facts.reduce((n, f) => n + f.txs.reduce((m, t) => m + t.eventCount, 0), 0) };
+  }
+
+  async function maybeRichList(caughtUp: boolean) {
+    if (vm !== 'evm' || !richListDirty) return;
+    if (!caughtUp && Date.now() - lastRichList < richListEvery) return;
+    const t0 = Date.now();
+    const { holders } = await buildRichListSnapshot(store, indexed);
+    richListDirty = false;
+    lastRichList = Date.now();
+    log.info('ingest.richlist_snapshot', { height: indexed, holders, ms: lastRichList - t0 });
+  }
+
+  async function loop() {
+    const { checkpoint, deleted } = await recover(store);
+    if (deleted > 0) log.warn('ingest.recovered', { checkpoint, deleted_rows: deleted });
+    indexed = checkpoint;
+    let next = Math.max(checkpoint + 1, opts.startHeight ?? 1);
+    prevTimeNanos = await previousBlockTime(next - 1);
+    log.info('ingest.start', { from: next, checkpoint });
+    const progress = createProgress(log);
+    type Pending = { from: number; to: number; p: Promise<{ fetched: FetchedBlock; facts: BlockFacts }[]> };
+    let prefetch: Pending | null = null;
+    let head = 0;
+    try {
+      while (!stopped) {
+        if (opts.stopAtHeight !== undefined && indexed >= opts.stopAtHeight) break;
+        if (next > head) head = await withRetry(() => source.latestHeight(), { isStopped: () => stopped });
+        if (opts.stopAtHeight !== undefined) head = Math.min(head, opts.stopAtHeight);
+        if (next > head) {
+          await maybeRichList(true);
+          await sleep(pollMs);
+          continue;
+        }
+        const to = Math.min(head, next + batchBlocks - 1);
+        const current: Pending = prefetch && prefetch.from === next ? prefetch : { from: next, to, p: fetchRange(next, to) };
+        const range = await current.p;
+        const after: number = current.to + 1;
+        const afterTo = Math.min(head, after + batchBlocks - 1);
+        prefetch = after <= head ? { from: after, to: afterTo, p: fetchRange(after, afterTo) } : null;
+        prefetch?.p.catch(() => undefined); // surfaced when awaited
+        const { txs, events } = await write(range);
+        progress.add(range.length, txs, events, indexed, head);
+        next = current.to + 1;
+        await maybeRichList(next > head);
+      }
+      await maybeRichList(true);
+    } finally {
+      progress.done();
+    }
+  }
+
+  return {
+    run() {
+      running ??= loop().catch((e) => {
+        if (e instanceof IngestFatalError) log.error('ingest.fatal', { error: e.message });
+        throw e;
+      });
+      return running;
+    },
+    async stop() {
+      stopped = true;
+      wake?.();
+      await running?.catch(() => undefined);
+    },
+    indexedHeight: () => indexed,
+    async reingest(from, to) {
+      await deleteRange(store, from, to);
+      prevTimeNanos = await previousBlockTime(from - 1);
+      for (let h = from; h <= to; h += batchBlocks) await write(await fetchRange(h, Math.min(to, h + batchBlocks - 1)));
+      if (vm === 'evm') await buildRichListSnapshot(store, Math.max(indexed, to));
+    },
+  };
+}

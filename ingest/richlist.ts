@@ -1,0 +1,29 @@
+// Rich-list snapshots (EVM rollups): holders of every ERC20 ranked by (amount DESC, account ASC) at one
+// height, built inside ClickHouse from the balance_deltas ledger. A snapshot is visible only once it is
+// recorded in richlist_snapshots, so a crash mid-build is harmless (its rows are deleted by the next build).
+import type { Store } from '../clickhouse/client.js';
+
+export async function latestSnapshot(store: Store): Promise<number> {
+  const [r] = await store.rows<{ h: string }>('SELECT max(snapshot_height) AS h FROM richlist_snapshots');
+  return Number(r?.h ?? 0);
+}
+
+export async function buildRichListSnapshot(store: Store, height: number): Promise<{ holders: number }> {
+  await store.exec('DELETE FROM richlist WHERE snapshot_height = {h:UInt64}', { h: height }).catch(() => undefined);
+  await store.exec(
+    `INSERT INTO richlist (token, snapshot_height, rank, account, amount)
+     SELECT token, {h:UInt64}, row_number() OVER (PARTITION BY token ORDER BY amount DESC, account ASC), account, amount
+     FROM (
+       SELECT token, account, toUInt256(sum(delta)) AS amount
+       FROM balance_deltas WHERE height <= {h:UInt64}
+       GROUP BY token, account HAVING sum(delta) > 0
+     )`,
+    { h: height },
+  );
+  const [c] = await store.rows<{ c: string }>('SELECT count() AS c FROM richlist WHERE snapshot_height = {h:UInt64}', { h: height });
+  const holders = Number(c?.c ?? 0);
+  await store.insert('richlist_snapshots', [{ snapshot_height: height, holders }]);
+  // Older snapshots are no longer read.
+  await store.exec('DELETE FROM richlist WHERE snapshot_height < {h:UInt64}', { h: height });
+  return { holders };
+}

@@ -1,0 +1,176 @@
+// Chain sources for one height: CometBFT RPC `block` + `block_results` (raw JSON through cosmjs' RPC
+// transport, because the decoded cosmjs responses drop `info` and attribute `index` flags that the API
+// must echo), the Cosmos REST txs of the block, and on EVM rollups the receipts and optional call traces.
+import { HttpClient } from '@cosmjs/tendermint-rpc';
+import { JsonRpcProvider } from 'ethers';
+import type { RawBlock, RawBlockResults } from './decode/block.js';
+import type { RestTx } from './decode/tx.js';
+
+export interface FetchedBlock {
+  height: number;
+  block: RawBlock;
+  results: RawBlockResults;
+  restTxs: RestTx[];
+  receipts?: EvmReceipt[];
+  traces?: { txHash: string; result?: CallFrame; error?: string }[];
+}
+
+export interface EvmReceipt {
+  transactionHash: string;
+  transactionIndex: string;
+  from: string;
+  [k: string]: unknown;
+}
+export interface CallFrame {
+  type: string;
+  from: string;
+  to?: string;
+  value?: string;
+  gas?: string;
+  gasUsed?: string;
+  input?: string;
+  output?: string;
+  error?: string;
+  calls?: CallFrame[];
+}
+
+export interface ChainSourceOptions {
+  rpcUrl: string;
+  restUrl: string;
+  evmUrl?: string;
+  evmTraces?: boolean;
+  timeoutMs?: number;
+}
+
+export interface ChainSource {
+  latestHeight(): Promise<number>;
+  fetchBlock(height: number): Promise<FetchedBlock>;
+  /** GET against the REST API (JSON), for lookups such as NFT metadata. */
+  restGet<T>(path: string): Promise<T>;
+  evmCall(to: string, data: string, height: number): Promise<string>;
+  close(): void;
+}
+
+/** Errors worth retrying (network, timeouts, 5xx, a height the node has not produced yet). */
+export class TransientSourceError extends Error {
+  override name = 'TransientSourceError';
+}
+
+let rpcId = 0;
+
+function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    p.finally(() => clearTimeout(timer)),
+    new Promise<T>((_, reject) => {
+      timer = setTimeout(() => reject(new TransientSourceError(`${what}: timed out after ${ms} ms`)), ms);
+    }),
+  ]);
+}
+
+export function createChainSource(opts: ChainSourceOptions): ChainSource {
+  const timeoutMs = opts.timeoutMs ?? 15_000;
+  const rpc = new HttpClient(opts.rpcUrl);
+  const evm = opts.evmUrl ? new JsonRpcProvider(opts.evmUrl, undefined, { staticNetwork: true, batchMaxCount: 1 }) : undefined;
+  const rest = opts.restUrl.replace(/\/$/, '');
+
+  async function call<T>(method: string, params: Record<string, string>): Promise<T> {
+    try {
+      const res = await withTimeout(rpc.execute({ jsonrpc: '2.0', id: ++rpcId, method, params }), timeoutMs, method);
+      return res.result as T;
+    } catch (e) {
+      if (e instanceof TransientSourceError) throw e;
+      throw new TransientSourceError(`${method}: ${(e as Error).message.slice(0, 300)}`);
+    }
+  }
+
+  async function restGet<T>(pathAndQuery: string): Promise<T> {
+    let res: Response;
+    try {
+      res = await fetch(rest + pathAndQuery, { signal: AbortSignal.timeout(timeoutMs) });
+    } catch (e) {
+      throw new TransientSourceError(`GET ${pathAndQuery}: ${(e as Error).message}`);
+    }
+    const body = await res.text();
+    if (res.status >= 500 || res.status === 429) throw new TransientSourceError(`GET ${pathAndQuery}: HTTP ${res.status}`);
+    if (!res.ok) throw new Error(`GET ${pathAndQuery}: HTTP ${res.status} ${body.slice(0, 200)}`);
+    return JSON.parse(body) as T;
+  }
+
+  /** All txs of a block from REST, following next_key, falling back to offset when next_key is null too early. */
+  async function restTxs(height: number, expected: number): Promise<RestTx[]> {
+    const out: RestTx[] = [];
+    let key: string | null = null;
+    for (let page = 0; out.length < expected && page < 10_000; page++) {
+      const q: string = key ? `pagination.key=${encodeURIComponent(key)}` : `pagination.offset=${out.length}`;
+      const body: { txs?: RestTx[]; pagination?: { next_key?: string | null; total?: string } } = await restGet(
+        `/cosmos/tx/v1beta1/txs/block/${height}?pagination.limit=100&${q}`,
+      );
+      const txs = body.txs ?? [];
+      if (txs.length === 0) break;
+      out.push(...txs);
+      key = body.pagination?.next_key ?? null;
+    }
+    if (out.length !== expected) throw new TransientSourceError(`REST returned ${out.length} of ${expected} txs at height ${height}`);
+    return out;
+  }
+
+  return {
+    async latestHeight() {
+      const status = await call<{ sync_info: { latest_block_height: string } }>('status', {});
+      return Number(status.sync_info.latest_block_height);
+    },
+    async fetchBlock(height) {
+      const [block, results] = await Promise.all([
+        call<RawBlock>('block', { height: String(height) }),
+        call<RawBlockResults>('block_results', { height: String(height) }),
+      ]);
+      const expected = block.block.data.txs?.length ?? 0;
+      const hex = '0x' + height.toString(16);
+      const [txs, receipts, traces] = await Promise.all([
+        expected > 0 ? restTxs(height, expected) : Promise.resolve([]),
+        evm ? evmSend<EvmReceipt[] | null>('eth_getBlockReceipts', [hex]).then((r) => r ?? []) : Promise.resolve(undefined),
+        evm && opts.evmTraces ? evmSend<FetchedBlock['traces']>('debug_traceBlockByNumber', [hex, { tracer: 'callTracer' }]) : Promise.resolve(undefined),
+      ]);
+      return { height, block, results, restTxs: txs, receipts, traces };
+    },
+    restGet,
+    async evmCall(to, data, height) {
+      return evmSend<string>('eth_call', [{ to, data }, '0x' + height.toString(16)]);
+    },
+    close() {
+      rpc.disconnect();
+      evm?.destroy();
+    },
+  };
+
+  async function evmSend<T>(method: string, params: unknown[]): Promise<T> {
+    try {
+      return (await withTimeout(evm!.send(method, params), timeoutMs, method)) as T;
+    } catch (e) {
+      if (e instanceof TransientSourceError) throw e;
+      const msg = (e as Error).message;
+      if (/execution reverted|revert/i.test(msg)) throw new Error(`${method}: ${msg.slice(0, 200)}`);
+      throw new TransientSourceError(`${method}: ${msg.slice(0, 300)}`);
+    }
+  }
+}
+
+/** Retry a transient operation with exponential backoff (capped), forever unless `attempts` is given. */
+export async function withRetry<T>(
+  fn: () => Promise<T>,
+  opts: { baseMs?: number; maxMs?: number; attempts?: number; onRetry?: (err: Error, attempt: number) => void; isStopped?: () => boolean } = {},
+): Promise<T> {
+  const base = opts.baseMs ?? 200;
+  const max = opts.maxMs ?? 10_000;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fn();
+    } catch (e) {
+      const err = e as Error;
+      if (!(err instanceof TransientSourceError) || (opts.attempts !== undefined && attempt >= opts.attempts) || opts.isStopped?.()) throw err;
+      opts.onRetry?.(err, attempt);
+      await new Promise((r) => setTimeout(r, Math.min(max, base * 2 ** (attempt - 1))));
+    }
+  }
+}

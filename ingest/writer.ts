@@ -1,0 +1,101 @@
+// Writes decoded blocks into the raw tables in height order, then records the checkpoint. Inserts into
+// several tables are not atomic together, so a crash can leave rows above the checkpoint: `recover()` deletes
+// exactly those before the ingest resumes, and `deleteRange()` does the same before any height is re-ingested.
+// Together they make re-ingest and kill/restart leave exactly the same data.
+import type { Store } from '../clickhouse/client.js';
+import type { BlockFacts } from './decode/block.js';
+import type { CallFrame, EvmReceipt } from './source.js';
+
+/** Every table holding rows of a height (facts and the lookup tables the views derive from them). */
+export const HEIGHT_TABLES = [
+  'blocks', 'txs', 'evm_logs', 'evm_txs', 'evm_internal_txs', 'nft_events', 'nft_collection_events', 'ingest_errors',
+  'tx_hashes', 'account_txs', 'msg_type_txs', 'nft_holdings', 'nft_token_txs', 'balance_deltas', 'nft_objects',
+] as const;
+
+export interface BlockBatchItem {
+  facts: BlockFacts;
+  blockTimeMs: number;
+  receipts?: EvmReceipt[];
+  traces?: { txHash: string; result?: CallFrame; error?: string }[];
+}
+
+export async function lastCheckpoint(store: Store): Promise<number> {
+  const [row] = await store.rows<{ h: string }>('SELECT max(height) AS h FROM ingest_checkpoints');
+  return Number(row?.h ?? 0);
+}
+
+export async function deleteRange(store: Store, from: number, to: number): Promise<number> {
+  let deleted = 0;
+  for (const table of HEIGHT_TABLES) {
+    const [c] = await store.rows<{ c: string }>(`SELECT count() AS c FROM ${table} WHERE height BETWEEN {from:UInt64} AND {to:UInt64}`, { from, to });
+    if (Number(c?.c ?? 0) === 0) continue;
+    deleted += Number(c!.c);
+    await store.exec(`DELETE FROM ${table} WHERE height BETWEEN {from:UInt64} AND {to:UInt64}`, { from, to });
+  }
+  return deleted;
+}
+
+/** Remove rows a crash left above the last complete height. Returns that height. */
+export async function recover(store: Store): Promise<{ checkpoint: number; deleted: number }> {
+  const checkpoint = await lastCheckpoint(store);
+  const deleted = await deleteRange(store, checkpoint + 1, Number.MAX_SAFE_INTEGER);
+  return { checkpoint, deleted };
+}
+
+function flattenCalls(height: number, hash: string, root: CallFrame) {
+  const rows: object[] = [];
+  const walk = (f: CallFrame, parent: number) => {
+    const idx = rows.length;
+    rows.push({
+      height, hash, idx, parent_index: parent, type: f.type ?? '', from_addr: (f.from ?? '').toLowerCase(), to_addr: (f.to ?? '').toLowerCase(),
+      value: f.value ?? '0x0', gas: f.gas ?? '0x0', gas_used: f.gasUsed ?? '0x0', input: f.input ?? '0x', output: f.output ?? '0x',
+    });
+    for (const c of f.calls ?? []) if (!c.error) walk(c, idx);
+  };
+  if (!root.error) walk(root, -1);
+  return rows;
+}
+
+export function batchRows(batch: readonly BlockBatchItem[]) {
+  const rows = {
+    blocks: [] as object[], txs: [] as object[], evm_logs: [] as object[], evm_txs: [] as object[], evm_internal_txs: [] as object[],
+    nft_events: [] as object[], nft_collection_events: [] as object[], ingest_errors: [] as object[],
+  };
+  for (const { facts: b, blockTimeMs, receipts, traces } of batch) {
+    const time = b.time.clickhouse;
+    rows.blocks.push({
+      height: b.height, hash: b.hash, chain_id: b.chainId, time, block_time_ms: blockTimeMs, proposer: b.proposer,
+      gas_used: b.gasUsed.toString(), gas_wanted: b.gasWanted.toString(), tx_count: b.txCount, total_fee: JSON.stringify(b.totalFee),
+    });
+    for (const t of b.txs) {
+      rows.txs.push({ sequence: t.sequence, height: b.height, tx_index: t.sequence % 1_000_000, hash: t.hash, code: t.code, signer: t.signer, msg_types: t.msgTypes, accounts: t.accounts, time, json: t.json });
+      t.logs.forEach((l, i) =>
+        rows.evm_logs.push({
+          height: b.height, sequence: t.sequence, log_index: i, address: l.address, topic0: l.topics[0] ?? '', topic1: l.topics[1] ?? '',
+          topic2: l.topics[2] ?? '', topic3: l.topics[3] ?? '', topics: l.topics.length, data: l.data,
+        }),
+      );
+      for (const e of t.nft.events) rows.nft_events.push({ ...e, height: b.height, sequence: t.sequence, time });
+      for (const c of t.nft.collections) {
+        const { lookup: _lookup, ...fact } = c;
+        rows.nft_collection_events.push({ ...fact, height: b.height, sequence: t.sequence, time });
+      }
+    }
+    for (const e of b.errors) rows.ingest_errors.push({ height: b.height, ...e });
+    for (const r of receipts ?? [])
+      rows.evm_txs.push({ height: b.height, tx_index: Number(BigInt(r.transactionIndex)), hash: r.transactionHash.toLowerCase(), sender: (r.from ?? '').toLowerCase(), receipt: JSON.stringify(r) });
+    for (const t of traces ?? []) if (t.result) rows.evm_internal_txs.push(...flattenCalls(b.height, t.txHash.toLowerCase(), t.result));
+  }
+  return rows;
+}
+
+/** Write one ordered batch and then its checkpoint (the batch's last height). */
+export async function writeBatch(store: Store, batch: readonly BlockBatchItem[]): Promise<void> {
+  if (batch.length === 0) return;
+  const rows = batchRows(batch);
+  // Parents before children of the derived views; txs last among facts so a tx is never visible without its block.
+  for (const table of ['blocks', 'evm_logs', 'evm_txs', 'evm_internal_txs', 'nft_events', 'nft_collection_events', 'ingest_errors', 'txs'] as const) {
+    await store.insert(table, rows[table]);
+  }
+  await store.insert('ingest_checkpoints', [{ height: batch[batch.length - 1]!.facts.height }]);
+}

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Installs everything the project needs: npm packages and the Temporal CLI (built once from its Go module,
+# cached outside the repo). Idempotent and quiet when nothing is missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+command -v node >/dev/null || { echo "install: Node.js 20+ is required" >&2; exit 1; }
+command -v go >/dev/null || { echo "install: Go is required to build the Temporal dev server" >&2; exit 1; }
+stamp=node_modules/.install-stamp
+if [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ]; then
+  npm ci --no-audit --no-fund --loglevel=error
+  touch "$stamp"
+fi
+bash scripts/install-temporal.sh >/dev/null

@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Quick start, command 1: install what is needed and run the main job on embedded defaults
+# (chDB under ./data, Temporal dev server built from its Go module, the recorded EVM sample chain on loopback).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install.sh
+exec node --import tsx scripts/main.ts

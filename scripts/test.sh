@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Quick start, command 2: install what is needed and run the whole test suite
+# (typecheck, vitest suites against real chDB / Temporal dev server / loopback HTTP, API fuzzers).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install.sh
+mkdir -p .tmp
+if [ -f devnet/minievm/build.sh ]; then echo "== minievm node (built once, cached)"; bash devnet/minievm/build.sh; fi
+echo "== typecheck"
+npx tsc --noEmit -p tsconfig.json
+echo "== vitest"
+status=0
+npx vitest run --reporter=default --reporter=json --outputFile=.tmp/vitest.json || status=$?
+echo "== fuzz (schemathesis)"
+fuzz_failed=0
+for f in scripts/fuzz-indexer.sh scripts/fuzz-router.sh; do
+  if [ -f "$f" ]; then bash "$f" || { echo "fuzz: $f failed" >&2; fuzz_failed=$((fuzz_failed + 1)); }; fi
+done
+node -e '
+  const r = require("./.tmp/vitest.json");
+  const passed = r.numPassedTests, failed = r.numFailedTests + Number(process.argv[1]), skipped = r.numPendingTests + r.numTodoTests;
+  console.log(`tests: ${passed} passed, ${failed} failed` + (skipped ? `, ${skipped} skipped` : ""));
+' "$fuzz_failed"
+[ "$status" -eq 0 ] && [ "$fuzz_failed" -eq 0 ]
