@@ -52,7 +52,8 @@ export function createIngest(opts: IngestOptions): Ingest {
   const batchBlocks = opts.batchBlocks ?? 200;
   const pollMs = opts.pollIntervalMs ?? 500;
   const richListEvery = opts.richListIntervalMs ?? 10_000;
-  const enricher = opts.enrich === false ? null : createEnricher(vm, store, source, log, prefix);
+  const newEnricher = () => (opts.enrich === false ? null : createEnricher(vm, store, source, log, prefix));
+  let enricher = newEnricher();
   let stopped = false;
   let indexed = 0;
   let prevTimeNanos: bigint | null = null;
@@ -187,6 +188,7 @@ export function createIngest(opts: IngestOptions): Ingest {
     indexedHeight: () => indexed,
     async reingest(from, to) {
       await deleteRange(store, from, to);
+      enricher = newEnricher(); // its caches may describe rows that were just deleted
       prevTimeNanos = await previousBlockTime(from - 1);
       for (let h = from; h <= to; h += batchBlocks) await write(await fetchRange(h, Math.min(to, h + batchBlocks - 1)));
       if (vm === 'evm') await buildRichListSnapshot(store, Math.max(indexed, to));

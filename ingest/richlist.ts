@@ -8,8 +8,23 @@ export async function latestSnapshot(store: Store): Promise<number> {
   return Number(r?.h ?? 0);
 }
 
+// Each snapshot is its own partition, so replacing one is a metadata-only DROP PARTITION (lightweight DELETEs
+// accumulate masks and made every later snapshot slower). Partition ids are our own integer heights.
+async function dropSnapshots(store: Store, where: 'below' | 'at', height: number): Promise<void> {
+  const parts = await store.rows<{ p: string }>(
+    `SELECT DISTINCT partition AS p FROM system.parts WHERE database = currentDatabase() AND table = 'richlist' AND active
+       AND toUInt64(partition) ${where === 'below' ? '<' : '='} {h:UInt64}`,
+    { h: height },
+  );
+  for (const { p } of parts) {
+    if (!/^\d+$/.test(p)) throw new Error(`unexpected richlist partition ${p}`);
+    await store.exec(`ALTER TABLE richlist DROP PARTITION ${p}`);
+  }
+}
+
 export async function buildRichListSnapshot(store: Store, height: number): Promise<{ holders: number }> {
-  await store.exec('DELETE FROM richlist WHERE snapshot_height = {h:UInt64}', { h: height }).catch(() => undefined);
+  if (!Number.isSafeInteger(height) || height < 0) throw new Error(`invalid snapshot height ${height}`);
+  await dropSnapshots(store, 'at', height);
   await store.exec(
     `INSERT INTO richlist (token, snapshot_height, rank, account, amount)
      SELECT token, {h:UInt64}, row_number() OVER (PARTITION BY token ORDER BY amount DESC, account ASC), account, amount
@@ -24,6 +39,6 @@ export async function buildRichListSnapshot(store: Store, height: number): Promi
   const holders = Number(c?.c ?? 0);
   await store.insert('richlist_snapshots', [{ snapshot_height: height, holders }]);
   // Older snapshots are no longer read.
-  await store.exec('DELETE FROM richlist WHERE snapshot_height < {h:UInt64}', { h: height });
+  await dropSnapshots(store, 'below', height);
   return { holders };
 }

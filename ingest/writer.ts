@@ -89,6 +89,14 @@ export function batchRows(batch: readonly BlockBatchItem[]) {
   return rows;
 }
 
+// Fault injection for the crash/restart test only: INGEST_CRASH_AFTER=<table>:<n> kills the process (SIGKILL,
+// no cleanup) right after the n-th insert into <table>, i.e. in the middle of a batch.
+const crashSpec = process.env.INGEST_CRASH_AFTER?.split(':');
+let crashCount = 0;
+function crashHook(table: string) {
+  if (crashSpec && crashSpec[0] === table && ++crashCount === Number(crashSpec[1] ?? 1)) process.kill(process.pid, 'SIGKILL');
+}
+
 /** Write one ordered batch and then its checkpoint (the batch's last height). */
 export async function writeBatch(store: Store, batch: readonly BlockBatchItem[]): Promise<void> {
   if (batch.length === 0) return;
@@ -96,6 +104,7 @@ export async function writeBatch(store: Store, batch: readonly BlockBatchItem[])
   // Parents before children of the derived views; txs last among facts so a tx is never visible without its block.
   for (const table of ['blocks', 'evm_logs', 'evm_txs', 'evm_internal_txs', 'nft_events', 'nft_collection_events', 'ingest_errors', 'txs'] as const) {
     await store.insert(table, rows[table]);
+    crashHook(table);
   }
   await store.insert('ingest_checkpoints', [{ height: batch[batch.length - 1]!.facts.height }]);
 }

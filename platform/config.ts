@@ -33,6 +33,9 @@ export const configSchema = z
     BATCH_BLOCKS: z.coerce.number().int().min(1).max(10_000).default(200),
     POLL_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(500),
     INGEST_ENABLED: bool.default(true),
+    /** Stop the ingest (and exit the ingest role) once this height is indexed: backfills and tests. */
+    INGEST_STOP_AT_HEIGHT: z.coerce.number().int().min(1).optional(),
+    RICHLIST_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).default(10_000),
     // storage
     CLICKHOUSE_URL: url.optional(),
     CLICKHOUSE_USER: z.string().default('default'),

@@ -29,14 +29,20 @@ export interface EvmLog {
   data: string;
 }
 
-/** The EVM log inside a minievm `evm` event (`log` attribute, JSON `{address, topics, data}`), or null. */
-export function evmLogOf(event: AbciEvent): EvmLog | null {
-  if (event.type !== 'evm') return null;
-  const raw = attr(event, 'log');
-  if (!raw) return null;
-  const parsed = JSON.parse(raw) as Partial<EvmLog>;
-  if (typeof parsed.address !== 'string' || !Array.isArray(parsed.topics)) throw new Error('evm log without address/topics');
-  return { address: parsed.address.toLowerCase(), topics: parsed.topics.map((t) => String(t).toLowerCase()), data: (parsed.data ?? '0x').toLowerCase() };
+/**
+ * The EVM logs inside a minievm `evm` event (`log` attribute, JSON `{address, topics, data}`). minievm emits
+ * one event per log; an event carrying several `log` attributes is read in attribute order too.
+ */
+export function evmLogsOf(event: AbciEvent): EvmLog[] {
+  if (event.type !== 'evm') return [];
+  const out: EvmLog[] = [];
+  for (const a of event.attributes) {
+    if (a.key !== 'log' || !a.value) continue;
+    const parsed = JSON.parse(a.value) as Partial<EvmLog>;
+    if (typeof parsed.address !== 'string' || !Array.isArray(parsed.topics)) throw new Error('evm log without address/topics');
+    out.push({ address: parsed.address.toLowerCase(), topics: parsed.topics.map((t) => String(t).toLowerCase()), data: (parsed.data ?? '0x').toLowerCase() });
+  }
+  return out;
 }
 
 const BECH32_RE = /^init1(?:[a-z0-9]{38}|[a-z0-9]{58})$/;
@@ -58,7 +64,7 @@ export function accountsTouched(events: readonly AbciEvent[], signer: string, pr
   for (const ev of events) {
     for (const a of ev.attributes) {
       if (ev.type === 'evm' && a.key === 'log') {
-        const log = evmLogOf(ev);
+        const log = evmLogsOf({ type: ev.type, attributes: [a] })[0];
         if (log) {
           add(log.address);
           for (const t of log.topics.slice(1)) {

@@ -3,7 +3,7 @@
 // token) happen in ingest/enrich.ts.
 import { fromBech32, toHex } from '@cosmjs/encoding';
 import { normalizeAccount, topicAddress, ZERO_EVM_ADDRESS } from './address.js';
-import { attrs, evmLogOf, type AbciEvent } from './events.js';
+import { attrs, evmLogsOf, type AbciEvent } from './events.js';
 
 export const ERC721_TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
 
@@ -58,11 +58,11 @@ export function decodeNfts(vm: Vm, events: readonly AbciEvent[], signer: string,
   const owner = (v: string) => normalizeAccount(v, prefix) ?? '';
   events.forEach((ev, i) => {
     if (vm === 'evm' && ev.type === 'evm') {
-      const log = evmLogOf(ev);
-      if (!log || log.topics.length !== 4 || log.topics[0] !== ERC721_TRANSFER_TOPIC || (log.data !== '0x' && log.data !== '')) return;
+      for (const log of evmLogsOf(ev)) {
+      if (log.topics.length !== 4 || log.topics[0] !== ERC721_TRANSFER_TOPIC || (log.data !== '0x' && log.data !== '')) continue;
       const from = topicAddress(log.topics[1]);
       const to = topicAddress(log.topics[2]);
-      if (!from || !to) return;
+      if (!from || !to) continue;
       const tokenId = BigInt(log.topics[3]!).toString();
       const kind: NftKind = from === ZERO_EVM_ADDRESS ? 'mint' : to === ZERO_EVM_ADDRESS ? 'burn' : 'transfer';
       out.events.push({
@@ -71,6 +71,7 @@ export function decodeNfts(vm: Vm, events: readonly AbciEvent[], signer: string,
         uri: '', object_addr: '', event_index: i,
       });
       if (kind === 'mint') out.collections.push({ collection: log.address, name: '', origin_name: '', creator: signer, lookup: 'evm' });
+      }
     } else if (vm === 'wasm' && ev.type === 'wasm') {
       const a = attrs(ev);
       const contract = a._contract_address;

@@ -3,7 +3,8 @@
 import { ripemd160, sha256 } from '@cosmjs/crypto';
 import { fromBase64, toBech32, toHex } from '@cosmjs/encoding';
 import { computeAddress } from 'ethers';
-import { accountsTouched, evmLogOf, type AbciEvent, type EvmLog } from './events.js';
+import { normalizeAccount } from './address.js';
+import { accountsTouched, evmLogsOf, type AbciEvent, type EvmLog } from './events.js';
 import { decodeNfts, type NftDecodeResult, type Vm } from './nft.js';
 import type { ChainTime } from './time.js';
 
@@ -64,10 +65,20 @@ export function txHash(rawBase64: string): string {
   return toHex(sha256(fromBase64(rawBase64))).toUpperCase();
 }
 
-/** Account of `auth_info.signer_infos[0]`'s public key (secp256k1: ripemd160∘sha256, ethsecp256k1: keccak). */
+const SIGNER_FIELDS = ['sender', 'from_address', 'signer', 'authority', 'granter', 'delegator_address', 'admin'] as const;
+
+/**
+ * Account of `auth_info.signer_infos[0]`'s public key (secp256k1: ripemd160∘sha256, ethsecp256k1: keccak), as
+ * upstream derives it. A tx without a public key (e.g. a minievm EVM tx wrapped without signer info) falls back
+ * to the signer field of its first message.
+ */
 export function signerOf(tx: RestTx, prefix = 'init'): string {
   const pk = tx.auth_info?.signer_infos?.[0]?.public_key;
-  if (!pk?.key) return '';
+  if (!pk?.key) {
+    const msg = (tx.body?.messages?.[0] ?? {}) as Record<string, unknown>;
+    for (const f of SIGNER_FIELDS) if (typeof msg[f] === 'string') return normalizeAccount(msg[f] as string, prefix) ?? '';
+    return '';
+  }
   const key = fromBase64(pk.key);
   const type = pk['@type'] ?? '';
   if (type.endsWith('ethsecp256k1.PubKey')) return toBech32(prefix, Buffer.from(computeAddress('0x' + toHex(key)).slice(2), 'hex'));
@@ -105,7 +116,7 @@ export function decodeTx(vm: Vm, input: TxInput, prefix = 'init'): TxFacts {
     events,
   };
   const logs: EvmLog[] = [];
-  if (vm === 'evm') for (const ev of events) { const l = evmLogOf(ev); if (l) logs.push(l); }
+  if (vm === 'evm') for (const ev of events) logs.push(...evmLogsOf(ev));
   return {
     sequence: sequenceOf(input.height, input.index),
     hash,

@@ -1,0 +1,112 @@
+// The main job. ROLE=all (default) runs everything in one process on embedded defaults: chDB under DATA_DIR,
+// the recorded EVM sample chain on loopback when no chain is configured, the ingest, the indexer API
+// (INDEXER_PORT), the router API (ROUTER_PORT) and transfer tracking (Temporal dev server + in-process worker).
+// ROLE=ingest|indexer|router|worker runs one part, as in docker-compose.yml.
+import path from 'node:path';
+import type { Server } from 'node:http';
+import { createStore } from '../clickhouse/client.js';
+import { migrate } from '../clickhouse/migrate.js';
+import { loadConfigOrExit, type AppConfig } from '../platform/config.js';
+import { log } from '../platform/log.js';
+import type { Ingest } from '../ingest/pipeline.js';
+import { closeServer, listen } from '../api/http/app.js';
+import type { Tracking } from '../tracking/index.js';
+// Role-specific modules are imported on demand, so e.g. the ingest process never loads the router or Temporal.
+
+interface ChainEndpoints {
+  chainId: string;
+  vm: 'evm' | 'move' | 'wasm';
+  rpcUrl: string;
+  restUrl: string;
+  evmUrl?: string;
+  stop?: () => Promise<void>;
+}
+
+async function chainEndpoints(config: AppConfig): Promise<ChainEndpoints | null> {
+  if (config.COMETBFT_RPC_URL) {
+    return { chainId: config.CHAIN_ID!, vm: config.VM!, rpcUrl: config.COMETBFT_RPC_URL, restUrl: config.COSMOS_REST_URL!, evmUrl: config.EVM_JSONRPC_URL };
+  }
+  if (config.SAMPLE_CHAIN === 'none') return null;
+  const { startSampleChain } = await import('../devnet/sample-chains/serve.js');
+  const sample = await startSampleChain(config.SAMPLE_CHAIN);
+  log.info('sample_chain.started', { kind: config.SAMPLE_CHAIN, chain_id: sample.chainId, rpc: sample.rpcUrl, rest: sample.restUrl, evm: sample.evmUrl });
+  return { chainId: sample.chainId, vm: sample.vm, rpcUrl: sample.rpcUrl, restUrl: sample.restUrl, evmUrl: sample.evmUrl, stop: () => sample.stop() };
+}
+
+async function main() {
+  const config = loadConfigOrExit();
+  const role = config.ROLE;
+  const store = createStore(
+    config.CLICKHOUSE_URL
+      ? { url: config.CLICKHOUSE_URL, user: config.CLICKHOUSE_USER, password: config.CLICKHOUSE_PASSWORD, database: config.CLICKHOUSE_DATABASE }
+      : { dataDir: path.join(config.DATA_DIR, 'clickhouse') },
+  );
+  const applied = await migrate(store);
+  log.info('storage.ready', { engine: store.kind, migrations_applied: applied });
+
+  const servers: Server[] = [];
+  let ingest: Ingest | undefined;
+  let tracking: Tracking | undefined;
+  const needsChain = role === 'all' || role === 'ingest' || role === 'indexer';
+  const chain = needsChain ? await chainEndpoints(config) : null;
+
+  let shuttingDown = false;
+  const shutdown = async (code: number, reason: string) => {
+    if (shuttingDown) return;
+    shuttingDown = true;
+    log.info('shutdown.start', { reason });
+    await ingest?.stop();
+    await Promise.all(servers.map((s) => closeServer(s)));
+    await tracking?.stop().catch((e: Error) => log.error('shutdown.tracking_failed', { error: e.message }));
+    await chain?.stop?.();
+    await store.close();
+    log.info('shutdown.done', { code });
+    process.exit(code);
+  };
+  process.on('SIGTERM', () => void shutdown(0, 'SIGTERM'));
+  process.on('SIGINT', () => void shutdown(0, 'SIGINT'));
+
+  if ((role === 'all' || role === 'ingest') && config.INGEST_ENABLED && chain) {
+    const { createIngest } = await import('../ingest/pipeline.js');
+    const { createChainSource } = await import('../ingest/source.js');
+    const source = createChainSource({ rpcUrl: chain.rpcUrl, restUrl: chain.restUrl, evmUrl: chain.vm === 'evm' ? chain.evmUrl : undefined, evmTraces: config.EVM_INTERNAL_TXS });
+    ingest = createIngest({
+      store, source, vm: chain.vm, log: log.child({ component: 'ingest' }), prefix: config.BECH32_PREFIX,
+      startHeight: config.START_HEIGHT, fetchConcurrency: config.FETCH_CONCURRENCY, batchBlocks: config.BATCH_BLOCKS,
+      pollIntervalMs: config.POLL_INTERVAL_MS, richListIntervalMs: config.RICHLIST_INTERVAL_MS, stopAtHeight: config.INGEST_STOP_AT_HEIGHT,
+    });
+    ingest.run().then(
+      () => { if (role === 'ingest') void shutdown(0, 'ingest finished'); },
+      (e: Error) => { log.error('ingest.stopped', { error: e.message }); void shutdown(1, 'ingest failed'); },
+    );
+  }
+
+  if ((role === 'all' || role === 'indexer') && chain) {
+    const { createIndexerApp } = await import('../api/indexer/app.js');
+    const app = createIndexerApp({ store, config: { ...config, CHAIN_ID: chain.chainId, VM: chain.vm }, chain: { restUrl: chain.restUrl } });
+    servers.push(await listen(app, config.INDEXER_PORT, config.HTTP_HOST));
+    log.info('indexer.listening', { url: `http://${config.HTTP_HOST}:${config.INDEXER_PORT}`, chain_id: chain.chainId, vm: chain.vm });
+  }
+
+  if (role === 'all' || role === 'router' || role === 'worker') {
+    const { createRouterApp, loadRouterRegistry } = await import('../api/router/app.js');
+    const { startTracking } = await import('../tracking/index.js');
+    const { directoryFromRegistry } = await import('../tracking/registry-directory.js');
+    const registry = loadRouterRegistry(config);
+    if (config.TRACKING_ENABLED && role !== 'router') {
+      tracking = await startTracking({ config, store, chains: directoryFromRegistry(registry), log, runChainWorker: true });
+    } else if (config.TRACKING_ENABLED && role === 'router') {
+      tracking = await startTracking({ config, store, chains: directoryFromRegistry(registry), log, runChainWorker: false });
+    }
+    if ((role === 'all' || role === 'router') && config.ROUTER_ENABLED) {
+      const app = createRouterApp({ registry, tracking: tracking?.routes });
+      servers.push(await listen(app, config.ROUTER_PORT, config.HTTP_HOST));
+      log.info('router.listening', { url: `http://${config.HTTP_HOST}:${config.ROUTER_PORT}`, network: config.ROUTER_NETWORK, tracking: Boolean(tracking) });
+    }
+  }
+}
+
+main().catch((e: Error) => {
+  log.error('main.failed', { error: e.stack ?? e.message });
+  process.exit(1);
+});
