@@ -7,7 +7,7 @@ import { Interface } from 'ethers';
 import type { Store } from '../clickhouse/client.js';
 import type { Logger } from '../platform/log.js';
 import type { BlockFacts } from './decode/block.js';
-import type { Vm } from './decode/nft.js';
+import { moveObject, type Vm } from './decode/nft.js';
 import type { ChainSource } from './source.js';
 
 const erc721 = new Interface(['function name() view returns (string)', 'function tokenURI(uint256) view returns (string)']);
@@ -70,14 +70,29 @@ export function createEnricher(vm: Vm, store: Store, source: ChainSource, log: L
     return '';
   }
 
+  const notNfts = new Set<string>();
+
+  /** Move object → NFT: first our own mints, then the chain's `0x1::nft::Nft` resource (NFTs minted before the indexed range). */
   async function lookupObjects(addrs: string[]) {
-    const missing = addrs.filter((a) => !objects.has(a));
+    let missing = addrs.filter((a) => !objects.has(a) && !notNfts.has(a));
     if (missing.length === 0) return;
     const rows = await store.rows<{ object_addr: string; collection: string; token_id: string }>(
       'SELECT object_addr, any(collection) AS collection, any(token_id) AS token_id FROM nft_objects WHERE object_addr IN {a:Array(String)} GROUP BY object_addr',
       { a: missing },
     );
     for (const r of rows) objects.set(r.object_addr, { collection: r.collection, token_id: r.token_id });
+    missing = missing.filter((a) => !objects.has(a));
+    await Promise.all(missing.map(async (addr) => {
+      const nft = await best('0x1::nft::Nft', async () => {
+        const r = await source.restGet<{ resource?: { move_resource?: string } }>(
+          `/initia/move/v1/accounts/${addr}/resources/by_struct_tag?struct_tag=${encodeURIComponent('0x1::nft::Nft')}`,
+        );
+        const data = (JSON.parse(r.resource?.move_resource ?? '{}') as { data?: { collection?: { inner?: string }; token_id?: string } }).data;
+        return data?.collection?.inner && data.token_id !== undefined ? { collection: moveObject(data.collection.inner), token_id: String(data.token_id) } : null;
+      }, null);
+      if (nft) objects.set(addr, nft);
+      else notNfts.add(addr);
+    }));
   }
 
   async function unknownCollections(cols: string[]): Promise<Set<string>> {

@@ -115,6 +115,7 @@ export function createIngest(opts: IngestOptions): Ingest {
     for (const f of facts) for (const e of f.errors) log.error('ingest.tx_decode_error', { height: f.height, tx_index: e.tx_index, error: e.message });
     await writeBatch(store, batch);
     const txs = facts.reduce((n, f) => n + f.txCount, 0);
+    log.debug('ingest.batch_written', { from: facts[0]!.height, to: facts[facts.length - 1]!.height, txs });
     metrics.ingestBlocks.inc(facts.length);
     metrics.ingestTxs.inc(txs);
     indexed = facts[facts.length - 1]!.height;

@@ -51,7 +51,7 @@ const moveHex = (v: unknown): string => {
   const s = String(v ?? '').toLowerCase().replace(/^0x/, '').replace(/^0+/, '');
   return '0x' + s.padStart(s.length <= 40 ? 40 : 64, '0');
 };
-const moveObject = (v: unknown): string => '0x' + String(v ?? '').toLowerCase().replace(/^0x/, '').padStart(64, '0');
+export const moveObject = (v: unknown): string => '0x' + String(v ?? '').toLowerCase().replace(/^0x/, '').padStart(64, '0');
 
 export function decodeNfts(vm: Vm, events: readonly AbciEvent[], signer: string, prefix = 'init'): NftDecodeResult {
   const out: NftDecodeResult = { events: [], collections: [], objectEvents: [] };

@@ -1,0 +1,13 @@
+// Serves a large replicated chain (real recorded txs with new heights/hashes, built lazily per block) on
+// loopback for the ingest benchmark, in its own process so the benchmark measures only the ingest.
+// Prints one JSON line with the URLs, then serves until killed.
+import { startChainServer } from '../devnet/chain-sim/server.js';
+import { generateReplicatedChain } from '../devnet/sample-chains/replicated.js';
+
+const txs = Number(process.argv[2] ?? 1_000_000);
+const txsPerBlock = Number(process.argv[3] ?? 100);
+const kind = (process.argv[4] ?? 'evm') as 'evm' | 'move' | 'wasm';
+const chain = generateReplicatedChain({ txs, txsPerBlock, kind, cacheBlocks: 2048 });
+const server = await startChainServer(chain);
+process.stdout.write(JSON.stringify({ rpcUrl: server.rpcUrl, restUrl: server.restUrl, evmUrl: server.evmUrl, chainId: chain.chainId, vm: kind, blocks: Math.ceil(txs / txsPerBlock) }) + '\n');
+process.on('SIGTERM', () => void server.close().then(() => process.exit(0)));
