@@ -91,7 +91,7 @@ async function main() {
   if (role === 'all' || role === 'router' || role === 'worker') {
     const { createRouterApp, loadRouterRegistry } = await import('../api/router/app.js');
     const { startTracking } = await import('../tracking/index.js');
-    const { directoryFromRegistry } = await import('../tracking/registry-directory.js');
+    const { directoryFromRegistry } = await import('../tracking/registry-adapter.js');
     const registry = loadRouterRegistry(config);
     if (config.TRACKING_ENABLED && role !== 'router') {
       tracking = await startTracking({ config, store, chains: directoryFromRegistry(registry), log, runChainWorker: true });
