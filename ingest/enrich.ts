@@ -12,6 +12,8 @@ import type { ChainSource } from './source.js';
 
 const erc721 = new Interface(['function name() view returns (string)', 'function tokenURI(uint256) view returns (string)']);
 
+const URI_LOOKUP_CONCURRENCY = 8;
+
 export interface Enricher {
   enrich(blocks: BlockFacts[]): Promise<void>;
 }
@@ -110,12 +112,12 @@ export function createEnricher(vm: Vm, store: Store, source: ChainSource, log: L
       if (objectAddrs.length) await lookupObjects([...new Set(objectAddrs)]);
       const candidates = [...new Set(blocks.flatMap((b) => b.txs.flatMap((t) => t.nft.collections.map((c) => c.collection))))];
       const fresh = await unknownCollections(candidates);
-      const uriJobs: Promise<void>[] = [];
+      const uriJobs: (() => Promise<void>)[] = [];
       for (const b of blocks) {
         for (const t of b.txs) {
           for (const e of t.nft.events) {
             if (e.kind === 'mint' && e.object_addr) objects.set(e.object_addr, { collection: e.collection, token_id: e.token_id });
-            if (e.kind === 'mint' && !e.uri) uriJobs.push(tokenUri(e.collection, e.token_id, e.object_addr, b.height).then((u) => void (e.uri = u)));
+            if (e.kind === 'mint' && !e.uri) uriJobs.push(async () => void (e.uri = await tokenUri(e.collection, e.token_id, e.object_addr, b.height)));
           }
           for (const o of t.nft.objectEvents) {
             const nft = objects.get(o.object);
@@ -135,7 +137,11 @@ export function createEnricher(vm: Vm, store: Store, source: ChainSource, log: L
           t.nft.collections = keep;
         }
       }
-      await Promise.all(uriJobs);
+      // At most URI_LOOKUP_CONCURRENCY lookups in flight, so a backfill full of mints does not flood the node.
+      let next = 0;
+      await Promise.all(Array.from({ length: Math.min(URI_LOOKUP_CONCURRENCY, uriJobs.length) }, async () => {
+        while (next < uriJobs.length) await uriJobs[next++]!();
+      }));
     },
   };
 }

@@ -10,7 +10,7 @@ CREATE TABLE IF NOT EXISTS tx_docs
     json     String CODEC(ZSTD(1))
 )
 ENGINE = ReplacingMergeTree ORDER BY sequence
-SETTINGS index_granularity = 32, min_compress_block_size = 8192, max_compress_block_size = 65536;
+SETTINGS index_granularity = 32, min_compress_block_size = 16384, max_compress_block_size = 65536;
 
 CREATE MATERIALIZED VIEW IF NOT EXISTS tx_docs_mv TO tx_docs AS
 SELECT sequence, height, json FROM txs;

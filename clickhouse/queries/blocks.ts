@@ -10,12 +10,14 @@ export interface BlockRow {
   time: string;
   gas_used: string;
   gas_wanted: string;
-  tx_count: string;
+  tx_count_s: string;
   total_fee: string;
   proposer: string;
 }
 
-const COLUMNS = 'chain_id, toString(height) AS height, hash, toString(block_time_ms) AS block_time_ms, time, toString(gas_used) AS gas_used, toString(gas_wanted) AS gas_wanted, toString(tx_count) AS tx_count, total_fee, proposer';
+// UInt64 columns arrive as JSON strings (output_format_json_quote_64bit_integers); never alias over a
+// column that WHERE/ORDER BY use (a ClickHouse alias shadows the column).
+const COLUMNS = 'chain_id, height, hash, block_time_ms, time, gas_used, gas_wanted, toString(tx_count) AS tx_count_s, total_fee, proposer';
 
 export async function blockByHeight(store: Store, height: number, tip: number): Promise<BlockRow | undefined> {
   const rows = await store.rows<BlockRow>(`SELECT ${COLUMNS} FROM blocks WHERE height = {h:UInt64} AND height <= {tip:UInt64} LIMIT 1`, { h: height, tip });

@@ -71,7 +71,7 @@ export async function listCollections(
     keyset = `WHERE (height, collection) ${after(w)} ({ch:UInt64}, {cc:String})`;
   } else params.offset = w.offset;
   const rows = await store.rows<Omit<CollectionRow, 'length'>>(
-    `SELECT collection, name, origin_name, creator, toString(height) AS height, time FROM (${SUMMARY(where)}) ${keyset}
+    `SELECT collection, name, origin_name, creator, height, time FROM (${SUMMARY(where)}) ${keyset}
      ORDER BY height ${dir(w)}, collection ${dir(w)} LIMIT {limit:UInt32} ${cursor ? '' : 'OFFSET {offset:UInt32}'}`,
     params,
   );
@@ -93,7 +93,7 @@ export async function collectionsByAddr(store: Store, addrs: string[]): Promise<
 /** Every collection's name, origin name, height: the in-memory list behind /collections/by_name. */
 export async function collectionNames(store: Store): Promise<{ collection: string; name: string; origin_name: string; height: number }[]> {
   const rows = await store.rows<{ collection: string; name: string; origin_name: string; height: string }>(
-    `SELECT collection, name, origin_name, toString(height) AS height FROM (${SUMMARY('')}) ORDER BY height, collection LIMIT 1000000`,
+    `SELECT collection, name, origin_name, height FROM (${SUMMARY('')}) ORDER BY height, collection LIMIT 1000000`,
   );
   return rows.map((r) => ({ ...r, height: Number(r.height) }));
 }

@@ -85,7 +85,7 @@ export async function listTokens(store: Store, scope: TokenScope, order: TokenOr
   } else params.offset = w.offset;
   const d = dir(w);
   return store.rows<TokenRow>(
-    `SELECT collection, token_id, owner, uri, object_addr, toString(height) AS height, time
+    `SELECT collection, token_id, owner, uri, object_addr, height, time
      FROM (${STATE(where + pre, having)}) ${keyset}
      ORDER BY ${keys.map((k) => `${k} ${d}`).join(', ')} LIMIT {limit:UInt32} ${cursor ? '' : 'OFFSET {offset:UInt32}'}`,
     params,

@@ -26,7 +26,7 @@ type Params = Record<string, unknown>;
 interface Picker {
   /** A SELECT returning the page's distinct sequences, ordered and limited. */
   sql: string;
-  /** count of matching distinct txs. */
+  /** A scalar SELECT: the number of matching distinct txs. */
   countSql: string;
   params: Params;
 }
@@ -42,17 +42,20 @@ function window(w: ListWindow, s: TxListScope, params: Params): { keyset: string
   return { keyset: '', limit: `ORDER BY sequence ${dir(w)} LIMIT {limit:UInt32} OFFSET {offset:UInt32}` };
 }
 
-/** Read the documents of the picked sequences, in the list's order, one per sequence. */
-async function docs(store: Store, pick: Picker, w: ListWindow): Promise<TxDoc[]> {
-  return store.rows<TxDoc>(
-    `SELECT toString(sequence) AS sequence, json FROM tx_docs WHERE sequence IN (${pick.sql})
+/**
+ * Read the documents of the picked sequences, in the list's order, one per sequence. The total rides along
+ * as a scalar subquery: one engine call per page (embedded chDB runs parameterized queries one at a time).
+ */
+async function docs(store: Store, pick: Picker, w: ListWindow, withTotal: boolean): Promise<(TxDoc & { total?: string })[]> {
+  return store.rows<TxDoc & { total?: string }>(
+    `SELECT sequence, json${withTotal ? `, toString((${pick.countSql})) AS total` : ''} FROM tx_docs WHERE sequence IN (${pick.sql})
      ORDER BY sequence ${dir(w)} LIMIT 1 BY sequence`,
     pick.params,
   );
 }
 
 async function count(store: Store, pick: Picker): Promise<string> {
-  const [r] = await store.rows<{ n: string }>(pick.countSql, pick.params);
+  const [r] = await store.rows<{ n: string }>(`SELECT toString((${pick.countSql})) AS n`, pick.params);
   return r?.n ?? '0';
 }
 
@@ -62,7 +65,7 @@ function allTxs(w: ListWindow, s: TxListScope): Picker {
   if (s.msgs === null) {
     return {
       sql: `SELECT sequence FROM txs WHERE sequence < {maxSeq:UInt64} ${keyset} ${limit}`,
-      countSql: 'SELECT toString(count()) AS n FROM txs WHERE sequence < {maxSeq:UInt64}',
+      countSql: 'SELECT count() FROM txs WHERE sequence < {maxSeq:UInt64}',
       params,
     };
   }
@@ -72,13 +75,13 @@ function allTxs(w: ListWindow, s: TxListScope): Picker {
     params.type = s.msgs[0];
     return {
       sql: `SELECT sequence FROM msg_type_txs WHERE msg_type = {type:String} AND sequence < {maxSeq:UInt64} ${keyset} ${limit}`,
-      countSql: 'SELECT toString(count()) AS n FROM msg_type_txs WHERE msg_type = {type:String} AND sequence < {maxSeq:UInt64}',
+      countSql: 'SELECT count() FROM msg_type_txs WHERE msg_type = {type:String} AND sequence < {maxSeq:UInt64}',
       params,
     };
   }
   return {
     sql: `SELECT sequence FROM msg_type_txs WHERE msg_type IN {types:Array(String)} AND sequence < {maxSeq:UInt64} ${keyset} GROUP BY sequence ${limit}`,
-    countSql: 'SELECT toString(uniqExact(sequence)) AS n FROM msg_type_txs WHERE msg_type IN {types:Array(String)} AND sequence < {maxSeq:UInt64}',
+    countSql: 'SELECT uniqExact(sequence) FROM msg_type_txs WHERE msg_type IN {types:Array(String)} AND sequence < {maxSeq:UInt64}',
     params,
   };
 }
@@ -94,7 +97,7 @@ function accountTxs(w: ListWindow, s: TxListScope, account: string, isSigner: bo
   }
   return {
     sql: `SELECT sequence FROM account_txs WHERE ${filter} ${keyset} GROUP BY sequence ${limit}`,
-    countSql: `SELECT toString(uniqExact(sequence)) AS n FROM account_txs WHERE ${filter}`,
+    countSql: `SELECT uniqExact(sequence) FROM account_txs WHERE ${filter}`,
     params,
   };
 }
@@ -109,7 +112,7 @@ function heightTxs(w: ListWindow, s: TxListScope, height: number): Picker {
   }
   return {
     sql: `SELECT sequence FROM txs WHERE ${filter} ${keyset} ${limit}`,
-    countSql: `SELECT toString(count()) AS n FROM txs WHERE ${filter}`,
+    countSql: `SELECT count() FROM txs WHERE ${filter}`,
     params,
   };
 }
@@ -120,7 +123,7 @@ function nftTxs(w: ListWindow, s: TxListScope, collection: string, tokenId: stri
   const filter = 'collection = {collection:String} AND token_id = {tokenId:String} AND sequence < {maxSeq:UInt64}';
   return {
     sql: `SELECT sequence FROM nft_token_txs WHERE ${filter} ${keyset} GROUP BY sequence ${limit}`,
-    countSql: `SELECT toString(uniqExact(sequence)) AS n FROM nft_token_txs WHERE ${filter}`,
+    countSql: `SELECT uniqExact(sequence) FROM nft_token_txs WHERE ${filter}`,
     params,
   };
 }
@@ -147,7 +150,10 @@ function picker(list: TxList, w: ListWindow, s: TxListScope): Picker {
 /** One page of tx documents (window.limit should include the look-ahead row) and, if asked, the total. */
 export async function listTxDocs(store: Store, list: TxList, w: ListWindow, s: TxListScope, withTotal: boolean): Promise<{ docs: TxDoc[]; total: string }> {
   const pick = picker(list, w, s);
-  const [page, total] = await Promise.all([docs(store, pick, w), withTotal ? count(store, pick) : Promise.resolve('0')]);
+  const page = await docs(store, pick, w, withTotal);
+  if (!withTotal) return { docs: page, total: '0' };
+  // An empty page (e.g. a cursor past the end) carries no total: ask for it alone.
+  const total = page[0]?.total ?? (await count(store, pick));
   return { docs: page, total };
 }
 
