@@ -32,6 +32,11 @@ export interface IngestOptions {
   enrich?: boolean;
 }
 
+type Fetched = Pick<FetchedBlock, 'height' | 'receipts' | 'traces'>;
+
+/** Target txs per write batch: batches are sized in blocks from the recent txs/block, so memory stays bounded. */
+const TARGET_BATCH_TXS = 4000;
+
 export class IngestFatalError extends Error {
   override name = 'IngestFatalError';
 }
@@ -60,11 +65,13 @@ export function createIngest(opts: IngestOptions): Ingest {
   let lastRichList = 0;
   let richListDirty = false;
   let wake: (() => void) | null = null;
+  let avgTxsPerBlock = 0;
+  const blocksPerBatch = () => Math.max(1, Math.min(batchBlocks, avgTxsPerBlock > 0 ? Math.floor(TARGET_BATCH_TXS / avgTxsPerBlock) : 10));
   let running: Promise<void> | null = null;
 
   const sleep = (ms: number) => new Promise<void>((r) => { const t = setTimeout(r, ms); wake = () => { clearTimeout(t); r(); }; });
 
-  async function fetchOne(height: number): Promise<{ fetched: FetchedBlock; facts: BlockFacts }> {
+  async function fetchOne(height: number): Promise<{ fetched: Fetched; facts: BlockFacts }> {
     let decodeFailures = 0;
     for (;;) {
       const fetched = await withRetry(() => source.fetchBlock(height), {
@@ -75,7 +82,9 @@ export function createIngest(opts: IngestOptions): Ingest {
         },
       });
       try {
-        return { fetched, facts: decodeBlock(vm, fetched.block, fetched.results, fetched.restTxs, prefix) };
+        const facts = decodeBlock(vm, fetched.block, fetched.results, fetched.restTxs, prefix);
+        // Keep only what the writer still needs: the raw block JSON is the largest thing in memory.
+        return { fetched: { height, receipts: fetched.receipts, traces: fetched.traces }, facts };
       } catch (e) {
         metrics.ingestErrors.inc({ kind: 'block_decode' });
         if (++decodeFailures >= 5 || stopped) throw new IngestFatalError(`block ${height} cannot be decoded: ${(e as Error).message}`);
@@ -86,7 +95,7 @@ export function createIngest(opts: IngestOptions): Ingest {
   }
 
   async function fetchRange(from: number, to: number) {
-    const out: { fetched: FetchedBlock; facts: BlockFacts }[] = new Array(to - from + 1);
+    const out: { fetched: Fetched; facts: BlockFacts }[] = new Array(to - from + 1);
     let nextIdx = 0;
     const worker = async () => {
       while (nextIdx < out.length) {
@@ -104,7 +113,7 @@ export function createIngest(opts: IngestOptions): Ingest {
     return r ? BigInt(r.ns) : null;
   }
 
-  async function write(range: { fetched: FetchedBlock; facts: BlockFacts }[]) {
+  async function write(range: { fetched: Fetched; facts: BlockFacts }[]) {
     const facts = range.map((r) => r.facts);
     if (enricher) await enricher.enrich(facts);
     const batch: BlockBatchItem[] = range.map(({ fetched, facts: f }) => {
@@ -115,6 +124,7 @@ export function createIngest(opts: IngestOptions): Ingest {
     for (const f of facts) for (const e of f.errors) log.error('ingest.tx_decode_error', { height: f.height, tx_index: e.tx_index, error: e.message });
     await writeBatch(store, batch);
     const txs = facts.reduce((n, f) => n + f.txCount, 0);
+    avgTxsPerBlock = avgTxsPerBlock === 0 ? txs / facts.length : 0.7 * avgTxsPerBlock + 0.3 * (txs / facts.length);
     log.debug('ingest.batch_written', { from: facts[0]!.height, to: facts[facts.length - 1]!.height, txs });
     metrics.ingestBlocks.inc(facts.length);
     metrics.ingestTxs.inc(txs);
@@ -142,7 +152,7 @@ export function createIngest(opts: IngestOptions): Ingest {
     prevTimeNanos = await previousBlockTime(next - 1);
     log.info('ingest.start', { from: next, checkpoint });
     const progress = createProgress(log);
-    type Pending = { from: number; to: number; p: Promise<{ fetched: FetchedBlock; facts: BlockFacts }[]> };
+    type Pending = { from: number; to: number; p: Promise<{ fetched: Fetched; facts: BlockFacts }[]> };
     let prefetch: Pending | null = null;
     let head = 0;
     try {
@@ -155,11 +165,11 @@ export function createIngest(opts: IngestOptions): Ingest {
           await sleep(pollMs);
           continue;
         }
-        const to = Math.min(head, next + batchBlocks - 1);
+        const to = Math.min(head, next + blocksPerBatch() - 1);
         const current: Pending = prefetch && prefetch.from === next ? prefetch : { from: next, to, p: fetchRange(next, to) };
         const range = await current.p;
         const after: number = current.to + 1;
-        const afterTo = Math.min(head, after + batchBlocks - 1);
+        const afterTo = Math.min(head, after + blocksPerBatch() - 1);
         prefetch = after <= head ? { from: after, to: afterTo, p: fetchRange(after, afterTo) } : null;
         prefetch?.p.catch(() => undefined); // surfaced when awaited
         const { txs, events } = await write(range);

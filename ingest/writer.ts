@@ -103,7 +103,9 @@ export async function writeBatch(store: Store, batch: readonly BlockBatchItem[])
   const rows = batchRows(batch);
   // Parents before children of the derived views; txs last among facts so a tx is never visible without its block.
   for (const table of ['blocks', 'evm_logs', 'evm_txs', 'evm_internal_txs', 'nft_events', 'nft_collection_events', 'ingest_errors', 'txs'] as const) {
-    await store.insert(table, rows[table]);
+    // chDB inlines an insert's whole body into one statement: keep each statement small to bound memory.
+    const chunk = table === 'txs' || table === 'evm_txs' ? 1000 : 20_000;
+    for (let i = 0; i < rows[table].length; i += chunk) await store.insert(table, rows[table].slice(i, i + chunk));
     crashHook(table);
   }
   await store.insert('ingest_checkpoints', [{ height: batch[batch.length - 1]!.facts.height }]);
