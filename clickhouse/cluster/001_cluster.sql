@@ -295,7 +295,7 @@ CREATE TABLE IF NOT EXISTS tx_docs_local ON CLUSTER '{cluster}'
     json     String CODEC(ZSTD(1))
 )
 ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/{database}/tx_docs_local', '{replica}') ORDER BY sequence
-SETTINGS index_granularity = 32, min_compress_block_size = 8192, max_compress_block_size = 65536;
+SETTINGS index_granularity = 32, min_compress_block_size = 16384, max_compress_block_size = 65536;
 
 CREATE TABLE IF NOT EXISTS tx_docs ON CLUSTER '{cluster}' AS tx_docs_local
 ENGINE = Distributed('{cluster}', currentDatabase(), tx_docs_local, height);

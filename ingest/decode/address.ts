@@ -21,10 +21,20 @@ export function accountBytes(value: string, prefix = 'init'): Uint8Array | null 
   return fromHex(hex);
 }
 
+// The same addresses recur in almost every tx: bech32 encoding is worth remembering.
+const normalized = new Map<string, string | null>();
+
 /** Canonical bech32 form of an account, or null when it is not an address. */
 export function normalizeAccount(value: string, prefix = 'init'): string | null {
-  const bytes = accountBytes(value, prefix);
-  return bytes ? toBech32(prefix, bytes) : null;
+  const k = prefix + '|' + value;
+  let v = normalized.get(k);
+  if (v === undefined) {
+    if (normalized.size >= 200_000) normalized.clear();
+    const bytes = accountBytes(value, prefix);
+    v = bytes ? toBech32(prefix, bytes) : null;
+    normalized.set(k, v);
+  }
+  return v;
 }
 
 /** `0x` + lowercase hex of an account's bytes. */

@@ -1,5 +1,6 @@
 // One tx → its facts: the API tx object (indexer.md §6.1, pre-rendered JSON), signer, message types,
 // accounts touched, fee, EVM logs and NFT facts.
+import { createHash } from 'node:crypto';
 import { ripemd160, sha256 } from '@cosmjs/crypto';
 import { fromBase64, toBech32, toHex } from '@cosmjs/encoding';
 import { computeAddress } from 'ethers';
@@ -62,7 +63,21 @@ export const SEQUENCE_STRIDE = 1_000_000;
 export const sequenceOf = (height: number, index: number) => height * SEQUENCE_STRIDE + index;
 
 export function txHash(rawBase64: string): string {
-  return toHex(sha256(fromBase64(rawBase64))).toUpperCase();
+  return createHash('sha256').update(Buffer.from(rawBase64, 'base64')).digest('hex').toUpperCase();
+}
+
+// Deriving an address from a public key is costly (ethsecp256k1 needs a curve point decompression) and the
+// same accounts sign many txs: remember recent ones.
+const signerCache = new Map<string, string>();
+function cachedSigner(type: string, key: string, prefix: string, derive: () => string): string {
+  const k = `${prefix}|${type}|${key}`;
+  let v = signerCache.get(k);
+  if (v === undefined) {
+    if (signerCache.size >= 50_000) signerCache.clear();
+    v = derive();
+    signerCache.set(k, v);
+  }
+  return v;
 }
 
 const SIGNER_FIELDS = ['sender', 'from_address', 'signer', 'authority', 'granter', 'delegator_address', 'admin'] as const;
@@ -79,11 +94,14 @@ export function signerOf(tx: RestTx, prefix = 'init'): string {
     for (const f of SIGNER_FIELDS) if (typeof msg[f] === 'string') return normalizeAccount(msg[f] as string, prefix) ?? '';
     return '';
   }
-  const key = fromBase64(pk.key);
   const type = pk['@type'] ?? '';
-  if (type.endsWith('ethsecp256k1.PubKey')) return toBech32(prefix, Buffer.from(computeAddress('0x' + toHex(key)).slice(2), 'hex'));
-  if (type.endsWith('secp256k1.PubKey')) return toBech32(prefix, ripemd160(sha256(key)));
-  return '';
+  const b64 = pk.key;
+  return cachedSigner(type, b64, prefix, () => {
+    const key = fromBase64(b64);
+    if (type.endsWith('ethsecp256k1.PubKey')) return toBech32(prefix, Buffer.from(computeAddress('0x' + toHex(key)).slice(2), 'hex'));
+    if (type.endsWith('secp256k1.PubKey')) return toBech32(prefix, ripemd160(sha256(key)));
+    return '';
+  });
 }
 
 const b64ToUpperHex = (v: string | null | undefined) => (v ? toHex(fromBase64(v)).toUpperCase() : '');
