@@ -1,0 +1,130 @@
+// Thin HTTP clients for the three node endpoints the generator and the e2e
+// checks use: CometBFT RPC, Cosmos REST and EVM JSON-RPC (via ethers).
+import { toBase64 } from '@cosmjs/encoding';
+
+export interface NodeEndpoints {
+  chainId: string;
+  cometRpc: string;
+  rest: string;
+  evmRpc: string;
+}
+
+const HTTP_TIMEOUT_MS = 10_000;
+
+export function endpointsFromEnv(env: NodeJS.ProcessEnv = process.env): NodeEndpoints {
+  const need = (k: string): string => {
+    const v = env[k];
+    if (!v) throw new Error(`${k} is required`);
+    return v.replace(/\/+$/, '');
+  };
+  return {
+    chainId: need('CHAIN_ID'),
+    cometRpc: need('COMETBFT_RPC_URL'),
+    rest: need('COSMOS_REST_URL'),
+    evmRpc: need('EVM_JSONRPC_URL'),
+  };
+}
+
+export async function getJson<T>(url: string): Promise<T> {
+  const res = await fetch(url, { signal: AbortSignal.timeout(HTTP_TIMEOUT_MS) });
+  const text = await res.text();
+  if (!res.ok) throw new HttpError(url, res.status, text);
+  return JSON.parse(text) as T;
+}
+
+export class HttpError extends Error {
+  constructor(
+    readonly url: string,
+    readonly status: number,
+    readonly body: string,
+  ) {
+    super(`GET ${url} → ${status}: ${body.slice(0, 300)}`);
+  }
+}
+
+interface RpcEnvelope<T> {
+  result?: T;
+  error?: { code: number; message: string; data?: string };
+}
+
+export async function cometRpc<T>(base: string, method: string, params: Record<string, unknown>): Promise<T> {
+  const res = await fetch(base, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    signal: AbortSignal.timeout(HTTP_TIMEOUT_MS),
+  });
+  const body = (await res.json()) as RpcEnvelope<T>;
+  if (body.error) throw new Error(`${method}: ${body.error.message} ${body.error.data ?? ''}`.trim());
+  if (body.result === undefined) throw new Error(`${method}: empty result`);
+  return body.result;
+}
+
+export async function latestHeight(ep: NodeEndpoints): Promise<number> {
+  const s = await cometRpc<{ sync_info: { latest_block_height: string } }>(ep.cometRpc, 'status', {});
+  return Number(s.sync_info.latest_block_height);
+}
+
+export interface CheckTxResult {
+  code: number;
+  log: string;
+  hash: string;
+}
+
+export function broadcastSync(ep: NodeEndpoints, txBytes: Uint8Array): Promise<CheckTxResult> {
+  return cometRpc<CheckTxResult>(ep.cometRpc, 'broadcast_tx_sync', { tx: toBase64(txBytes) });
+}
+
+export interface CometTx {
+  hash: string;
+  height: string;
+  index: number;
+  tx_result: { code: number; codespace?: string; gas_used: string; gas_wanted: string };
+}
+
+/** Polls CometBFT `tx` until the hash is committed. */
+export async function waitForCosmosTx(ep: NodeEndpoints, hashHex: string, timeoutMs = 30_000): Promise<CometTx> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await cometRpc<CometTx>(ep.cometRpc, 'tx', { hash: Buffer.from(hashHex, 'hex').toString('base64'), prove: false });
+    } catch (err) {
+      if (Date.now() > deadline) throw new Error(`tx ${hashHex} not committed within ${timeoutMs} ms: ${String(err)}`);
+      await sleep(250);
+    }
+  }
+}
+
+/** Every tx the node reports in [1, maxHeight], via `tx_search` pages of 100. */
+export async function txSearchAll(ep: NodeEndpoints, maxHeight: number): Promise<CometTx[]> {
+  const out: CometTx[] = [];
+  for (let page = 1; page <= 1000; page++) {
+    const r = await cometRpc<{ txs: CometTx[]; total_count: string }>(ep.cometRpc, 'tx_search', {
+      query: `tx.height>=1 AND tx.height<=${maxHeight}`,
+      prove: false,
+      page: String(page),
+      per_page: '100',
+      order_by: 'asc',
+    });
+    out.push(...r.txs);
+    if (out.length >= Number(r.total_count) || r.txs.length === 0) return out;
+  }
+  throw new Error('tx_search: more than 100k txs, refusing to page further');
+}
+
+export interface BaseAccountInfo {
+  accountNumber: bigint;
+  sequence: bigint;
+}
+
+export async function fetchAccount(ep: NodeEndpoints, bech32: string): Promise<BaseAccountInfo> {
+  const r = await getJson<{ account: { account_number?: string; sequence?: string; base_account?: { account_number: string; sequence: string } } }>(
+    `${ep.rest}/cosmos/auth/v1beta1/accounts/${bech32}`,
+  );
+  const acc = r.account.base_account ?? r.account;
+  return { accountNumber: BigInt(acc.account_number ?? '0'), sequence: BigInt(acc.sequence ?? '0') };
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

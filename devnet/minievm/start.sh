@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# Initialises and starts a single-node minievm devnet on loopback.
+#   usage: devnet/minievm/start.sh <home-dir>
+# Prints, on success, the env lines our ingest needs (CHAIN_ID, COMETBFT_RPC_URL,
+# COSMOS_REST_URL, EVM_JSONRPC_URL). The node runs in the background; its pid is
+# in <home>/minitiad.pid and its log in <home>/node.log. Stop it with stop.sh.
+#
+# Env (all optional): CHAIN_ID (minievm-devnet-1), DEVNET_ACCOUNTS (20),
+#   PORT_BASE (36600): RPC=base+57, P2P=base+56, REST=base+17, GRPC=base+90,
+#   JSON-RPC=base+45, JSON-RPC WS=base+46 — away from the 26657/1317/8545
+#   defaults so it never collides with another node on a shared machine.
+#   TIMEOUT_COMMIT (500ms).
+set -euo pipefail
+
+HOME_DIR="${1:?usage: start.sh <home-dir>}"
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+REPO="$(cd "$HERE/../.." && pwd)"
+CHAIN_ID="${CHAIN_ID:-minievm-devnet-1}"
+ACCOUNTS="${DEVNET_ACCOUNTS:-20}"
+BASE="${PORT_BASE:-36600}"
+RPC_PORT=$((BASE + 57)); P2P_PORT=$((BASE + 56)); REST_PORT=$((BASE + 17))
+GRPC_PORT=$((BASE + 90)); JSONRPC_PORT=$((BASE + 45)); JSONRPC_WS_PORT=$((BASE + 46))
+TIMEOUT_COMMIT="${TIMEOUT_COMMIT:-500ms}"
+DENOM=umin                    # minievm's base denom (types.BaseDenom)
+GENESIS_BALANCE="1000000000000000000000000${DENOM}"
+MNEMONIC='test test test test test test test test test test test junk'  # same as accounts.ts
+
+say() { echo "[minievm-devnet] $*" >&2; }
+
+# 1. Binary: built once into ~/.cache/chain-infra (exit 2 = blocked, see build.sh).
+BIN="$(bash "$HERE/build.sh")"
+
+if [[ -f "$HOME_DIR/minitiad.pid" ]] && kill -0 "$(cat "$HOME_DIR/minitiad.pid")" 2>/dev/null; then
+  say "a node is already running from $HOME_DIR (pid $(cat "$HOME_DIR/minitiad.pid")); run stop.sh first"
+  exit 1
+fi
+rm -rf "$HOME_DIR"
+mkdir -p "$HOME_DIR"
+KR=(--keyring-backend test --home "$HOME_DIR")
+
+# 2. Node home: config, genesis, node and consensus keys.
+"$BIN" init devnet --chain-id "$CHAIN_ID" --home "$HOME_DIR" >"$HOME_DIR/init.log" 2>&1
+
+# 3. Operator key = account 0 of the test mnemonic (ethsecp256k1, coin type 60),
+#    so the traffic generator holds the same key as the validator/sequencer.
+echo "$MNEMONIC" | "$BIN" keys add operator --recover --coin-type 60 --key-type eth_secp256k1 "${KR[@]}" \
+  >"$HOME_DIR/keys.log" 2>&1
+
+# 4. Funded genesis accounts: the first $ACCOUNTS addresses of the mnemonic.
+for addr in $(cd "$REPO" && npx tsx devnet/minievm/accounts.ts "$ACCOUNTS"); do
+  "$BIN" genesis add-genesis-account "$addr" "$GENESIS_BALANCE" --home "$HOME_DIR" >>"$HOME_DIR/init.log" 2>&1
+done
+
+# 5. OPinit rollups have no staking: the sequencer is an opchild genesis
+#    validator, and add-genesis-validator also makes it the bridge executor.
+"$BIN" genesis add-genesis-validator operator "${KR[@]}" >>"$HOME_DIR/init.log" 2>&1
+
+# 6. Consensus: short block time, and empty blocks so the head keeps moving
+#    (the /status catch-up check needs new blocks without traffic). No pprof
+#    listener: 6060 may be taken on a shared machine.
+CFG="$HOME_DIR/config/config.toml"
+sed -i -E "s/^timeout_commit = .*/timeout_commit = \"$TIMEOUT_COMMIT\"/" "$CFG"
+sed -i -E 's/^create_empty_blocks = .*/create_empty_blocks = true/' "$CFG"
+sed -i -E 's/^pprof_laddr = .*/pprof_laddr = ""/' "$CFG"
+sed -i -E 's/^indexer = .*/indexer = "kv"/' "$CFG"   # tx_search and REST tx-by-hash need it
+
+# 7. Start with every listener on loopback: CometBFT RPC, Cosmos REST, gRPC
+#    (REST's gateway uses it), EVM JSON-RPC (+WS).
+nohup "$BIN" start --home "$HOME_DIR" \
+  --minimum-gas-prices "0${DENOM}" \
+  --rpc.laddr "tcp://127.0.0.1:${RPC_PORT}" \
+  --p2p.laddr "tcp://127.0.0.1:${P2P_PORT}" \
+  --api.enable=true --api.address "tcp://127.0.0.1:${REST_PORT}" \
+  --grpc.enable=true --grpc.address "127.0.0.1:${GRPC_PORT}" \
+  --json-rpc.enable=true --json-rpc.address "127.0.0.1:${JSONRPC_PORT}" \
+  --json-rpc.enable-ws=true --json-rpc.address-ws "127.0.0.1:${JSONRPC_WS_PORT}" \
+  >"$HOME_DIR/node.log" 2>&1 &
+echo $! >"$HOME_DIR/minitiad.pid"
+
+# 8. Ready when CometBFT has committed height >= 2 and REST + JSON-RPC answer.
+deadline=$((SECONDS + ${START_TIMEOUT_S:-90}))
+until h="$(curl -sf "http://127.0.0.1:${RPC_PORT}/status" | jq -r '.result.sync_info.latest_block_height' 2>/dev/null)" \
+  && [[ "${h:-0}" -ge 2 ]] \
+  && curl -sf "http://127.0.0.1:${REST_PORT}/cosmos/base/tendermint/v1beta1/node_info" >/dev/null \
+  && curl -sf -X POST -H 'content-type: application/json' \
+       --data '{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","params":[]}' "http://127.0.0.1:${JSONRPC_PORT}" >/dev/null; do
+  if ! kill -0 "$(cat "$HOME_DIR/minitiad.pid")" 2>/dev/null; then
+    say "minitiad exited during start-up; last log lines:"; tail -n 30 "$HOME_DIR/node.log" >&2; exit 1
+  fi
+  if ((SECONDS > deadline)); then
+    say "not ready after ${START_TIMEOUT_S:-90}s; last log lines:"; tail -n 30 "$HOME_DIR/node.log" >&2
+    bash "$HERE/stop.sh" "$HOME_DIR" || true
+    exit 1
+  fi
+  sleep 0.5
+done
+say "ready at height $h (pid $(cat "$HOME_DIR/minitiad.pid"))"
+cat <<EOF
+CHAIN_ID=$CHAIN_ID
+COMETBFT_RPC_URL=http://127.0.0.1:${RPC_PORT}
+COSMOS_REST_URL=http://127.0.0.1:${REST_PORT}
+EVM_JSONRPC_URL=http://127.0.0.1:${JSONRPC_PORT}
+EOF
