@@ -9,7 +9,7 @@ import type { CallFrame, EvmReceipt } from './source.js';
 /** Every table holding rows of a height (facts and the lookup tables the views derive from them). */
 export const HEIGHT_TABLES = [
   'blocks', 'txs', 'evm_logs', 'evm_txs', 'evm_internal_txs', 'nft_events', 'nft_collection_events', 'ingest_errors',
-  'tx_hashes', 'account_txs', 'msg_type_txs', 'nft_holdings', 'nft_token_txs', 'balance_deltas', 'nft_objects',
+  'tx_hashes', 'account_txs', 'msg_type_txs', 'nft_holdings', 'nft_token_txs', 'balance_deltas', 'nft_objects', 'tx_docs',
 ] as const;
 
 export interface BlockBatchItem {
