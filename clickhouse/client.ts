@@ -25,7 +25,7 @@ export interface Store {
   /** Run a statement that returns nothing (DDL, DELETE, INSERT … SELECT). */
   exec(query: string, params?: QueryParams): Promise<void>;
   /** Insert JS objects into a table as JSONEachRow. */
-  insert(table: string, values: readonly object[]): Promise<void>;
+  insert(table: string, values: readonly object[], settings?: Record<string, string | number>): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -79,9 +79,9 @@ function wrap(kind: Store['kind'], client: ClickHouseClient, close: () => Promis
     async exec(query: string, params?: QueryParams) {
       await client.command({ query, query_params: params });
     },
-    async insert(table: string, values: readonly object[]) {
+    async insert(table: string, values: readonly object[], settings?: Record<string, string | number>) {
       if (values.length === 0) return;
-      await client.insert({ table, values: values as object[], format: 'JSONEachRow' });
+      await client.insert({ table, values: values as object[], format: 'JSONEachRow', ...(settings ? { clickhouse_settings: settings } : {}) });
     },
     close,
   };

@@ -115,7 +115,9 @@ export function createIngest(opts: IngestOptions): Ingest {
 
   async function write(range: { fetched: Fetched; facts: BlockFacts }[]) {
     const facts = range.map((r) => r.facts);
+    const t0 = Date.now();
     if (enricher) await enricher.enrich(facts);
+    const t1 = Date.now();
     const batch: BlockBatchItem[] = range.map(({ fetched, facts: f }) => {
       const ms = prevTimeNanos === null ? 0 : Number((f.time.nanos - prevTimeNanos) / 1_000_000n);
       prevTimeNanos = f.time.nanos;
@@ -123,9 +125,10 @@ export function createIngest(opts: IngestOptions): Ingest {
     });
     for (const f of facts) for (const e of f.errors) log.error('ingest.tx_decode_error', { height: f.height, tx_index: e.tx_index, error: e.message });
     await writeBatch(store, batch);
+    const t2 = Date.now();
     const txs = facts.reduce((n, f) => n + f.txCount, 0);
     avgTxsPerBlock = avgTxsPerBlock === 0 ? txs / facts.length : 0.7 * avgTxsPerBlock + 0.3 * (txs / facts.length);
-    log.debug('ingest.batch_written', { from: facts[0]!.height, to: facts[facts.length - 1]!.height, txs });
+    log.debug('ingest.batch_written', { from: facts[0]!.height, to: facts[facts.length - 1]!.height, txs, enrich_ms: t1 - t0, write_ms: t2 - t1 });
     metrics.ingestBlocks.inc(facts.length);
     metrics.ingestTxs.inc(txs);
     indexed = facts[facts.length - 1]!.height;
@@ -167,7 +170,9 @@ export function createIngest(opts: IngestOptions): Ingest {
         }
         const to = Math.min(head, next + blocksPerBatch() - 1);
         const current: Pending = prefetch && prefetch.from === next ? prefetch : { from: next, to, p: fetchRange(next, to) };
+        const tw = Date.now();
         const range = await current.p;
+        log.debug('ingest.fetch_wait', { from: current.from, to: current.to, ms: Date.now() - tw });
         const after: number = current.to + 1;
         const afterTo = Math.min(head, after + blocksPerBatch() - 1);
         prefetch = after <= head ? { from: after, to: afterTo, p: fetchRange(after, afterTo) } : null;

@@ -97,6 +97,9 @@ function crashHook(table: string) {
   if (crashSpec && crashSpec[0] === table && ++crashCount === Number(crashSpec[1] ?? 1)) process.kill(process.pid, 'SIGKILL');
 }
 
+// Views of one insert run in parallel; Replacing targets skip the merge-on-insert pass (readers never rely on it).
+const INSERT_SETTINGS = { parallel_view_processing: 1, optimize_on_insert: 0 };
+
 /** Write one ordered batch and then its checkpoint (the batch's last height). */
 export async function writeBatch(store: Store, batch: readonly BlockBatchItem[]): Promise<void> {
   if (batch.length === 0) return;
@@ -104,8 +107,8 @@ export async function writeBatch(store: Store, batch: readonly BlockBatchItem[])
   // Parents before children of the derived views; txs last among facts so a tx is never visible without its block.
   for (const table of ['blocks', 'evm_logs', 'evm_txs', 'evm_internal_txs', 'nft_events', 'nft_collection_events', 'ingest_errors', 'txs'] as const) {
     // chDB inlines an insert's whole body into one statement: keep each statement small to bound memory.
-    const chunk = table === 'txs' || table === 'evm_txs' ? 1000 : 20_000;
-    for (let i = 0; i < rows[table].length; i += chunk) await store.insert(table, rows[table].slice(i, i + chunk));
+    const chunk = table === 'txs' || table === 'evm_txs' ? 2000 : 20_000;
+    for (let i = 0; i < rows[table].length; i += chunk) await store.insert(table, rows[table].slice(i, i + chunk), INSERT_SETTINGS);
     crashHook(table);
   }
   await store.insert('ingest_checkpoints', [{ height: batch[batch.length - 1]!.facts.height }]);
