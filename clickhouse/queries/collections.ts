@@ -90,6 +90,17 @@ export async function collectionsByAddr(store: Store, addrs: string[]): Promise<
   return listCollections(store, { kind: 'addrs', addrs }, { desc: true, limit: addrs.length, offset: 0 }, null);
 }
 
+/** Names of the given collections only (what a token row shows): one query, no NFT counts. */
+export async function collectionLabels(store: Store, addrs: string[]): Promise<Map<string, { name: string; origin_name: string }>> {
+  if (addrs.length === 0) return new Map();
+  const rows = await store.rows<{ collection: string; name: string; origin_name: string }>(
+    `SELECT collection, argMaxIf(name, sequence, name != '') AS name, argMaxIf(origin_name, sequence, origin_name != '') AS origin_name
+     FROM nft_collection_events WHERE collection IN {addrs:Array(String)} GROUP BY collection`,
+    { addrs },
+  );
+  return new Map(rows.map((r) => [r.collection, { name: r.name, origin_name: r.origin_name }]));
+}
+
 /** Every collection's name, origin name, height: the in-memory list behind /collections/by_name. */
 export async function collectionNames(store: Store): Promise<{ collection: string; name: string; origin_name: string; height: number }[]> {
   const rows = await store.rows<{ collection: string; name: string; origin_name: string; height: string }>(

@@ -59,13 +59,21 @@ async function count(store: Store, pick: Picker): Promise<string> {
   return r?.n ?? '0';
 }
 
+/**
+ * count() of rows matching `filter` that lie below the tip, as (all matching) − (matching at or above the tip):
+ * the first term reads no `sequence` column (a plain key-prefix count), the second is an empty key range
+ * whenever nothing is half-written.
+ */
+const belowTip = (table: string, filter: string) =>
+  `SELECT (SELECT count() FROM ${table}${filter ? ` WHERE ${filter}` : ''}) - (SELECT count() FROM ${table} WHERE ${filter ? `${filter} AND ` : ''}sequence >= {maxSeq:UInt64})`;
+
 function allTxs(w: ListWindow, s: TxListScope): Picker {
   const params: Params = {};
   const { keyset, limit } = window(w, s, params);
   if (s.msgs === null) {
     return {
       sql: `SELECT sequence FROM txs WHERE sequence < {maxSeq:UInt64} ${keyset} ${limit}`,
-      countSql: 'SELECT count() FROM txs WHERE sequence < {maxSeq:UInt64}',
+      countSql: belowTip('txs', ''),
       params,
     };
   }
@@ -75,7 +83,7 @@ function allTxs(w: ListWindow, s: TxListScope): Picker {
     params.type = s.msgs[0];
     return {
       sql: `SELECT sequence FROM msg_type_txs WHERE msg_type = {type:String} AND sequence < {maxSeq:UInt64} ${keyset} ${limit}`,
-      countSql: 'SELECT count() FROM msg_type_txs WHERE msg_type = {type:String} AND sequence < {maxSeq:UInt64}',
+      countSql: belowTip('msg_type_txs', 'msg_type = {type:String}'),
       params,
     };
   }
@@ -89,15 +97,18 @@ function allTxs(w: ListWindow, s: TxListScope): Picker {
 function accountTxs(w: ListWindow, s: TxListScope, account: string, isSigner: boolean): Picker {
   const params: Params = { account };
   const { keyset, limit } = window(w, s, params);
-  let filter = 'account = {account:String} AND sequence < {maxSeq:UInt64}';
-  if (isSigner) filter += ' AND is_signer = 1';
+  let match = 'account = {account:String}';
+  if (isSigner) match += ' AND is_signer = 1';
   if (s.msgs !== null) {
     params.types = s.msgs;
-    filter += ' AND hasAny(msg_types, {types:Array(String)})';
+    match += ' AND hasAny(msg_types, {types:Array(String)})';
   }
+  const filter = `${match} AND sequence < {maxSeq:UInt64}`;
+  // One row per (account, sequence): the ingest writes each tx's accounts once and its crash recovery deletes
+  // by height, so no GROUP BY is needed and the read follows the (account, sequence) sorting key.
   return {
-    sql: `SELECT sequence FROM account_txs WHERE ${filter} ${keyset} GROUP BY sequence ${limit}`,
-    countSql: `SELECT uniqExact(sequence) FROM account_txs WHERE ${filter}`,
+    sql: `SELECT sequence FROM account_txs WHERE ${filter} ${keyset} ${limit}`,
+    countSql: belowTip('account_txs', match),
     params,
   };
 }

@@ -1,0 +1,262 @@
+// Chain-watching activities of the tracking workflow. Each call subscribes to the shared per-chain feeds
+// (feed.ts), runs one backfill search, heartbeats every poll interval (so a dead worker is detected within the
+// heartbeat timeout and the wait resumes elsewhere), and returns as soon as the hop changed or after `windowMs`
+// so the workflow regains control.
+import { Context } from '@temporalio/activity';
+import {
+  depositFinalized, deriveHops, findPacketEvent, ibcAckWritten, ibcAcknowledged, ibcReceived, ibcTimedOut,
+  lzDestination, LZ_TOPICS, withdrawalFinalized, type Resolver,
+} from '../workflows/evidence.js';
+import type { ChainTx, Hop, IbcHop, LzHop, OpDepositHop, OpWithdrawalHop } from '../workflows/model.js';
+import type { ChainActivities, HopPollResult, SourceTxFound } from '../workflows/transfer.js';
+import { isEvmHash, resolverFor, type ChainDirectory } from './chains.js';
+import { CometClient, EvmClient, restGet } from './rpc.js';
+import { ChainFeed, type FeedSource } from './feed.js';
+
+/** Blocks scanned back from the head when looking for LayerZero destination logs. */
+const LZ_LOOKBACK_BLOCKS = 9_000; // below the 10k-block eth_getLogs range limit of geth-like nodes
+
+export function createChainActivities(dir: ChainDirectory): ChainActivities {
+  const resolver: Resolver = resolverFor(dir);
+  const comets = new Map<string, CometClient>();
+  const evms = new Map<string, EvmClient>();
+  const comet = (chainId: string): CometClient => {
+    let c = comets.get(chainId);
+    if (!c) {
+      const url = dir.chain(chainId)?.rpcUrl;
+      if (!url) throw new Error(`no CometBFT RPC configured for ${chainId}`);
+      c = new CometClient(chainId, url);
+      comets.set(chainId, c);
+    }
+    return c;
+  };
+  const evm = (chainId: string): EvmClient => {
+    let c = evms.get(chainId);
+    if (!c) {
+      const url = dir.chain(chainId)?.evmRpcUrl;
+      if (!url) throw new Error(`no EVM JSON-RPC configured for ${chainId}`);
+      c = new EvmClient(chainId, url);
+      evms.set(chainId, c);
+    }
+    return c;
+  };
+
+  /** Poll `probe` until it yields a value or the window closes; heartbeat every round (REST-only checks). */
+  async function pollUntil<T>(windowMs: number, pollIntervalMs: number, probe: () => Promise<T | undefined>): Promise<T | undefined> {
+    const ctx = Context.current();
+    const end = Date.now() + windowMs;
+    for (;;) {
+      const v = await probe();
+      if (v !== undefined) return v;
+      ctx.heartbeat();
+      if (Date.now() + pollIntervalMs > end) return undefined;
+      await ctx.sleep(pollIntervalMs); // rejects with CancelledFailure when the workflow cancels us
+    }
+  }
+
+  const feeds = new Map<string, ChainFeed>();
+  const cometFeed = (chainId: string, intervalMs: number) => feedOf(`comet:${chainId}`, () => comet(chainId), intervalMs);
+  const evmFeed = (chainId: string, intervalMs: number) => feedOf(`evm:${chainId}`, () => evm(chainId), intervalMs);
+  function feedOf(key: string, source: () => FeedSource, intervalMs: number): ChainFeed {
+    let f = feeds.get(key);
+    if (!f) {
+      f = new ChainFeed(source(), intervalMs);
+      feeds.set(key, f);
+    }
+    return f;
+  }
+
+  interface Probe<T> {
+    feed: ChainFeed;
+    match(tx: ChainTx): boolean;
+    apply(tx: ChainTx): Promise<T | undefined>;
+  }
+
+  /**
+   * Subscribe every probe to its chain feed, run one backfill check for what happened before, then wait for the
+   * first feed match or the end of the window, heartbeating meanwhile.
+   */
+  async function watch<T>(windowMs: number, pollIntervalMs: number, probes: Probe<T>[], backfill: () => Promise<T | undefined>): Promise<T | undefined> {
+    const ctx = Context.current();
+    const subs = await Promise.all(probes.map((p) => p.feed.subscribe((tx) => p.match(tx))));
+    const hb = setInterval(() => ctx.heartbeat(), Math.max(100, pollIntervalMs));
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const b = await backfill();
+      if (b !== undefined) return b;
+      const never = new Promise<never>(() => undefined);
+      const pending = subs.map((sub, i) => sub.next.then((tx) => ({ i, tx })));
+      const expired = new Promise<undefined>((r) => (timer = setTimeout(() => r(undefined), windowMs)));
+      for (;;) {
+        const r = await Promise.race([...pending, expired, ctx.cancelled]);
+        if (!r) return undefined;
+        const v = await probes[r.i]!.apply(r.tx);
+        if (v !== undefined) return v;
+        pending[r.i] = never;
+      }
+    } finally {
+      clearInterval(hb);
+      if (timer) clearTimeout(timer);
+      for (const sub of subs) sub.cancel();
+    }
+  }
+
+  const key = (ev: string, hop: IbcHop) => ({
+    [`${ev}.packet_src_port`]: hop.srcPort, [`${ev}.packet_src_channel`]: hop.srcChannel, [`${ev}.packet_sequence`]: hop.sequence,
+  });
+
+  async function pollIbc(hop: IbcHop, windowMs: number, intervalMs: number): Promise<HopPollResult | undefined> {
+    const src = comet(hop.fromChainId);
+    const dst = comet(hop.toChainId);
+    const first = (txs: ChainTx[], ev: string) => txs.find((t) => findPacketEvent(t, ev, hop));
+    const has = (ev: string) => (tx: ChainTx) => !!findPacketEvent(tx, ev, hop);
+    if (hop.state === 'TRANSFER_PENDING' && !hop.receiveTx) {
+      const received = async (t: ChainTx) => ibcReceived(hop, await dst.withTime(t), resolver);
+      const timedOut = async (t: ChainTx) => ({ hop: ibcTimedOut(hop, await src.withTime(t), resolver), forwards: [] });
+      return watch<HopPollResult>(windowMs, intervalMs, [
+        { feed: cometFeed(hop.toChainId, intervalMs), match: has('recv_packet'), apply: received },
+        { feed: cometFeed(hop.fromChainId, intervalMs), match: has('timeout_packet'), apply: timedOut },
+      ], async () => {
+        const recv = first(await dst.search(key('recv_packet', hop)), 'recv_packet');
+        if (recv) return received(recv);
+        const timeout = first(await src.search(key('timeout_packet', hop)), 'timeout_packet');
+        return timeout ? timedOut(timeout) : undefined;
+      });
+    }
+    const ackWritten = async (t: ChainTx) => ({ hop: ibcAckWritten(hop, findPacketEvent(t, 'write_acknowledgement', hop)!), forwards: [] });
+    const acknowledged = async (t: ChainTx) => ({ hop: ibcAcknowledged(hop, await src.withTime(t), resolver), forwards: [] });
+    const probes: Probe<HopPollResult>[] = [];
+    // Async acknowledgement (PFM): written on the destination after the forwarded hop settles.
+    if (!hop.ack) probes.push({ feed: cometFeed(hop.toChainId, intervalMs), match: has('write_acknowledgement'), apply: ackWritten });
+    if (!hop.acknowledgeTx) probes.push({ feed: cometFeed(hop.fromChainId, intervalMs), match: has('acknowledge_packet'), apply: acknowledged });
+    return watch(windowMs, intervalMs, probes, async () => {
+      let next = hop;
+      if (!next.ack) {
+        const w = first(await dst.search(key('write_acknowledgement', hop)), 'write_acknowledgement');
+        if (w) next = ibcAckWritten(next, findPacketEvent(w, 'write_acknowledgement', hop)!);
+      }
+      if (!next.acknowledgeTx) {
+        const ack = first(await src.search(key('acknowledge_packet', hop)), 'acknowledge_packet');
+        if (ack) next = ibcAcknowledged(next, await src.withTime(ack), resolver);
+      }
+      return next !== hop ? { hop: next, forwards: [] } : undefined;
+    });
+  }
+
+  async function pollDeposit(hop: OpDepositHop, windowMs: number, intervalMs: number): Promise<HopPollResult | undefined> {
+    const l2 = comet(hop.toChainId);
+    const apply = async (t: ChainTx) => {
+      const next = depositFinalized(hop, await l2.withTime(t), resolver);
+      return next ? { hop: next, forwards: [] } : undefined;
+    };
+    return watch(windowMs, intervalMs, [{ feed: cometFeed(hop.toChainId, intervalMs), match: (t) => !!depositFinalized(hop, t, resolver), apply }], async () => {
+      for (const t of await l2.search({ 'finalize_token_deposit.l1_sequence': hop.l1Sequence })) {
+        const r = await apply(t);
+        if (r) return r;
+      }
+      return undefined;
+    });
+  }
+
+  async function findClaim(hop: OpWithdrawalHop): Promise<HopPollResult | undefined> {
+    const l1 = comet(hop.toChainId);
+    for (const t of await l1.search({ 'finalize_token_withdrawal.bridge_id': hop.bridgeId, 'finalize_token_withdrawal.l2_sequence': hop.l2Sequence })) {
+      const next = withdrawalFinalized(hop, await l1.withTime(t), resolver);
+      if (next) return { hop: next, forwards: [] };
+    }
+    return undefined;
+  }
+
+  async function pollWithdrawal(hop: OpWithdrawalHop, windowMs: number, intervalMs: number): Promise<HopPollResult | undefined> {
+    if (hop.finalizesAtMs !== undefined) {
+      const l1 = comet(hop.toChainId);
+      const apply = async (t: ChainTx) => {
+        const next = withdrawalFinalized(hop, await l1.withTime(t), resolver);
+        return next ? { hop: next, forwards: [] } : undefined;
+      };
+      return watch(windowMs, intervalMs, [{ feed: cometFeed(hop.toChainId, intervalMs), match: (t) => !!withdrawalFinalized(hop, t, resolver), apply }], () => findClaim(hop));
+    }
+    // Before the output is known: which output covers the withdrawal (executor), its L1 time and the bridge's
+    // finalization period say when it can be claimed. REST only, so plain polling.
+    return pollUntil(windowMs, intervalMs, async () => {
+      const claimed = await findClaim(hop);
+      if (claimed) return claimed;
+      const executor = dir.chain(hop.fromChainId)?.executorUrl;
+      const restUrl = dir.chain(hop.toChainId)?.restUrl;
+      if (!executor || !restUrl) return undefined;
+      const w = (await restGet(executor, `/withdrawal/${hop.l2Sequence}`)) as { output_index?: number | string } | null;
+      if (!w || w.output_index === undefined || Number(w.output_index) === 0) return undefined;
+      const out = (await restGet(restUrl, `/opinit/ophost/v1/bridges/${hop.bridgeId}/outputs/${w.output_index}`)) as {
+        output_proposal?: { l1_block_time?: string };
+      } | null;
+      const bridge = (await restGet(restUrl, `/opinit/ophost/v1/bridges/${hop.bridgeId}`)) as { bridge_config?: { finalization_period?: string } } | null;
+      const at = out?.output_proposal?.l1_block_time;
+      const period = bridge?.bridge_config?.finalization_period;
+      if (!at || !period) return undefined;
+      return { hop: { ...hop, outputIndex: String(w.output_index), finalizesAtMs: Date.parse(at) + durationMs(period) }, forwards: [] };
+    });
+  }
+
+  async function pollLz(hop: LzHop, windowMs: number, intervalMs: number): Promise<HopPollResult | undefined> {
+    const c = evm(hop.toChainId);
+    const changed = (t: ChainTx) => {
+      const next = lzDestination(hop, t, resolver);
+      return next && next.state !== hop.state ? next : undefined;
+    };
+    const apply = async (t: ChainTx) => {
+      const next = changed(await c.withTime(t));
+      return next ? { hop: next, forwards: [] } : undefined;
+    };
+    return watch(windowMs, intervalMs, [{ feed: evmFeed(hop.toChainId, intervalMs), match: (t) => !!changed(t), apply }], async () => {
+      const from = Math.max(0, (await c.latestBlock()) - LZ_LOOKBACK_BLOCKS);
+      const received = await c.logs([LZ_TOPICS.OFTReceived, hop.guid], from);
+      const alerts = hop.state === 'LAYER_ZERO_TRANSFER_FAILED' ? [] : await c.logs([LZ_TOPICS.LzReceiveAlert], from);
+      for (const t of [...received, ...alerts]) {
+        const r = await apply(t);
+        if (r) return r;
+      }
+      return undefined;
+    });
+  }
+
+  const pollOnce = (hop: Hop, windowMs: number, intervalMs: number): Promise<HopPollResult | undefined> => {
+    switch (hop.kind) {
+      case 'ibc':
+        return pollIbc(hop, windowMs, intervalMs);
+      case 'op_deposit':
+        return pollDeposit(hop, windowMs, intervalMs);
+      case 'op_withdrawal':
+        return pollWithdrawal(hop, windowMs, intervalMs);
+      case 'layer_zero':
+        return pollLz(hop, windowMs, intervalMs);
+    }
+  };
+
+  return {
+    async waitSourceTx({ chainId, txHash, windowMs, pollIntervalMs }): Promise<SourceTxFound | null> {
+      let found: ChainTx | undefined;
+      if (isEvmHash(txHash)) {
+        found = await pollUntil(windowMs, pollIntervalMs, async () => (await evm(chainId).tx(txHash)) ?? undefined);
+      } else {
+        const c = comet(chainId);
+        found = await watch(windowMs, pollIntervalMs,
+          [{ feed: cometFeed(chainId, pollIntervalMs), match: (t) => t.hash === txHash, apply: (t) => c.withTime(t) }],
+          async () => (await c.tx(txHash)) ?? undefined);
+      }
+      if (!found) return null;
+      const ref = resolver.txRef(chainId, found.hash, found.time);
+      const tx = { ...ref, code: found.code, ...(found.log ? { log: found.log.slice(0, 512) } : {}) };
+      return { tx, hops: found.code === 0 ? deriveHops(found, resolver) : [] };
+    },
+    async pollHop({ hop, windowMs, pollIntervalMs }): Promise<HopPollResult> {
+      return (await pollOnce(hop, windowMs, pollIntervalMs)) ?? { hop, forwards: [] };
+    },
+  };
+}
+
+/** Protobuf JSON duration ("604800s", "1.5s") → ms. */
+export function durationMs(d: string): number {
+  const m = /^(\d+(?:\.\d+)?)s$/.exec(d.trim());
+  if (!m) throw new Error(`bad duration ${d}`);
+  return Math.round(Number(m[1]) * 1000);
+}

@@ -1,0 +1,87 @@
+// The indexer service: express app over a Store, validated by express-openapi-validator from the same
+// OpenAPI document it serves at /swagger/doc.json.
+import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
+import * as OpenApiValidator from 'express-openapi-validator';
+import { createServiceApp } from '../http/app.js';
+import { ApiError, errorHandler, notFoundHandler } from '../http/errors.js';
+import type { Store } from '../../clickhouse/client.js';
+import type { AppConfig } from '../../platform/config.js';
+import { createChainLookups, type ChainLookups } from './chain.js';
+import { tipCache, type IndexerContext } from './context.js';
+import { indexerOpenApi } from './openapi.js';
+import { paginationMessages } from './pagination.js';
+import { registerStatus } from './status.js';
+import { registerBlocks } from './blocks.js';
+import { registerTxs } from './txs.js';
+import { registerCollections } from './collections.js';
+import { registerTokens } from './tokens.js';
+import { registerRichList } from './richlist.js';
+
+export interface IndexerAppOptions {
+  store: Store;
+  config: Pick<AppConfig, 'CHAIN_ID' | 'VM' | 'BECH32_PREFIX' | 'VERSION' | 'COMMIT_HASH' | 'EVM_INTERNAL_TXS'>;
+  /** Cosmos REST endpoint for proposer monikers and rich-list denom resolution. */
+  chain?: { restUrl?: string };
+  /** Validate every response against the OpenAPI document (tests): a drift becomes a 500. */
+  validateResponses?: boolean;
+  /** Replace the REST lookups (tests). */
+  lookups?: ChainLookups;
+}
+
+/** Routing is non-strict upstream: `/status/` is `/status`. Strip the slash before validation sees the path. */
+const trailingSlash: RequestHandler = (req, _res, next) => {
+  const q = req.url.indexOf('?');
+  const path = q === -1 ? req.url : req.url.slice(0, q);
+  if (path.length > 1 && path.endsWith('/')) req.url = path.replace(/\/+$/, '') + (q === -1 ? '' : req.url.slice(q));
+  next();
+};
+
+/** Validator errors on the pagination range keep the upstream wording (reference/indexer.md §3.1). */
+const paginationWording: ErrorRequestHandler = (err, _req, _res, next) => {
+  const first = (err as { errors?: { path?: string }[] })?.errors?.[0]?.path ?? '';
+  const status = (err as { status?: number })?.status;
+  if (status === 400 && /pagination\.limit$/.test(first)) return next(new ApiError(400, paginationMessages.limit));
+  if (status === 400 && /pagination\.offset$/.test(first) && /minimum|>=/.test(String((err as Error).message)))
+    return next(new ApiError(400, paginationMessages.offset));
+  next(err);
+};
+
+export function createIndexerApp(opts: IndexerAppOptions): Express {
+  const { config } = opts;
+  const ctx: IndexerContext = {
+    store: opts.store,
+    vm: config.VM,
+    bech32Prefix: config.BECH32_PREFIX,
+    chainId: config.CHAIN_ID,
+    version: config.VERSION,
+    commitHash: config.COMMIT_HASH,
+    evmInternalTxs: config.EVM_INTERNAL_TXS,
+    chain: opts.lookups ?? createChainLookups(opts.chain?.restUrl),
+    tip: tipCache(opts.store),
+  };
+  const app = createServiceApp({ service: 'indexer', openapi: indexerOpenApi });
+  app.locals.validateResponses = opts.validateResponses === true;
+  app.use(trailingSlash);
+  app.use(
+    OpenApiValidator.middleware({
+      // The validator mutates what it is given; keep the served document pristine.
+      apiSpec: structuredClone(indexerOpenApi) as unknown as Parameters<typeof OpenApiValidator.middleware>[0]['apiSpec'],
+      validateRequests: true,
+      validateResponses: opts.validateResponses === true,
+      // Unknown routes fall through to our 404 ("Cannot GET /path"), as upstream.
+      ignoreUndocumented: true,
+    }),
+  );
+  const router = express.Router();
+  registerStatus(router, ctx);
+  registerBlocks(router, ctx);
+  registerTxs(router, ctx);
+  registerCollections(router, ctx);
+  registerTokens(router, ctx);
+  registerRichList(router, ctx);
+  app.use(router);
+  app.use(notFoundHandler());
+  app.use(paginationWording);
+  app.use(errorHandler('indexer'));
+  return app;
+}

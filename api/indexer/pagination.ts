@@ -1,0 +1,185 @@
+// Pagination of every indexer list (reference/indexer.md §3): the `pagination.*` query parameters, the
+// `pagination.key` cursor codec and the `{previous_key, next_key, total}` object.
+// Pure code: no I/O, unit-tested in test/indexer/pagination.test.ts.
+import { badRequest } from '../http/errors.js';
+
+/** A decoded JSON cursor. Which kinds a list accepts is decided by the list (see `cursorFor`). */
+export type Cursor =
+  | { kind: 'sequence'; sequence: number }
+  | { kind: 'height'; height: number }
+  /** NFT tokens: (token_id, height) plus the collection when a list spans several collections. */
+  | { kind: 'token'; height: number; tokenId: string; collection: string | null }
+  /** NFT collections: (height, object_addr). */
+  | { kind: 'collection'; height: number; collection: string };
+
+export interface PageRequest {
+  limit: number;
+  /** Rows to skip; only used when no JSON cursor was sent (a cursor replaces the offset, §3.2). */
+  offset: number;
+  countTotal: boolean;
+  /** true = descending (the default everywhere). */
+  reverse: boolean;
+  cursor: Cursor | null;
+}
+
+export interface PaginationObject {
+  previous_key: string | null;
+  next_key: string | null;
+  total: string;
+}
+
+export const DEFAULT_LIMIT = 100;
+export const MAX_LIMIT = 1000;
+/** Largest offset we accept: beyond it the client must page with `next_key` (keyset, no deep OFFSET scan). */
+export const MAX_OFFSET = 1_000_000;
+const MAX_KEY_LENGTH = 1024;
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+const msg = {
+  base64: 'pagination.key must be a valid base64 encoded string',
+  nonneg: 'pagination.key must decode to a nonnegative integer',
+  format: 'invalid pagination.key format',
+  limit: `pagination.limit must be between 1 and ${MAX_LIMIT}`,
+  offset: 'pagination.offset cannot be negative',
+} as const;
+export const paginationMessages = msg;
+
+type Decoded = { cursor: Cursor | null; offset: number | null };
+
+const isIndex = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+
+/** Decode `pagination.key` as rollytics does (§3.2): base64 of a JSON cursor or of a decimal offset. */
+export function decodeKey(key: string): Decoded {
+  if (key.length > MAX_KEY_LENGTH || key.length % 4 !== 0 || !BASE64.test(key)) throw badRequest(msg.base64);
+  const text = Buffer.from(key, 'base64').toString('utf8');
+  if (text.startsWith('{')) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw badRequest(msg.format);
+    }
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw badRequest(msg.format);
+    return { cursor: cursorOf(parsed as Record<string, unknown>), offset: null };
+  }
+  if (!/^\d{1,16}$/.test(text)) throw badRequest(msg.nonneg);
+  const offset = Number(text);
+  if (offset > MAX_OFFSET) throw badRequest(`pagination.key offset must be at most ${MAX_OFFSET}; page with next_key instead`);
+  return { cursor: null, offset };
+}
+
+function cursorOf(o: Record<string, unknown>): Cursor | null {
+  if ('sequence' in o) {
+    if (!isIndex(o.sequence)) throw badRequest(msg.format);
+    return { kind: 'sequence', sequence: o.sequence };
+  }
+  if (!('height' in o)) return null; // another JSON object: offset mode, as upstream
+  if (!isIndex(o.height)) throw badRequest(msg.format);
+  if ('token_id' in o) {
+    if (typeof o.token_id !== 'string' || o.token_id.length > 256) throw badRequest(msg.format);
+    const c = o.collection_addr;
+    if (c !== undefined && (typeof c !== 'string' || !/^0x[0-9a-f]{1,64}$/.test(c))) throw badRequest(msg.format);
+    return { kind: 'token', height: o.height, tokenId: o.token_id, collection: c ?? null };
+  }
+  if ('object_addr' in o) {
+    if (typeof o.object_addr !== 'string' || !/^0x[0-9a-f]{1,64}$/.test(o.object_addr)) throw badRequest(msg.format);
+    return { kind: 'collection', height: o.height, collection: o.object_addr };
+  }
+  return { kind: 'height', height: o.height };
+}
+
+/** Encode a cursor as compact JSON with sorted keys, base64 (what `next_key` carries). */
+export function encodeCursor(c: Cursor): string {
+  let obj: Record<string, unknown>;
+  switch (c.kind) {
+    case 'sequence':
+      obj = { sequence: c.sequence };
+      break;
+    case 'height':
+      obj = { height: c.height };
+      break;
+    case 'token':
+      obj = c.collection === null ? { height: c.height, token_id: c.tokenId } : { collection_addr: c.collection, height: c.height, token_id: c.tokenId };
+      break;
+    case 'collection':
+      obj = { height: c.height, object_addr: c.collection };
+      break;
+  }
+  return Buffer.from(JSON.stringify(obj)).toString('base64');
+}
+
+export const encodeOffset = (offset: number): string => Buffer.from(String(offset)).toString('base64');
+
+/** Raw query values after express-openapi-validator (types coerced, defaults applied). */
+export interface RawPageQuery {
+  'pagination.key'?: unknown;
+  'pagination.offset'?: unknown;
+  'pagination.limit'?: unknown;
+  'pagination.count_total'?: unknown;
+  'pagination.reverse'?: unknown;
+}
+
+/**
+ * Parse the pagination set. `accepts` lists the cursor kinds this list understands; a JSON cursor of any
+ * other kind is rejected (it cannot mean anything on this list), except that lists paged by offset only
+ * ignore JSON cursors, as upstream does for the rich list.
+ */
+export function parsePage(q: RawPageQuery, accepts: readonly Cursor['kind'][]): PageRequest {
+  const limit = q['pagination.limit'] === undefined ? DEFAULT_LIMIT : Number(q['pagination.limit']);
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) throw badRequest(msg.limit);
+  let offset = q['pagination.offset'] === undefined ? 0 : Number(q['pagination.offset']);
+  if (!Number.isInteger(offset)) throw badRequest('pagination.offset must be an integer');
+  if (offset < 0) throw badRequest(msg.offset);
+  if (offset > MAX_OFFSET) throw badRequest(`pagination.offset must be at most ${MAX_OFFSET}; page with next_key instead`);
+  const countTotal = boolOf(q['pagination.count_total'], true, 'pagination.count_total');
+  const reverse = boolOf(q['pagination.reverse'], true, 'pagination.reverse');
+  let cursor: Cursor | null = null;
+  const key = q['pagination.key'];
+  if (typeof key === 'string' && key !== '') {
+    const d = decodeKey(key);
+    if (d.offset !== null) offset = d.offset;
+    if (d.cursor) {
+      if (accepts.includes(d.cursor.kind)) cursor = d.cursor;
+      else if (accepts.length > 0) throw badRequest(`pagination.key: a ${d.cursor.kind} cursor does not apply to this list`);
+    }
+  }
+  if (cursor) offset = 0; // a cursor replaces the offset (§3.2)
+  return { limit, offset, countTotal, reverse, cursor };
+}
+
+function boolOf(v: unknown, dflt: boolean, name: string): boolean {
+  if (v === undefined) return dflt;
+  if (typeof v === 'boolean') return v;
+  if (v === 'true') return true;
+  if (v === 'false') return false;
+  throw badRequest(`${name} must be true or false`);
+}
+
+/**
+ * Build the pagination object of a page fetched with `limit + 1` rows (the extra row only says more exist).
+ * Cursor lists: `next_key` = cursor of the last returned row, null when nothing follows; `previous_key` null.
+ * Offset lists (`offsetKeys`): `next_key` = base64(offset+limit) and `previous_key` per §3.3.
+ */
+export function pageResult<T>(
+  page: PageRequest,
+  fetched: readonly T[],
+  total: string,
+  next: ((last: T) => Cursor) | 'offset',
+  /** Offset-mode lists upstream (collections, tokens) also give `previous_key` when paged by offset. */
+  previousByOffset = next === 'offset',
+): { rows: T[]; pagination: PaginationObject } {
+  const more = fetched.length > page.limit;
+  const rows = more ? fetched.slice(0, page.limit) : fetched.slice();
+  let nextKey: string | null = null;
+  let previousKey: string | null = null;
+  const last = rows[rows.length - 1];
+  if (next === 'offset') {
+    if (more) nextKey = encodeOffset(page.offset + page.limit);
+  } else if (more && last !== undefined) {
+    nextKey = encodeCursor(next(last));
+  }
+  if (previousByOffset && page.cursor === null && page.offset > 0 && page.offset >= page.limit)
+    previousKey = encodeOffset(page.offset - page.limit);
+  return { rows, pagination: { previous_key: previousKey, next_key: nextKey, total } };
+}

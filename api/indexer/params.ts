@@ -1,0 +1,138 @@
+// Parsing and normalisation of the indexer's path and query values: accounts, collection addresses,
+// heights, tx hashes, `msgs`, `order_by`, rich-list denoms (reference/indexer.md §6.2, §6.3, §7.3, §8, §10).
+// Pure code: every failure is a 400 ApiError with the upstream message, naming the value.
+import { fromBech32, toBech32, fromHex, toHex } from '@cosmjs/encoding';
+import { badRequest } from '../http/errors.js';
+
+export type Vm = 'evm' | 'move' | 'wasm';
+
+/** Heights above this cannot exist (sequence = height * 1e6 must fit UInt64); they are answered as "above the tip". */
+export const MAX_HEIGHT = 1_000_000_000_000;
+export const MAX_MSG_TYPES = 32;
+
+const invalidAccount = (v: string) => badRequest(`[INVALID_VALUE] invalid value for account: ${v} (invalid address format)`);
+const invalidAddress = (v: string) => badRequest(`[INVALID_VALUE] invalid value for address: ${v} (invalid address format)`);
+
+function bech32Bytes(v: string, prefix: string): Uint8Array | null {
+  if (v.toLowerCase() !== v && v.toUpperCase() !== v) return null; // mixed case is invalid bech32
+  try {
+    const { prefix: p, data } = fromBech32(v.toLowerCase(), 90);
+    if (p !== prefix || (data.length !== 20 && data.length !== 32)) return null;
+    return data;
+  } catch {
+    return null;
+  }
+}
+
+/** Hex with or without 0x: leading zeros trimmed, left-padded to 20 bytes (≤40 digits) or 32 bytes (≤64). */
+function hexBytes(v: string): Uint8Array | null {
+  const m = /^(?:0x|0X)?([0-9a-fA-F]{1,64})$/.exec(v);
+  if (!m) return null;
+  const digits = m[1]!.replace(/^0+/, '');
+  return fromHex(digits.padStart(digits.length <= 40 ? 40 : 64, '0'));
+}
+
+/** An account as bech32 or hex → the normalised bech32 form the ingest stores (`init1…`). */
+export function parseAccount(v: string, prefix: string): string {
+  const bytes = bech32Bytes(v, prefix) ?? hexBytes(v);
+  if (!bytes) throw invalidAccount(v);
+  return toBech32(prefix, bytes);
+}
+
+/**
+ * A collection (or NFT object) address as hex or bech32 → `0x` + lowercase hex as stored.
+ * EVM collections are 20-byte contracts; Move objects and Wasm contracts are 32 bytes, so short hex is
+ * left-padded to the width of the chain's addresses.
+ */
+export function parseCollectionAddr(v: string, vm: Vm | undefined, prefix: string): string {
+  const fromB = bech32Bytes(v, prefix);
+  if (fromB) return '0x' + toHex(fromB);
+  const m = /^(?:0x|0X)?([0-9a-fA-F]+)$/.exec(v);
+  if (!m || m[1]!.length > 64) throw invalidAddress(v);
+  const digits = m[1]!.toLowerCase().replace(/^0+/, '');
+  const width = vm === 'evm' && digits.length <= 40 ? 40 : 64;
+  return '0x' + digits.padStart(width, '0');
+}
+
+/** `/blocks/{height}`: a string path value; the two upstream messages for non-integers and < 1. */
+export function parseBlockHeight(v: string): number {
+  if (!/^[+-]?\d+$/.test(v)) throw badRequest(`[INVALID_VALUE] invalid value for height: ${v} (must be a valid integer)`);
+  const n = Number(v);
+  if (n < 1) throw badRequest(`[INVALID_VALUE] invalid value for height: ${v} (must be a positive integer)`);
+  return n;
+}
+
+/** `/txs/by_height/{height}`: already an integer (validator); still refuse < 1 with the upstream message. */
+export function parseTxHeight(v: unknown): number {
+  const n = typeof v === 'number' ? v : Number(v);
+  if (!Number.isInteger(n)) throw badRequest(`[INVALID_VALUE] invalid value for height: ${String(v)} (must be a valid integer)`);
+  if (n < 1) throw badRequest(`[INVALID_VALUE] invalid value for height: ${String(v)} (must be a positive integer)`);
+  return n;
+}
+
+/** Tx hash: optional 0x, either case, odd length padded; stored form is uppercase hex. */
+export function parseTxHash(v: string): string {
+  const m = /^(?:0x|0X)?([0-9a-fA-F]{1,64})$/.exec(v);
+  if (!m) throw badRequest('invalid hash format');
+  const h = m[1]!.toUpperCase();
+  return h.length % 2 === 1 ? '0' + h : h;
+}
+
+/**
+ * `msgs`: comma-separated values, repeated parameters, or both; leading `/` stripped; duplicates removed.
+ * Returns null when the filter is absent.
+ */
+export function parseMsgs(v: unknown): string[] | null {
+  if (v === undefined) return null;
+  const items = (Array.isArray(v) ? v : [v]).flatMap((x) => String(x).split(','));
+  const types = [...new Set(items.map((s) => s.trim().replace(/^\/+/, '')).filter((s) => s !== ''))];
+  if (types.length === 0) throw badRequest('msgs: give at least one message type, e.g. cosmos.bank.v1beta1.MsgSend');
+  if (types.length > MAX_MSG_TYPES) throw badRequest(`msgs: at most ${MAX_MSG_TYPES} message types`);
+  for (const t of types) if (t.length > 256 || !/^[\w.\-/]+$/.test(t)) throw badRequest(`msgs: invalid message type '${t.slice(0, 64)}'`);
+  return types;
+}
+
+export type TokenOrder = 'token_id' | 'height';
+
+export function parseOrderBy(v: unknown): TokenOrder {
+  if (v === undefined) return 'token_id';
+  const s = String(v).trim().toLowerCase();
+  if (s === 'token_id' || s === 'height') return s;
+  throw badRequest(`invalid order_by value '${String(v)}', must be one of: token_id, height`);
+}
+
+/** `is_signer`: a real boolean (upstream's "only the literal true" is replaced by validation). */
+export function parseBool(v: unknown, name: string): boolean {
+  if (v === undefined) return false;
+  if (typeof v === 'boolean') return v;
+  if (v === 'true') return true;
+  if (v === 'false') return false;
+  throw badRequest(`${name} must be true or false`);
+}
+
+/** Rich-list denom (§8): `%2F` → `/`, lowercased; `ibc/` hashes uppercased after the prefix; `gas` → `GAS`. */
+export function normaliseDenom(v: string): { erc20: string } | { denom: string } {
+  const d = v.replace(/%2F/gi, '/').toLowerCase();
+  if (d.length === 0 || d.length > 128 || !/^[a-z0-9/:._-]+$/.test(d)) throw badRequest(`invalid denom: ${v.slice(0, 128)}`);
+  if (d.startsWith('0x')) {
+    if (!/^0x[0-9a-f]{40}$/.test(d)) throw badRequest(`invalid denom: ${v} (an ERC20 address is 0x + 40 hex digits)`);
+    return { erc20: d };
+  }
+  if (d.startsWith('ibc/')) return { denom: 'ibc/' + d.slice(4).toUpperCase() };
+  if (d === 'gas') return { denom: 'GAS' };
+  return { denom: d };
+}
+
+/** DateTime64(9) as ClickHouse prints it (ISO, UTC) → RFC3339Nano as Go prints it (trailing zeros dropped). */
+export function rfc3339Nano(chTime: string): string {
+  const m = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}:\d{2})(?:\.(\d+))?Z?$/.exec(chTime);
+  if (!m) return chTime;
+  const frac = (m[3] ?? '').replace(/0+$/, '');
+  return `${m[1]}T${m[2]}${frac ? '.' + frac : ''}Z`;
+}
+
+/** Block timestamps: RFC 3339 at second precision (§2). */
+export function rfc3339Seconds(chTime: string): string {
+  const m = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}:\d{2})/.exec(chTime);
+  return m ? `${m[1]}T${m[2]}Z` : chTime;
+}

@@ -1,0 +1,19 @@
+// Node answers malformed requests and over-long request lines (> 16 KB, HTTP 431) itself, before express,
+// with an empty text body. Every indexer response must be JSON, so answer those in the same error shape.
+import { STATUS_CODES, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+
+export function installJsonClientErrors(server: Server): void {
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
+    if (err.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'HPE_URI_TOO_LONG' ? 414 : 400;
+    const message = status === 400 ? 'malformed HTTP request' : 'request line or headers too large';
+    const body = JSON.stringify({ code: status, message });
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
+}

@@ -1,0 +1,63 @@
+// NFT token endpoints (reference/indexer.md §7.2, §7.3): by account and by collection, ordered by
+// (token_id, height) or (height, token_id) — text order on token_id, as upstream — with a keyset cursor.
+import type { Request, Router } from 'express';
+import { collectionLabels } from '../../clickhouse/queries/collections.js';
+import { countTokens, listTokens, type TokenRow, type TokenScope } from '../../clickhouse/queries/tokens.js';
+import { handle, str, type IndexerContext } from './context.js';
+import { pageResult, parsePage, type RawPageQuery } from './pagination.js';
+import { parseAccount, parseCollectionAddr, parseOrderBy, rfc3339Nano } from './params.js';
+
+function tokenIdFilter(v: unknown): string | null {
+  return v === undefined ? null : str(v);
+}
+
+export function registerTokens(r: Router, ctx: IndexerContext): void {
+  const page = async (req: Request, scope: TokenScope) => {
+    const p = parsePage(req.query as RawPageQuery, ['token']);
+    const order = parseOrderBy(req.query.order_by);
+    const c = p.cursor?.kind === 'token' ? p.cursor : null;
+    const cursor = c ? { height: c.height, tokenId: c.tokenId, collection: c.collection } : null;
+    const [rows, total] = await Promise.all([
+      listTokens(ctx.store, scope, order, { desc: p.reverse, limit: p.limit + 1, offset: p.offset }, cursor),
+      p.countTotal ? countTokens(ctx.store, scope) : Promise.resolve('0'),
+    ]);
+    const multi = scope.kind === 'owner';
+    const { rows: shown, pagination } = pageResult(
+      p,
+      rows,
+      total,
+      (t: TokenRow) => ({ kind: 'token', height: Number(t.height), tokenId: t.token_id, collection: multi ? t.collection : null }),
+      true,
+    );
+    // A token whose collection row is missing is still returned, with empty collection fields (§7.3).
+    const cols = await collectionLabels(ctx.store, [...new Set(shown.map((t) => t.collection))]);
+    const tokens = shown.map((t) => ({
+      collection_addr: t.collection,
+      collection_name: cols.get(t.collection)?.name ?? '',
+      collection_origin_name: cols.get(t.collection)?.origin_name ?? '',
+      object_addr: t.object_addr,
+      owner: t.owner,
+      nft: { token_id: t.token_id, uri: t.uri },
+      height: Number(t.height),
+      timestamp: rfc3339Nano(t.time),
+    }));
+    return { tokens, pagination };
+  };
+
+  r.get(
+    '/indexer/nft/v1/tokens/by_account/:account',
+    handle(async (req, res) => {
+      const owner = parseAccount(str(req.params.account), ctx.bech32Prefix);
+      const collection = req.query.collection_addr === undefined ? null : parseCollectionAddr(str(req.query.collection_addr), ctx.vm, ctx.bech32Prefix);
+      res.json(await page(req, { kind: 'owner', owner, collection, tokenId: tokenIdFilter(req.query.token_id) }));
+    }),
+  );
+
+  r.get(
+    '/indexer/nft/v1/tokens/by_collection/:collection_addr',
+    handle(async (req, res) => {
+      const collection = parseCollectionAddr(str(req.params.collection_addr), ctx.vm, ctx.bech32Prefix);
+      res.json(await page(req, { kind: 'collection', collection, tokenId: tokenIdFilter(req.query.token_id) }));
+    }),
+  );
+}

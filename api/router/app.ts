@@ -1,0 +1,50 @@
+// The router service app: route, msgs and op-hook (issue 4) plus the tracking routes (issue 5) when given.
+// One OpenAPI document drives both /swagger/doc.json and request validation.
+import express, { type Express } from 'express';
+import * as OpenApiValidator from 'express-openapi-validator';
+import { createServiceApp } from '../http/app.js';
+import { errorHandler, notFoundHandler } from '../http/errors.js';
+import { createQuoteProvider, type LzQuoteProvider } from '../../routing/lz-quote.js';
+import type { Registry } from '../../routing/registry.js';
+import { msgsEndpoint, opHookEndpoint, routeEndpoint } from './handlers/fungible.js';
+import { routerOpenapi } from './openapi.js';
+import type { TrackingRoutes } from './tracking/index.js';
+
+export { loadRouterRegistry } from '../../routing/registry.js';
+
+export interface RouterAppOptions {
+  registry: Registry;
+  tracking?: TrackingRoutes;
+  /** LayerZero quoteSend provider; defaults to ethers over the source chain's JSON-RPC with a 15 s cache. */
+  quoteProvider?: LzQuoteProvider;
+}
+
+export function createRouterApp(opts: RouterAppOptions): Express {
+  const openapi = routerOpenapi(opts.tracking?.openapiPaths, opts.tracking?.openapiSchemas);
+  const app = createServiceApp({
+    service: 'router',
+    openapi,
+    bodyLimit: '64kb',
+    health: async () => ({ network: opts.registry.network, chains: opts.registry.chains.size }),
+  });
+  app.use(
+    OpenApiValidator.middleware({
+      // The validator mutates the spec it is given; keep the served document pristine.
+      apiSpec: structuredClone(openapi) as never,
+      validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false },
+      validateResponses: false,
+      ignoreUndocumented: true,
+      validateSecurity: false,
+    }),
+  );
+  const deps = { registry: opts.registry, quote: opts.quoteProvider ?? createQuoteProvider() };
+  const router = express.Router();
+  router.post('/v2/fungible/route', routeEndpoint(deps));
+  router.post('/v2/fungible/msgs', msgsEndpoint(deps));
+  router.post('/op-hook', opHookEndpoint(deps));
+  opts.tracking?.mount(router);
+  app.use(router);
+  app.use(notFoundHandler());
+  app.use(errorHandler('router'));
+  return app;
+}

@@ -1,0 +1,16 @@
+// Thin HTTP adapters over routing/: the request body is already validated by express-openapi-validator.
+import type { RequestHandler } from 'express';
+import { msgsHandler, type MsgsRequest } from '../../../routing/msgs.js';
+import { opHookHandler, type OpHookRequest } from '../../../routing/ophook.js';
+import { routeHandler, type RouteDeps, type RouteRequest } from '../../../routing/route.js';
+
+const json = (fn: (body: unknown) => Promise<unknown> | unknown): RequestHandler => (req, res, next) => {
+  Promise.resolve()
+    .then(() => fn(req.body))
+    .then((out) => res.type('application/json').send(JSON.stringify(out)))
+    .catch(next);
+};
+
+export const routeEndpoint = (deps: RouteDeps) => json((b) => routeHandler(deps, b as RouteRequest));
+export const msgsEndpoint = (deps: RouteDeps) => json((b) => msgsHandler(deps, b as MsgsRequest));
+export const opHookEndpoint = (deps: RouteDeps) => json((b) => opHookHandler(deps.registry, b as OpHookRequest));

@@ -1,0 +1,69 @@
+// HTTP handlers of POST /v2/tx/track and GET /v2/tx/status. Status never touches Temporal or the chains:
+// it reads the latest row of the ClickHouse projection, so it answers while workers are down.
+import type { Request, Response, Router } from 'express';
+import { ApiError, Grpc, badRequest, notFound } from '../../http/errors.js';
+import { explorerLink, normaliseTxHash, type ChainDirectory } from '../../../activities/chains.js';
+import type { TrackingProjection } from '../../../activities/projection.js';
+import type { Logger } from '../../../platform/log.js';
+
+/** What registration needs from the Temporal side (tracking/client.ts implements it). */
+export interface Registrar {
+  register(chainId: string, txHash: string): Promise<boolean>;
+}
+
+const CHAIN_ID = /^[A-Za-z0-9._-]{1,64}$/;
+const invalidTx = (reason: string) => new ApiError(400, 'tx is invalid on chain', Grpc.INVALID_ARGUMENT, { reason });
+
+function stringParam(v: unknown, name: string, max: number): string {
+  if (typeof v !== 'string' || v.length === 0) throw badRequest(`${name}: is required`);
+  if (v.length > max) throw badRequest(`${name}: must be at most ${max} characters`);
+  return v;
+}
+
+export interface TrackingHandlerDeps {
+  chains: ChainDirectory;
+  projection: TrackingProjection;
+  registrar: Registrar;
+  log: Logger;
+}
+
+export function mountTrackingHandlers(router: Router, d: TrackingHandlerDeps): void {
+  router.post('/v2/tx/track', async (req: Request, res: Response, next) => {
+    try {
+      const body = (req.body ?? {}) as Record<string, unknown>;
+      const chainId = stringParam(body.chain_id, 'chain_id', 64);
+      const rawHash = stringParam(body.tx_hash, 'tx_hash', 130);
+      const txHash = normaliseTxHash(rawHash);
+      if (!txHash) throw invalidTx('tx_hash must be 64 hex characters, optionally 0x-prefixed');
+      const chain = CHAIN_ID.test(chainId) ? d.chains.chain(chainId) : undefined;
+      if (!chain) throw notFound('chain ID not supported');
+      if (txHash.startsWith('0x') && !chain.evmRpcUrl) throw invalidTx(`${chainId} has no EVM transactions; send the Cosmos tx hash`);
+      const reg = await d.projection.register(chainId, txHash, Date.now());
+      if (reg.doc.error?.type === 'STATUS_ERROR_TRANSACTION_EXECUTION') throw invalidTx(reg.doc.error.message);
+      try {
+        await d.registrar.register(chainId, txHash);
+      } catch (e) {
+        d.log.warn('tracking.register.failed', { chainId, txHash, error: (e as Error).message });
+        throw new ApiError(503, 'tracking temporarily unavailable, retry', Grpc.UNAVAILABLE);
+      }
+      res.json({ tx_hash: txHash, explorer_link: explorerLink(chain, txHash) });
+    } catch (e) {
+      next(e);
+    }
+  });
+
+  router.get('/v2/tx/status', async (req: Request, res: Response, next) => {
+    try {
+      const chainId = stringParam(req.query.chain_id, 'chain_id', 64);
+      const rawHash = stringParam(req.query.tx_hash, 'tx_hash', 130);
+      const txHash = normaliseTxHash(rawHash);
+      if (!txHash) throw badRequest('tx_hash: must be 64 hex characters, optionally 0x-prefixed');
+      if (!CHAIN_ID.test(chainId)) throw notFound('tx not found');
+      const latest = await d.projection.latest(chainId, txHash);
+      if (!latest) throw notFound('tx not found');
+      res.json(latest.doc);
+    } catch (e) {
+      next(e);
+    }
+  });
+}

@@ -1,0 +1,24 @@
+// The indexer over the synthetic benchmark data set, as its own process (chDB binds one data directory per
+// process, and the load generator must not share the API's CPU time accounting). Builds the data set first
+// if the directory does not hold a complete one. Prints `READY <url>` when listening.
+//   node --import tsx bench/indexer-server.ts [dataDir]
+import type { AddressInfo } from 'node:net';
+import { listen } from '../api/http/app.js';
+import { createIndexerApp } from '../api/indexer/app.js';
+import { installJsonClientErrors } from '../api/indexer/server.js';
+import { createStore } from '../clickhouse/client.js';
+import { BENCH, buildBenchData, defaultBenchDir } from './indexer-data.js';
+
+const store = createStore({ dataDir: process.argv[2] ?? defaultBenchDir() });
+await buildBenchData(store);
+const app = createIndexerApp({
+  store,
+  config: { CHAIN_ID: BENCH.chainId, VM: 'evm', BECH32_PREFIX: 'init', VERSION: 'bench', COMMIT_HASH: 'bench', EVM_INTERNAL_TXS: false },
+});
+const server = await listen(app, 0);
+installJsonClientErrors(server);
+process.stdout.write(`READY http://127.0.0.1:${(server.address() as AddressInfo).port}\n`);
+process.on('SIGTERM', () => {
+  server.close();
+  void store.close().then(() => process.exit(0));
+});

@@ -1,0 +1,160 @@
+// EVM JSON-RPC (geth wire shapes) over a ChainSource whose txs carry an `evm` side, as minievm serves it.
+import type { ChainSource, EvmLog, SealedBlock } from './types.js';
+import { evmBlockJson, evmReceiptsJson, evmTracesJson } from './render.js';
+import type { Params, RpcError, RpcOutcome } from './cometbft.js';
+
+export interface EthCallRequest { to?: string; from?: string; data?: string; input?: string; value?: string }
+/** Returns the hex result for calls it knows, undefined to let the next handler try. */
+export type EthCallHandler = (call: EthCallRequest, blockTag: string) => string | undefined;
+
+/** Address / topic filter of eth_getLogs (null or missing position = wildcard, array = OR). */
+export interface LogFilter {
+  address?: string | string[] | null;
+  topics?: Array<string | string[] | null> | null;
+}
+
+const MAX_LOG_RANGE = 10_000;
+const invalid = (message: string): { error: RpcError } => ({ error: { code: -32602, message } });
+const HASH32 = /^0x[0-9a-fA-F]{64}$/;
+
+/** geth semantics: address is OR over the list; topic i must equal one of the listed values. */
+export function logMatches(filter: LogFilter, log: EvmLog): boolean {
+  const addrs = filter.address == null ? [] : Array.isArray(filter.address) ? filter.address : [filter.address];
+  if (addrs.length > 0 && !addrs.some((a) => a.toLowerCase() === log.address.toLowerCase())) return false;
+  const topics = filter.topics ?? [];
+  if (topics.length > log.topics.length) return false;
+  return topics.every((want, i) => {
+    if (want == null) return true;
+    const options = Array.isArray(want) ? want : [want];
+    if (options.length === 0) return true;
+    const have = log.topics[i]?.toLowerCase();
+    return options.some((o) => o?.toLowerCase() === have);
+  });
+}
+
+function blockNumberParam(source: ChainSource, tag: unknown): number | { error: RpcError } {
+  const latest = source.latestHeight();
+  if (tag === undefined || tag === null || tag === 'latest' || tag === 'pending' || tag === 'safe' || tag === 'finalized') return latest;
+  if (tag === 'earliest') return Math.min(1, latest);
+  if (typeof tag === 'string' && /^0x[0-9a-fA-F]{1,16}$/.test(tag)) return Number.parseInt(tag, 16);
+  return invalid(`invalid block number: ${JSON.stringify(tag)}`);
+}
+
+function param(params: Params, i: number): unknown {
+  return Array.isArray(params) ? params[i] : undefined;
+}
+
+function blockByHash(source: ChainSource, hash: unknown): SealedBlock | undefined {
+  if (typeof hash !== 'string' || !HASH32.test(hash)) return undefined;
+  const want = hash.slice(2).toUpperCase();
+  // Bounded backwards scan: recent blocks are what clients ask for by hash.
+  for (let h = source.latestHeight(), n = 0; h >= 1 && n < MAX_LOG_RANGE; h--, n++) {
+    const b = source.block(h);
+    if (b?.hash === want) return b;
+  }
+  return undefined;
+}
+
+function getLogs(source: ChainSource, f: unknown): RpcOutcome {
+  if (!f || typeof f !== 'object' || Array.isArray(f)) return invalid('filter must be an object');
+  const filter = f as LogFilter & { fromBlock?: unknown; toBlock?: unknown; blockHash?: unknown };
+  if (filter.topics != null && (!Array.isArray(filter.topics) || filter.topics.length > 4)) return invalid('topics must be an array of at most 4 entries');
+  let from: number;
+  let to: number;
+  if (filter.blockHash !== undefined) {
+    if (filter.fromBlock !== undefined || filter.toBlock !== undefined) return invalid('invalid block range params');
+    const b = blockByHash(source, filter.blockHash);
+    if (!b) return { error: { code: -32000, message: 'unknown block' } };
+    from = to = b.height;
+  } else {
+    const fr = blockNumberParam(source, filter.fromBlock);
+    const tr = blockNumberParam(source, filter.toBlock);
+    if (typeof fr !== 'number') return fr;
+    if (typeof tr !== 'number') return tr;
+    from = fr;
+    to = Math.min(tr, source.latestHeight());
+    if (fr > tr) return invalid('invalid block range params');
+    if (to - from + 1 > MAX_LOG_RANGE) return { error: { code: -32005, message: `query exceeds max block range ${MAX_LOG_RANGE}` } };
+  }
+  const out: EvmLog[] = [];
+  for (let h = Math.max(1, from); h <= to; h++) {
+    const b = source.block(h);
+    for (const t of b?.txs ?? []) for (const r of t.evm?.receipts ?? []) for (const l of r.logs) if (logMatches(filter, l)) out.push(l);
+  }
+  return { result: JSON.stringify(out) };
+}
+
+export function evmCall(source: ChainSource, method: string, params: Params, ethCallHandlers: EthCallHandler[]): RpcOutcome {
+  if (source.evmChainId === undefined) return { error: { code: -32601, message: 'the method does not exist/is not available' } };
+  const withBlock = (tag: unknown, f: (b: SealedBlock) => string): RpcOutcome => {
+    const n = blockNumberParam(source, tag);
+    if (typeof n !== 'number') return n;
+    const b = source.block(n);
+    return { result: b ? f(b) : 'null' };
+  };
+  const txLookup = (hash: unknown, pick: 'receipt' | 'tx'): RpcOutcome => {
+    if (typeof hash !== 'string' || !HASH32.test(hash)) return invalid('hash must be a 32-byte 0x hex string');
+    const loc = source.evmTxByHash(hash);
+    const t = loc && source.block(loc.height)?.txs[loc.index];
+    const h = hash.toLowerCase();
+    const found = pick === 'receipt' ? t?.evm?.receipts.find((r) => r.transactionHash.toLowerCase() === h) : t?.evm?.txs.find((x) => x.hash.toLowerCase() === h);
+    return { result: found ? JSON.stringify(found) : 'null' };
+  };
+  switch (method) {
+    case 'eth_chainId':
+      return { result: JSON.stringify(`0x${source.evmChainId.toString(16)}`) };
+    case 'net_version':
+      return { result: JSON.stringify(source.evmChainId.toString()) };
+    case 'eth_blockNumber':
+      return { result: JSON.stringify(`0x${source.latestHeight().toString(16)}`) };
+    case 'eth_getBlockByNumber':
+      return withBlock(param(params, 0), (b) => evmBlockJson(b, param(params, 1) === true));
+    case 'eth_getBlockByHash': {
+      const b = blockByHash(source, param(params, 0));
+      return { result: b ? evmBlockJson(b, param(params, 1) === true) : 'null' };
+    }
+    case 'eth_getBlockReceipts': {
+      const p = param(params, 0);
+      if (typeof p === 'string' && HASH32.test(p)) {
+        const b = blockByHash(source, p);
+        return { result: b ? evmReceiptsJson(b) : 'null' };
+      }
+      return withBlock(p, evmReceiptsJson);
+    }
+    case 'eth_getTransactionReceipt':
+      return txLookup(param(params, 0), 'receipt');
+    case 'eth_getTransactionByHash':
+      return txLookup(param(params, 0), 'tx');
+    case 'eth_getLogs':
+      return getLogs(source, param(params, 0));
+    case 'debug_traceBlockByNumber': {
+      const cfg = param(params, 1) as { tracer?: unknown } | undefined;
+      if (cfg?.tracer !== 'callTracer') return invalid('only {"tracer":"callTracer"} is supported');
+      const n = blockNumberParam(source, param(params, 0));
+      if (typeof n !== 'number') return n;
+      const b = source.block(n);
+      if (!b) return { error: { code: -32000, message: `block #${n} not found` } };
+      return { result: evmTracesJson(b) };
+    }
+    case 'eth_call': {
+      const call = param(params, 0);
+      if (!call || typeof call !== 'object') return invalid('call object required');
+      const tag = String(param(params, 1) ?? 'latest');
+      for (const h of ethCallHandlers) {
+        const r = h(call as EthCallRequest, tag);
+        if (r !== undefined) return { result: JSON.stringify(r) };
+      }
+      return { error: { code: 3, message: 'execution reverted', data: '0x' } };
+    }
+    case 'cosmos_cosmosTxHashByTxHash': {
+      const h = param(params, 0);
+      if (typeof h !== 'string' || !HASH32.test(h)) return invalid('hash must be a 32-byte 0x hex string');
+      const loc = source.evmTxByHash(h);
+      const t = loc && source.block(loc.height)?.txs[loc.index];
+      // minievm answers lowercase hex without 0x (see the tx-decoder fixtures).
+      return { result: t ? JSON.stringify(t.hash.toLowerCase()) : 'null' };
+    }
+    default:
+      return { error: { code: -32601, message: `the method ${method} does not exist/is not available` } };
+  }
+}

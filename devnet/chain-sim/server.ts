@@ -1,0 +1,244 @@
+// One node:http server on loopback speaking three protocols over a ChainSource:
+//   POST /            CometBFT JSON-RPC (single or batch)   GET /<method>?…  CometBFT URI form
+//   POST /evm         EVM JSON-RPC (only when the chain has an EVM chain id; single or batch)
+//   GET  /cosmos/… /opinit/… /initia/… …  Cosmos REST, plus routes registered with registerGet
+// One port keeps the devnet simple: rpcUrl and restUrl are the same base URL, evmUrl is base + '/evm'.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { ChainSource } from './types.js';
+import { cometCall, intParam, ParamError, type Params, type RpcOutcome } from './cometbft.js';
+import { evmCall, type EthCallHandler } from './evm.js';
+import { grpcError, restGet, type RestHandler, type RestRoute } from './rest.js';
+
+const MAX_BODY_BYTES = 1 << 20;
+const MAX_BATCH = 100;
+const COMET_URI_METHODS = new Set(['status', 'health', 'abci_info', 'block', 'block_results', 'blockchain', 'tx', 'tx_search']);
+
+export type FaultKind = 'http500' | 'timeout' | 'malformed';
+interface Fault { kind: FaultKind; remaining: number; delayMs: number }
+
+/** Fault injection: per height, the next N requests touching that height misbehave. */
+export class Faults {
+  private readonly byHeight = new Map<number, Fault>();
+  /** Added to every response (simulates a slow node). */
+  latencyMs = 0;
+  /** How many faults were served (tests assert retries happened). */
+  served = 0;
+
+  failHeight(height: number, opts: { kind: FaultKind; times?: number; delayMs?: number }): void {
+    this.byHeight.set(height, { kind: opts.kind, remaining: opts.times ?? 1, delayMs: opts.delayMs ?? 30_000 });
+  }
+
+  clear(): void {
+    this.byHeight.clear();
+    this.latencyMs = 0;
+  }
+
+  /** Consumes one fault for the first faulted height among `heights`. */
+  take(heights: number[]): Fault | undefined {
+    for (const h of heights) {
+      const f = this.byHeight.get(h);
+      if (!f) continue;
+      if (--f.remaining <= 0) this.byHeight.delete(h);
+      this.served++;
+      return f;
+    }
+    return undefined;
+  }
+}
+
+interface RpcRequest { jsonrpc?: string; id?: unknown; method?: unknown; params?: Params }
+
+export interface ChainServer {
+  url: string;
+  rpcUrl: string;
+  restUrl: string;
+  evmUrl?: string;
+  faults: Faults;
+  /** Extra REST GET route; string patterns match the exact path. */
+  registerGet(pattern: string | RegExp, handler: RestHandler): void;
+  registerEthCall(handler: EthCallHandler): void;
+  /** Requests served, by protocol. */
+  stats: { comet: number; rest: number; evm: number };
+  close(): Promise<void>;
+}
+
+export interface ChainServerOptions { host?: string; port?: number }
+
+function heightsOf(method: string, params: Params): number[] {
+  const p0 = Array.isArray(params) ? params[0] : params?.height ?? params?.minHeight;
+  if (method === 'block' || method === 'block_results' || method === 'blockchain') {
+    try {
+      const h = intParam(p0, 'height');
+      return h === undefined ? [] : [h];
+    } catch {
+      return [];
+    }
+  }
+  if (['eth_getBlockByNumber', 'eth_getBlockReceipts', 'debug_traceBlockByNumber'].includes(method) && typeof p0 === 'string' && /^0x[0-9a-f]+$/i.test(p0)) {
+    return [Number.parseInt(p0, 16)];
+  }
+  return [];
+}
+
+function envelope(id: unknown, out: RpcOutcome): string {
+  const idJson = JSON.stringify(id ?? null);
+  return 'result' in out ? `{"jsonrpc":"2.0","id":${idJson},"result":${out.result}}` : `{"jsonrpc":"2.0","id":${idJson},"error":${JSON.stringify(out.error)}}`;
+}
+
+/** Shape-breaking answer for fault injection: block_results loses its arrays, anything else is cut short. */
+function malformed(method: string, body: string): string {
+  if (method === 'block_results') return body.replace(/"result":\{.*\}\}$/s, '"result":{"height":"x","txs_results":"not-an-array"}}');
+  return body.slice(0, Math.max(1, Math.floor(body.length / 2)));
+}
+
+export async function startChainServer(source: ChainSource, opts: ChainServerOptions = {}): Promise<ChainServer> {
+  const faults = new Faults();
+  const extraRoutes: RestRoute[] = [];
+  const ethCalls: EthCallHandler[] = [];
+  const stats = { comet: 0, rest: 0, evm: 0 };
+
+  const dispatch = (kind: 'comet' | 'evm', req: RpcRequest): { body: string; method: string; heights: number[] } => {
+    const method = typeof req.method === 'string' ? req.method : '';
+    if (!method || (req.params !== undefined && typeof req.params !== 'object')) {
+      return { body: envelope(req.id, { error: { code: -32600, message: 'Invalid Request' } }), method, heights: [] };
+    }
+    let out: RpcOutcome;
+    try {
+      out = kind === 'comet' ? cometCall(source, method, req.params) : evmCall(source, method, req.params, ethCalls);
+    } catch (e) {
+      out = { error: { code: e instanceof ParamError ? -32602 : -32603, message: e instanceof ParamError ? 'Invalid params' : 'Internal error', data: e instanceof Error ? e.message : String(e) } };
+    }
+    return { body: envelope(req.id, out), method, heights: heightsOf(method, req.params) };
+  };
+
+  const send = (res: http.ServerResponse, status: number, body: string): void => {
+    const write = (): void => {
+      if (res.destroyed) return;
+      res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+      res.end(body);
+    };
+    if (faults.latencyMs > 0) setTimeout(write, faults.latencyMs).unref();
+    else write();
+  };
+
+  /** Applies an injected fault; returns true when the response was taken over. */
+  const applyFault = (res: http.ServerResponse, heights: number[], method: string, body: string): boolean => {
+    const f = heights.length ? faults.take(heights) : undefined;
+    if (!f) return false;
+    if (f.kind === 'http500') send(res, 500, JSON.stringify({ error: 'injected transient failure' }));
+    else if (f.kind === 'malformed') send(res, 200, malformed(method, body));
+    else setTimeout(() => res.socket?.destroy(), f.delayMs).unref();
+    return true;
+  };
+
+  const handleRpc = (kind: 'comet' | 'evm', raw: string, res: http.ServerResponse): void => {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw);
+    } catch {
+      send(res, 200, envelope(null, { error: { code: -32700, message: 'Parse error' } }));
+      return;
+    }
+    if (Array.isArray(parsed)) {
+      if (parsed.length === 0 || parsed.length > MAX_BATCH) {
+        send(res, 200, envelope(null, { error: { code: -32600, message: `batch must hold 1..${MAX_BATCH} requests` } }));
+        return;
+      }
+      const parts = parsed.map((r) => dispatch(kind, (r ?? {}) as RpcRequest));
+      const body = `[${parts.map((p) => p.body).join(',')}]`;
+      if (applyFault(res, parts.flatMap((p) => p.heights), parts[0]?.method ?? '', body)) return;
+      send(res, 200, body);
+      return;
+    }
+    const one = dispatch(kind, (parsed ?? {}) as RpcRequest);
+    if (applyFault(res, one.heights, one.method, one.body)) return;
+    send(res, 200, one.body);
+  };
+
+  const handleGet = (url: URL, res: http.ServerResponse): void => {
+    const method = url.pathname.slice(1);
+    if (COMET_URI_METHODS.has(method)) {
+      stats.comet++;
+      const params: Record<string, unknown> = {};
+      url.searchParams.forEach((v, k) => { params[k] = v; });
+      const one = dispatch('comet', { id: -1, method, params });
+      if (applyFault(res, one.heights, method, one.body)) return;
+      send(res, 200, one.body);
+      return;
+    }
+    stats.rest++;
+    const m = /^\/cosmos\/(?:tx\/v1beta1\/txs\/block|base\/tendermint\/v1beta1\/blocks)\/(\d{1,16})$/.exec(url.pathname);
+    const out = restGet(source, url.pathname, url.searchParams, extraRoutes);
+    if (m && applyFault(res, [Number(m[1])], 'rest', out.body)) return;
+    send(res, out.status, out.body);
+  };
+
+  const server = http.createServer((req, res) => {
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    } catch {
+      send(res, 400, JSON.stringify({ code: 3, message: 'bad url', details: [] }));
+      return;
+    }
+    if (req.method === 'GET') {
+      try {
+        handleGet(url, res);
+      } catch (e) {
+        // A malformed escape in a query is the caller's fault; anything else (e.g. a registered route throwing) is ours.
+        const bad = e instanceof URIError;
+        send(res, bad ? 400 : 500, grpcError(bad ? 400 : 500, bad ? 3 : 13, e instanceof Error ? e.message : String(e)).body);
+      }
+      return;
+    }
+    if (req.method !== 'POST' || (url.pathname !== '/' && url.pathname !== '/evm')) {
+      send(res, 405, grpcError(405, 12, `${req.method ?? ''} ${url.pathname.slice(0, 100)} is not served`).body);
+      return;
+    }
+    const kind = url.pathname === '/evm' ? 'evm' : 'comet';
+    stats[kind]++;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      if (size > MAX_BODY_BYTES) return; // already answered; drain the rest
+      size += c.length;
+      if (size > MAX_BODY_BYTES) {
+        res.setHeader('connection', 'close');
+        send(res, 413, envelope(null, { error: { code: -32600, message: `request body exceeds ${MAX_BODY_BYTES} bytes` } }));
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => {
+      if (size <= MAX_BODY_BYTES) handleRpc(kind, Buffer.concat(chunks).toString('utf8'), res);
+    });
+  });
+  server.keepAliveTimeout = 30_000;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => resolve());
+  });
+  const addr = server.address() as AddressInfo;
+  const url = `http://${opts.host ?? '127.0.0.1'}:${addr.port}`;
+  return {
+    url,
+    rpcUrl: url,
+    restUrl: url,
+    ...(source.evmChainId !== undefined ? { evmUrl: `${url}/evm` } : {}),
+    faults,
+    stats,
+    registerGet(pattern, handler) {
+      const re = typeof pattern === 'string' ? new RegExp(`^${pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) : pattern;
+      extraRoutes.push({ pattern: re, handler });
+    },
+    registerEthCall(handler) {
+      ethCalls.push(handler);
+    },
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}

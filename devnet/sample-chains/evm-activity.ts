@@ -1,0 +1,217 @@
+// EVM-side helpers of the minievm sample chain: re-hexing viem-normalised payloads, wrapping EVM txs
+// into the Cosmos txs minievm records (MsgCall / MsgCreate with `evm` log events), the mirror pseudo
+// txs minievm creates for Cosmos txs that emit EVM logs, derived ERC20 / ERC721 activity, and the
+// independent log replay that gives expected balances and NFT owners.
+import { toBech32, fromHex } from '@cosmjs/encoding';
+import { keccak256, toUtf8Bytes, getAddress } from 'ethers';
+import type { AbciEvent, EvmLog, EvmReceipt, EvmSide, EvmTxObject, TxJson, TxResult } from '../chain-sim/types.js';
+import type { RecordedEvmPayload } from './fixtures.js';
+import type { SampleTx, SampleTxOrigin } from './builder.js';
+
+export const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
+export const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
+const ZERO_BLOOM = `0x${'0'.repeat(512)}`;
+
+const hexQty = (v: unknown): string => `0x${BigInt(String(v ?? '0')).toString(16)}`;
+const lower = (a: unknown): string | null => (typeof a === 'string' && a !== 'None' ? a.toLowerCase() : null);
+export const pad32 = (hex: string): string => `0x${hex.replace(/^0x/, '').toLowerCase().padStart(64, '0')}`;
+export const addrTopic = (addr: string): string => pad32(addr);
+export const topicAddr = (topic: string): string => `0x${topic.slice(-40)}`.toLowerCase();
+export const bech32OfEvm = (addr: string): string => toBech32('init', fromHex(addr.replace(/^0x/, '')));
+/** Deterministic derived address for the i-th holder of a kind (clearly not a real account). */
+export const derivedAddress = (kind: string, i: number): string => `0x${keccak256(toUtf8Bytes(`chain-sim ${kind} ${i}`)).slice(-40)}`;
+
+/** viem-normalised tx → geth JSON-RPC tx object (hex quantities, lowercase addresses). */
+export function rehexTx(t: RecordedEvmPayload['tx'], evmChainId: bigint): EvmTxObject {
+  const type = String(t.type ?? '0x0');
+  return {
+    hash: t.hash.toLowerCase(),
+    type,
+    chainId: `0x${evmChainId.toString(16)}`,
+    from: String(t.from).toLowerCase(),
+    to: lower(t.to),
+    nonce: hexQty(t.nonce),
+    gas: hexQty(t.gas),
+    gasPrice: hexQty(t.gasPrice),
+    ...(type === '0x2' ? { maxFeePerGas: hexQty(t.maxFeePerGas), maxPriorityFeePerGas: hexQty(t.maxPriorityFeePerGas), accessList: [], yParity: String(t.yParity ?? '0x0') } : {}),
+    input: t.input,
+    value: hexQty(t.value),
+    v: String(t.v ?? '0x0'),
+    r: String(t.r ?? '0x0'),
+    s: String(t.s ?? '0x0'),
+  };
+}
+
+export function rehexReceipt(r: RecordedEvmPayload['txReceipt']): EvmReceipt {
+  return {
+    transactionHash: r.transactionHash.toLowerCase(),
+    from: String(r.from).toLowerCase(),
+    to: lower(r.to),
+    contractAddress: lower(r.contractAddress),
+    gasUsed: hexQty(r.gasUsed),
+    cumulativeGasUsed: hexQty(r.cumulativeGasUsed),
+    effectiveGasPrice: hexQty(r.effectiveGasPrice),
+    status: r.status === true || r.status === '0x1' ? '0x1' : '0x0',
+    type: String(r.type ?? '0x0'),
+    logsBloom: String(r.logsBloom ?? ZERO_BLOOM),
+    logs: r.logs.map((l) => ({ address: String(l.address).toLowerCase(), topics: (l.topics as string[]).map((x) => x.toLowerCase()), data: String(l.data) })),
+  };
+}
+
+/** EVM logs carried by a Cosmos tx's `evm` events (attribute `log` = JSON {address, topics, data}). */
+export function evmLogsOfEvents(events: AbciEvent[]): EvmLog[] {
+  const out: EvmLog[] = [];
+  for (const e of events) {
+    if (e.type !== 'evm') continue;
+    for (const a of e.attributes) {
+      if (a.key !== 'log') continue;
+      const l = JSON.parse(a.value) as { address: string; topics: string[] | null; data: string };
+      out.push({ address: l.address.toLowerCase(), topics: (l.topics ?? []).map((x) => x.toLowerCase()), data: l.data || '0x' });
+    }
+  }
+  return out;
+}
+
+/**
+ * minievm's pseudo EVM tx for a Cosmos tx that emitted EVM logs: from 0x0, gas 0, no `to`, input = the
+ * Cosmos tx hash. Its hash here is keccak256(Cosmos hash bytes) (deterministic; minievm's own rule differs).
+ */
+export function mirrorSide(cosmosHash: string, result: TxResult, evmChainId: bigint, recorded?: RecordedEvmPayload): EvmSide | undefined {
+  const logs = evmLogsOfEvents(result.events);
+  if (logs.length === 0 && !recorded) return undefined;
+  const hash = recorded ? recorded.tx.hash.toLowerCase() : keccak256(fromHex(cosmosHash));
+  const tx: EvmTxObject = {
+    hash, type: '0x0', chainId: `0x${evmChainId.toString(16)}`, from: ZERO_ADDRESS, to: null, nonce: '0x0', gas: '0x0', gasPrice: '0x0',
+    input: `0x${cosmosHash.toLowerCase()}`, value: '0x0', v: '0x0', r: '0x0', s: '0x0',
+  };
+  const receipt: EvmReceipt = {
+    transactionHash: hash, from: ZERO_ADDRESS, to: null, contractAddress: null, gasUsed: hexQty(result.gas_used),
+    cumulativeGasUsed: hexQty(result.gas_used), effectiveGasPrice: '0x0', status: result.code === 0 ? '0x1' : '0x0', type: '0x0',
+    logsBloom: ZERO_BLOOM, logs: recorded ? rehexReceipt(recorded.txReceipt).logs : logs,
+  };
+  return { txs: [tx], receipts: [receipt] };
+}
+
+const attr = (key: string, value: string): { key: string; value: string; index: boolean } => ({ key, value, index: true });
+
+/** The Cosmos tx minievm records for an EVM tx: one MsgCall (or MsgCreate) with call/create and evm events. */
+export function wrapEvmTx(evmTx: EvmTxObject, receipt: EvmReceipt, origin: SampleTxOrigin): SampleTx {
+  const sender = bech32OfEvm(String(evmTx.from));
+  const to = evmTx.to as string | null;
+  const value = BigInt(String(evmTx.value ?? '0x0')).toString();
+  const nonce = BigInt(String(evmTx.nonce)).toString();
+  const msg: Record<string, unknown> = to
+    ? { '@type': '/minievm.evm.v1.MsgCall', sender, contract_addr: getAddress(to), input: evmTx.input, value, access_list: [] }
+    : { '@type': '/minievm.evm.v1.MsgCreate', sender, code: evmTx.input, value, access_list: [] };
+  const sig = Buffer.concat([fromHex(pad32(String(evmTx.r)).slice(2)), fromHex(pad32(String(evmTx.s)).slice(2)), Buffer.from([Number(BigInt(String(evmTx.v ?? '0x0')) & 1n)])]).toString('base64');
+  const tx: TxJson = {
+    '@type': '/cosmos.tx.v1beta1.Tx',
+    body: {
+      messages: [msg],
+      // minievm keeps the EVM fee fields in the memo of the converted Cosmos tx (see the contract-creation fixtures).
+      memo: JSON.stringify({ type: Number(BigInt(String(evmTx.type ?? '0x0'))), gas_fee_cap: BigInt(String(evmTx.maxFeePerGas ?? evmTx.gasPrice ?? '0x0')).toString(), gas_tip_cap: BigInt(String(evmTx.maxPriorityFeePerGas ?? '0x0')).toString() }),
+      timeout_height: '0', extension_options: [], non_critical_extension_options: [],
+    },
+    auth_info: { fee: { amount: [], gas_limit: BigInt(String(evmTx.gas)).toString(), granter: '', payer: '' }, signer_infos: [{ mode_info: { single: { mode: 9999 } }, public_key: null, sequence: nonce }], tip: null },
+    signatures: [sig],
+  };
+  const mi = attr('msg_index', '0');
+  const events: AbciEvent[] = [
+    { type: 'tx', attributes: [attr('fee', ''), attr('fee_payer', sender)] },
+    { type: 'tx', attributes: [attr('acc_seq', `${sender}/${nonce}`)] },
+    { type: 'tx', attributes: [attr('signature', sig)] },
+    { type: 'message', attributes: [attr('action', String(msg['@type'])), attr('sender', sender), attr('module', 'evm'), mi] },
+    ...(to
+      ? [{ type: 'call', attributes: [attr('contract', getAddress(to)), attr('ret', '0x'), mi] }]
+      : [
+        { type: 'contract_created', attributes: [attr('contract', getAddress(receipt.contractAddress ?? ZERO_ADDRESS)), mi] },
+        { type: 'create', attributes: [attr('contract', getAddress(receipt.contractAddress ?? ZERO_ADDRESS)), attr('ret', '0x'), mi] },
+      ]),
+    ...(receipt.logs.length
+      ? [{ type: 'evm', attributes: [...receipt.logs.map((l) => attr('log', JSON.stringify({ address: getAddress(l.address), topics: l.topics, data: l.data }))), mi] }]
+      : []),
+  ];
+  return {
+    tx,
+    result: {
+      code: receipt.status === '0x1' ? 0 : 2, codespace: receipt.status === '0x1' ? '' : 'evm', data: '', log: '', info: '',
+      gas_wanted: BigInt(String(evmTx.gas)).toString(), gas_used: BigInt(receipt.gasUsed).toString(), events,
+    },
+    origin,
+    evm: { txs: [evmTx], receipts: [receipt] },
+  };
+}
+
+/** A derived EVM call (one log set) from `from` to `contract`, wrapped like a real minievm tx. */
+export function derivedCall(p: { from: string; contract: string; input: string; logs: EvmLog[]; nonce: number; evmChainId: bigint; note: string }): SampleTx {
+  // Sender + nonce make the hash unique and the same on every build.
+  const hash = keccak256(toUtf8Bytes(`chain-sim derived evm tx ${p.from.toLowerCase()} ${p.nonce} ${p.note}`));
+  const tx: EvmTxObject = {
+    hash, type: '0x2', chainId: `0x${p.evmChainId.toString(16)}`, from: p.from.toLowerCase(), to: p.contract.toLowerCase(),
+    nonce: hexQty(p.nonce), gas: '0x30d40', gasPrice: '0x2625a0', maxFeePerGas: '0x2625a0', maxPriorityFeePerGas: '0x0', accessList: [],
+    input: p.input, value: '0x0', v: '0x0', r: keccak256(toUtf8Bytes(`r${hash}`)), s: keccak256(toUtf8Bytes(`s${hash}`)), yParity: '0x0',
+  };
+  const receipt: EvmReceipt = {
+    transactionHash: hash, from: p.from.toLowerCase(), to: p.contract.toLowerCase(), contractAddress: null, gasUsed: '0xc350',
+    cumulativeGasUsed: '0xc350', effectiveGasPrice: '0x2625a0', status: '0x1', type: '0x2', logsBloom: ZERO_BLOOM, logs: p.logs,
+  };
+  return wrapEvmTx(tx, receipt, { file: 'derived', export: 'derived', originalHash: '', derived: true, note: p.note });
+}
+
+export const erc20TransferLog = (token: string, from: string, to: string, amount: bigint): EvmLog =>
+  ({ address: token.toLowerCase(), topics: [TRANSFER_TOPIC, addrTopic(from), addrTopic(to)], data: pad32(amount.toString(16)) });
+export const erc721TransferLog = (collection: string, from: string, to: string, tokenId: bigint): EvmLog =>
+  ({ address: collection.toLowerCase(), topics: [TRANSFER_TOPIC, addrTopic(from), addrTopic(to), pad32(tokenId.toString(16))], data: '0x' });
+
+export const calldata = {
+  transfer: (to: string, amount: bigint): string => `0xa9059cbb${pad32(to).slice(2)}${pad32(amount.toString(16)).slice(2)}`,
+  transferFrom: (from: string, to: string, id: bigint): string => `0x23b872dd${pad32(from).slice(2)}${pad32(to).slice(2)}${pad32(id.toString(16)).slice(2)}`,
+  mint: (to: string, id: bigint): string => `0x40c10f19${pad32(to).slice(2)}${pad32(id.toString(16)).slice(2)}`,
+  burn: (id: bigint): string => `0x42966c68${pad32(id.toString(16)).slice(2)}`,
+};
+
+export interface ExpectedEvmState {
+  /** token → holder → balance (decimal string); net of every Transfer log served (no genesis balances). */
+  erc20Balances: Record<string, Record<string, string>>;
+  /** collection → tokenId (decimal) → owner; burned tokens are absent. */
+  nftOwners: Record<string, Record<string, string>>;
+  /** collection → tokenIds (decimal) burned. */
+  nftBurned: Record<string, string[]>;
+  nftMints: Record<string, number>;
+  nftTransfers: Record<string, number>;
+}
+
+/** Replays Transfer logs in chain order: 3 topics + 32-byte data = ERC20, 4 topics = ERC721. */
+export function replayTransfers(logs: EvmLog[]): ExpectedEvmState {
+  const bal = new Map<string, Map<string, bigint>>();
+  const owners = new Map<string, Map<string, string>>();
+  const s: ExpectedEvmState = { erc20Balances: {}, nftOwners: {}, nftBurned: {}, nftMints: {}, nftTransfers: {} };
+  for (const l of logs) {
+    if (l.topics[0] !== TRANSFER_TOPIC) continue;
+    const token = l.address.toLowerCase();
+    if (l.topics.length === 3 && l.data.length === 66) {
+      const from = topicAddr(l.topics[1] ?? '');
+      const to = topicAddr(l.topics[2] ?? '');
+      const amount = BigInt(l.data);
+      const m = bal.get(token) ?? new Map<string, bigint>();
+      bal.set(token, m);
+      if (from !== ZERO_ADDRESS) m.set(from, (m.get(from) ?? 0n) - amount);
+      if (to !== ZERO_ADDRESS) m.set(to, (m.get(to) ?? 0n) + amount);
+    } else if (l.topics.length === 4) {
+      const from = topicAddr(l.topics[1] ?? '');
+      const to = topicAddr(l.topics[2] ?? '');
+      const id = BigInt(l.topics[3] ?? '0x0').toString();
+      const m = owners.get(token) ?? new Map<string, string>();
+      owners.set(token, m);
+      if (from === ZERO_ADDRESS) s.nftMints[token] = (s.nftMints[token] ?? 0) + 1;
+      else if (to !== ZERO_ADDRESS) s.nftTransfers[token] = (s.nftTransfers[token] ?? 0) + 1;
+      if (to === ZERO_ADDRESS) {
+        m.delete(id);
+        (s.nftBurned[token] ??= []).push(id);
+      } else m.set(id, to);
+    }
+  }
+  for (const [t, m] of bal) s.erc20Balances[t] = Object.fromEntries([...m].filter(([, v]) => v !== 0n).map(([k, v]) => [k, v.toString()]));
+  for (const [c, m] of owners) s.nftOwners[c] = Object.fromEntries(m);
+  return s;
+}

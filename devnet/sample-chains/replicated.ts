@@ -1,0 +1,165 @@
+// A large chain for the ingest benchmark: the sample chain's real txs replicated with new heights and
+// hashes, produced lazily per requested block (never all in memory), served by the same chain-sim server.
+//
+// Replica n of a template tx differs only in its memo (`replica n`), appended to the template's protobuf
+// body as a later memo field (proto3 parsers keep the last value), so raw bytes, hash and the served Tx JSON
+// stay consistent without re-encoding the whole tx. Block hashes are derived from (chain id, height) so any
+// block can be made without its predecessors.
+import { TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
+import { sealBlock, toRfc3339Nano, timeMs, makeValidator } from '../chain-sim/chain.js';
+import { sha256Hex } from '../chain-sim/txcodec.js';
+import type { ChainSource, EvmSide, SealedBlock, SealedTx, TxInput, TxLocation, Validator } from '../chain-sim/types.js';
+import { buildSample, type SampleChainKind } from './serve.js';
+
+export interface ReplicatedChainOptions {
+  txs: number;
+  txsPerBlock: number;
+  kind?: SampleChainKind;
+  blockIntervalMs?: number;
+  /** Sealed blocks kept for repeated requests (block + block_results + REST for one height). */
+  cacheBlocks?: number;
+  /**
+   * Template txs with raw bytes above this size are left out (default 8 KiB): the recorded contract
+   * creations carry 20–40 KB of bytecode each and would make an average replicated tx ~10× a typical one.
+   */
+  maxTemplateBytes?: number;
+}
+
+interface Template { tx: SealedTx; body: Uint8Array; authInfo: Uint8Array; signatures: Uint8Array[] }
+
+function varint(n: number): number[] {
+  const out: number[] = [];
+  while (n > 0x7f) {
+    out.push((n & 0x7f) | 0x80);
+    n >>>= 7;
+  }
+  out.push(n);
+  return out;
+}
+
+function field(tag: number, bytes: Uint8Array): Buffer {
+  return Buffer.concat([Buffer.from([tag, ...varint(bytes.length)]), bytes]);
+}
+
+export class ReplicatedChain implements ChainSource {
+  readonly chainId: string;
+  readonly vm: SampleChainKind;
+  readonly evmChainId?: bigint;
+  readonly validators: Validator[];
+  readonly totalTxs: number;
+  readonly txsPerBlock: number;
+  private tip: number;
+  private readonly templates: Template[];
+  private readonly genesisMs: number;
+  private readonly intervalMs: number;
+  private readonly cache = new Map<number, SealedBlock>();
+  private readonly cacheBlocks: number;
+  private readonly recentTxs = new Map<string, TxLocation>();
+  private readonly recentEvm = new Map<string, TxLocation>();
+
+  constructor(o: ReplicatedChainOptions) {
+    if (!Number.isSafeInteger(o.txs) || o.txs < 1) throw new Error('txs must be a positive integer');
+    if (!Number.isSafeInteger(o.txsPerBlock) || o.txsPerBlock < 1 || o.txsPerBlock > 10_000) throw new Error('txsPerBlock must be 1..10000');
+    const sample = buildSample(o.kind ?? 'evm');
+    this.chainId = `${sample.chain.chainId}-replicated`;
+    this.vm = sample.chain.vm;
+    if (sample.chain.evmChainId !== undefined) this.evmChainId = sample.chain.evmChainId;
+    this.validators = [makeValidator(`${this.chainId}-validator`)];
+    this.totalTxs = o.txs;
+    this.txsPerBlock = o.txsPerBlock;
+    this.tip = Math.ceil(o.txs / o.txsPerBlock);
+    this.intervalMs = o.blockIntervalMs ?? 500;
+    this.cacheBlocks = o.cacheBlocks ?? 64;
+    this.genesisMs = timeMs(sample.chain.block(1)?.time ?? '2025-01-01T00:00:00Z');
+    this.templates = [];
+    const maxBytes = o.maxTemplateBytes ?? 8192;
+    for (let h = 1; h <= sample.chain.latestHeight(); h++) {
+      for (const t of sample.chain.block(h)?.txs ?? []) {
+        if ((t.rawBase64.length * 3) / 4 > maxBytes) continue;
+        const raw = TxRaw.decode(Buffer.from(t.rawBase64, 'base64'));
+        this.templates.push({ tx: t, body: raw.bodyBytes, authInfo: raw.authInfoBytes, signatures: raw.signatures });
+      }
+    }
+    if (this.templates.length === 0) throw new Error('no template tx is small enough; raise maxTemplateBytes');
+  }
+
+  latestHeight(): number {
+    return this.tip;
+  }
+
+  /** Blocks currently held in memory (bounded by cacheBlocks). */
+  cachedBlocks(): number {
+    return this.cache.size;
+  }
+
+  /** Lowers the visible tip (to benchmark a chain that grows while being ingested); never above the total. */
+  setTip(height: number): void {
+    this.tip = Math.max(0, Math.min(height, Math.ceil(this.totalTxs / this.txsPerBlock)));
+  }
+
+  private blockHash(h: number): string {
+    return h < 1 ? '' : sha256Hex(`replicated:${this.chainId}:${h}`);
+  }
+
+  private replica(n: number): TxInput {
+    const t = this.templates[n % this.templates.length] as Template;
+    const memo = `replica ${n}`;
+    const body = Buffer.concat([t.body, field(0x12, Buffer.from(memo))]);
+    const raw = Buffer.concat([field(0x0a, body), field(0x12, t.authInfo), ...t.signatures.map((s) => field(0x1a, s))]).toString('base64');
+    const evm = t.tx.evm ? this.replicaEvm(t.tx.evm, n) : undefined;
+    return { tx: { ...t.tx.tx, body: { ...t.tx.tx.body, memo } }, raw, result: t.tx.result, ...(evm ? { evm } : {}) };
+  }
+
+  /** EVM hashes of replicas are sha256 of the replica number (hashing the raw tx twice would double the cost). */
+  private replicaEvm(evm: EvmSide, n: number): EvmSide {
+    const hashes = evm.receipts.map((_r, i) => `0x${sha256Hex(`replica-evm:${n}:${i}`).toLowerCase()}`);
+    const byOld = new Map(evm.receipts.map((r, i) => [r.transactionHash, hashes[i] as string]));
+    return {
+      txs: evm.txs.map((x) => ({ ...x, hash: byOld.get(x.hash) ?? x.hash })),
+      receipts: evm.receipts.map((r, i) => ({ ...r, transactionHash: hashes[i] as string })),
+      ...(evm.traces ? { traces: evm.traces } : {}),
+    };
+  }
+
+  block(height: number): SealedBlock | undefined {
+    if (!Number.isSafeInteger(height) || height < 1 || height > this.tip) return undefined;
+    const hit = this.cache.get(height);
+    if (hit) return hit;
+    const first = (height - 1) * this.txsPerBlock;
+    const count = Math.min(this.txsPerBlock, this.totalTxs - first);
+    const txs: TxInput[] = [];
+    for (let i = 0; i < count; i++) txs.push(this.replica(first + i));
+    const block = sealBlock({
+      chainId: this.chainId, height, time: toRfc3339Nano(new Date(this.genesisMs + (height - 1) * this.intervalMs)),
+      proposer: this.validators[0]?.consensusAddress ?? '', lastBlockHash: this.blockHash(height - 1), lastAppHash: '',
+      input: { txs }, hash: this.blockHash(height), appHash: sha256Hex(`replicated-app:${this.chainId}:${height}`),
+    });
+    this.cache.set(height, block);
+    for (const t of block.txs) {
+      this.recentTxs.set(t.hash, { height, index: t.index });
+      for (const r of t.evm?.receipts ?? []) this.recentEvm.set(r.transactionHash, { height, index: t.index });
+    }
+    if (this.cache.size > this.cacheBlocks) {
+      const oldest = this.cache.keys().next().value as number;
+      for (const t of this.cache.get(oldest)?.txs ?? []) {
+        this.recentTxs.delete(t.hash);
+        for (const r of t.evm?.receipts ?? []) this.recentEvm.delete(r.transactionHash);
+      }
+      this.cache.delete(oldest);
+    }
+    return block;
+  }
+
+  /** Only txs of recently produced blocks can be found by hash (the chain is never materialised). */
+  txByHash(hash: string): TxLocation | undefined {
+    return this.recentTxs.get(hash.toUpperCase());
+  }
+
+  evmTxByHash(hash: string): TxLocation | undefined {
+    return this.recentEvm.get(hash.toLowerCase());
+  }
+}
+
+export function generateReplicatedChain(o: ReplicatedChainOptions): ReplicatedChain {
+  return new ReplicatedChain(o);
+}

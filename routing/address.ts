@@ -1,0 +1,35 @@
+// Address checks per chain: bech32 on Cosmos chains (the chain's prefix where the registry names one),
+// 0x hex on EVM chains; minievm takes either, since InterwovenKit sends init bech32 there.
+import { fromBech32, toBech32 } from '@cosmjs/encoding';
+import { badRequest } from '../api/http/errors.js';
+import type { ChainInfo } from './registry.js';
+
+const HEX20 = /^0x[0-9a-fA-F]{40}$/;
+
+export interface ParsedAddress {
+  bytes: Uint8Array;
+  /** The address as the chain's Cosmos messages want it (bech32), or hex on external EVM chains. */
+  native: string;
+  hex: string;
+}
+
+const toHex = (b: Uint8Array) => '0x' + Buffer.from(b).toString('hex');
+
+export function parseAddress(chain: ChainInfo, value: string, field: string): ParsedAddress {
+  if (typeof value !== 'string' || value.length > 128) throw badRequest(`invalid ${field}: not an address`);
+  if (HEX20.test(value)) {
+    if (chain.vm !== 'external-evm' && chain.vm !== 'minievm') throw badRequest(`invalid ${field}: ${chain.chainId} needs a bech32 address`);
+    const bytes = Uint8Array.from(Buffer.from(value.slice(2), 'hex'));
+    return { bytes, native: chain.vm === 'minievm' ? toBech32(chain.bech32Prefix ?? 'init', bytes) : value, hex: value };
+  }
+  if (chain.vm === 'external-evm') throw badRequest(`invalid ${field}: ${chain.chainId} needs a 0x address`);
+  let decoded: { prefix: string; data: Uint8Array };
+  try {
+    decoded = fromBech32(value);
+  } catch {
+    throw badRequest(`invalid ${field}: not a bech32 address`);
+  }
+  if (chain.bech32Prefix && decoded.prefix !== chain.bech32Prefix) throw badRequest(`invalid ${field}: ${chain.chainId} addresses start with ${chain.bech32Prefix}`);
+  if (decoded.data.length !== 20 && decoded.data.length !== 32) throw badRequest(`invalid ${field}: must be 20 or 32 bytes`);
+  return { bytes: decoded.data, native: value, hex: toHex(decoded.data) };
+}

@@ -1,0 +1,224 @@
+// Route search over the (chain, denom) graph: IBC transfers (unwinding or wrapping the trace), OPinit
+// deposits and withdrawals, and LayerZero OFT sends. Pure and synchronous: no I/O on the hot path.
+import { l2Denom, traceToDenom, type DenomTrace } from './denom.js';
+import type { LzDeployment } from './layerzero.js';
+import { lzAmounts } from './layerzero.js';
+import type { Registry } from './registry.js';
+
+export type BridgeType = 'IBC' | 'OPINIT' | 'LAYER_ZERO';
+
+interface HopBase {
+  from: string;
+  to: string;
+  denomIn: string;
+  denomOut: string;
+  amountIn: bigint;
+  amountOut: bigint;
+}
+export type Hop =
+  | (HopBase & { kind: 'ibc'; channel: string; counterpartyChannel: string })
+  | (HopBase & { kind: 'op_deposit' | 'op_withdraw'; bridgeId: bigint })
+  | (HopBase & { kind: 'lz'; src: LzDeployment; dst: LzDeployment; dust: bigint });
+
+export interface RoutePlan {
+  hops: Hop[];
+  /** tx index of every hop: a new user-signed tx starts where one tx cannot carry the transfer on. */
+  txIndex: number[];
+  txsRequired: number;
+  durationSeconds: number;
+  amountOut: bigint;
+}
+
+/** Estimated durations (seconds). Documented in docs/router.md; withdrawals add the bridge's finalization period. */
+export const DURATION = { ibcHop: 30, opDeposit: 60, lz: 180 } as const;
+export const MAX_HOPS = 4;
+
+export interface SearchInput {
+  sourceChain: string;
+  sourceDenom: string;
+  destChain: string;
+  destDenom: string;
+  amountIn: bigint;
+  bridges?: ReadonlySet<BridgeType>;
+}
+
+/** Look up (or derive) the IBC trace of a denom held on a chain; undefined when it cannot be known. */
+export function traceOf(reg: Registry, chainId: string, denom: string): DenomTrace | undefined {
+  if (!denom.startsWith('ibc/')) return { hops: [], base: denom };
+  return reg.traces.get(chainId)?.get(denom);
+}
+
+function remember(reg: Registry, chainId: string, t: DenomTrace): string {
+  const denom = traceToDenom(t);
+  if (t.hops.length === 0) return denom;
+  let m = reg.traces.get(chainId);
+  if (!m) reg.traces.set(chainId, (m = new Map()));
+  // Bounded: only traces reachable within MAX_HOPS of registry assets are ever derived.
+  if (!m.has(denom) && m.size < 10_000) m.set(denom, t);
+  return denom;
+}
+
+/** Static adjacency the search reads on every step, built once per registry. */
+interface Adjacency {
+  deposits: Map<string, { chainId: string; bridgeId: bigint }[]>;
+  lz: Map<string, LzDeployment[]>;
+}
+const adjacency = new WeakMap<Registry, Adjacency>();
+function adjacencyOf(reg: Registry): Adjacency {
+  let a = adjacency.get(reg);
+  if (a) return a;
+  a = { deposits: new Map(), lz: new Map() };
+  for (const r of reg.chains.values())
+    if (r.opBridgeId !== undefined)
+      for (const d of r.opDenoms) a.deposits.set(d, [...(a.deposits.get(d) ?? []), { chainId: r.chainId, bridgeId: r.opBridgeId }]);
+  for (const src of reg.layerZero)
+    a.lz.set(`${src.chain_id}|${src.denom}`, reg.layerZero.filter((d) => d.symbol === src.symbol && d.chain_id !== src.chain_id));
+  adjacency.set(reg, a);
+  return a;
+}
+
+/** Every hop leaving (chain, denom) with the given amount. */
+export function edges(reg: Registry, chainId: string, denom: string, amount: bigint, bridges?: ReadonlySet<BridgeType>): Hop[] {
+  const chain = reg.chains.get(chainId);
+  if (!chain) return [];
+  const out: Hop[] = [];
+  const base = { from: chainId, denomIn: denom, amountIn: amount };
+  if (!bridges || bridges.has('IBC')) {
+    const t = traceOf(reg, chainId, denom);
+    // ERC20 wrappers (no derivable denom) and unknown vouchers cannot be sent over IBC.
+    if (t)
+      for (const [to, ch] of chain.channels) {
+        const unwinding = t.hops[0] === `transfer/${ch.channel}`;
+        const next: DenomTrace = unwinding ? { hops: t.hops.slice(1), base: t.base } : { hops: [`transfer/${ch.counterpartyChannel}`, ...t.hops], base: t.base };
+        out.push({ ...base, kind: 'ibc', to, channel: ch.channel, counterpartyChannel: ch.counterpartyChannel, denomOut: remember(reg, to, next), amountOut: amount });
+      }
+  }
+  if (!bridges || bridges.has('OPINIT')) {
+    if (chain.isL1) {
+      for (const r of adjacencyOf(reg).deposits.get(denom) ?? [])
+        out.push({ ...base, kind: 'op_deposit', to: r.chainId, bridgeId: r.bridgeId, denomOut: l2Denom(r.bridgeId, denom), amountOut: amount });
+    } else if (chain.opBridgeId !== undefined) {
+      const l1Denom = reg.opL2ToL1.get(chainId)?.get(denom);
+      if (l1Denom !== undefined)
+        out.push({ ...base, kind: 'op_withdraw', to: reg.l1ChainId, bridgeId: chain.opBridgeId, denomOut: l1Denom, amountOut: amount });
+    }
+  }
+  if (!bridges || bridges.has('LAYER_ZERO')) {
+    const dsts = adjacencyOf(reg).lz.get(`${chainId}|${denom}`);
+    if (dsts) {
+      const src = reg.layerZero.find((d) => d.chain_id === chainId && d.denom === denom)!;
+      for (const dst of dsts) {
+        const a = lzAmounts(amount, src, dst);
+        out.push({ ...base, kind: 'lz', to: dst.chain_id, src, dst, dust: a.dust, denomOut: dst.denom, amountOut: a.receivedLD });
+      }
+    }
+  }
+  return out;
+}
+
+/** Can hop `b` ride in the same tx as the hop `a` before it? Only IBC → IBC through a PFM chain. */
+function sameTx(reg: Registry, a: Hop, b: Hop): boolean {
+  return a.kind === 'ibc' && b.kind === 'ibc' && reg.chains.get(a.to)?.pfm === true;
+}
+
+export function plan(reg: Registry, hops: Hop[]): RoutePlan {
+  const txIndex: number[] = [];
+  let tx = 0;
+  let duration = 0;
+  hops.forEach((h, i) => {
+    const prev = hops[i - 1];
+    if (prev && !sameTx(reg, prev, h)) tx++;
+    txIndex.push(tx);
+    if (h.kind === 'ibc') duration += DURATION.ibcHop;
+    else if (h.kind === 'op_deposit') duration += DURATION.opDeposit;
+    else if (h.kind === 'op_withdraw') duration += reg.chains.get(h.from)?.finalizationPeriodSeconds ?? 0;
+    else duration += DURATION.lz;
+  });
+  return { hops, txIndex, txsRequired: hops.length === 0 ? 0 : tx + 1, durationSeconds: duration, amountOut: hops[hops.length - 1]?.amountOut ?? 0n };
+}
+
+/**
+ * All loop-free routes (no chain visited twice, at most MAX_HOPS hops) from source to destination.
+ * Depth-first; a route stops at the destination asset.
+ */
+export function findRoutes(reg: Registry, q: SearchInput): RoutePlan[] {
+  const found: RoutePlan[] = [];
+  const path: Hop[] = [];
+  const visited = new Set<string>([q.sourceChain]);
+  const walk = (chainId: string, denom: string, amount: bigint) => {
+    if (path.length >= MAX_HOPS) return;
+    for (const h of edges(reg, chainId, denom, amount, q.bridges)) {
+      if (visited.has(h.to)) continue;
+      path.push(h);
+      if (h.to === q.destChain && h.denomOut === q.destDenom) found.push(plan(reg, [...path]));
+      else if (h.to !== q.destChain) {
+        visited.add(h.to);
+        walk(h.to, h.denomOut, h.amountOut);
+        visited.delete(h.to);
+      }
+      path.pop();
+    }
+  };
+  walk(q.sourceChain, q.sourceDenom, q.amountIn);
+  return found;
+}
+
+/** The same route for another amount: only LayerZero hops change amounts (shared-decimal dust). */
+export function withAmount(p: RoutePlan, amountIn: bigint): RoutePlan {
+  let amount = amountIn;
+  const hops = p.hops.map((h): Hop => {
+    if (h.kind !== 'lz') return { ...h, amountIn: amount, amountOut: amount };
+    const a = lzAmounts(amount, h.src, h.dst);
+    const out = { ...h, amountIn: amount, amountOut: a.receivedLD, dust: a.dust };
+    amount = a.receivedLD;
+    return out;
+  });
+  return { ...p, hops, amountOut: amount };
+}
+
+/**
+ * Route search is amount-independent (amounts only scale through the hops), so candidate routes are
+ * memoised per (source, destination, bridges) and re-amounted per request. Bounded; cleared when full.
+ */
+const searchCache = new WeakMap<Registry, Map<string, RoutePlan[]>>();
+export const SEARCH_CACHE_MAX = 20_000;
+export function findRoutesCached(reg: Registry, q: SearchInput): RoutePlan[] {
+  let cache = searchCache.get(reg);
+  if (!cache) searchCache.set(reg, (cache = new Map()));
+  const key = `${q.sourceChain}|${q.sourceDenom}|${q.destChain}|${q.destDenom}|${q.bridges ? [...q.bridges].sort().join(',') : '*'}`;
+  let plans = cache.get(key);
+  if (!plans) {
+    plans = findRoutes(reg, q);
+    if (cache.size >= SEARCH_CACHE_MAX) cache.clear();
+    cache.set(key, plans);
+  }
+  return plans.map((p) => withAmount(p, q.amountIn));
+}
+
+export const hasWithdrawal = (p: RoutePlan) => p.hops.some((h) => h.kind === 'op_withdraw');
+
+/**
+ * The selection rule: highest amount_out, then fewest user txs, then shortest estimated duration,
+ * then fewest hops, then a stable textual order (so equal routes always resolve the same way).
+ */
+export function compareRoutes(a: RoutePlan, b: RoutePlan): number {
+  if (a.amountOut !== b.amountOut) return a.amountOut > b.amountOut ? -1 : 1;
+  if (a.txsRequired !== b.txsRequired) return a.txsRequired - b.txsRequired;
+  if (a.durationSeconds !== b.durationSeconds) return a.durationSeconds - b.durationSeconds;
+  if (a.hops.length !== b.hops.length) return a.hops.length - b.hops.length;
+  const ka = signature(a);
+  const kb = signature(b);
+  return ka < kb ? -1 : ka > kb ? 1 : 0;
+}
+
+export const signature = (p: RoutePlan) => p.hops.map((h) => `${h.kind}:${h.from}>${h.to}:${h.denomOut}`).join('|');
+
+/**
+ * "Fast" (default) avoids OPinit withdrawals whenever any other route exists; "Lossless" (is_op_withdraw)
+ * takes only routes that withdraw over OPinit. Returns candidates best-first.
+ */
+export function selectRoutes(routes: RoutePlan[], opWithdraw: boolean): RoutePlan[] {
+  let pool = routes.filter((r) => hasWithdrawal(r) === opWithdraw);
+  if (!opWithdraw && pool.length === 0) pool = routes;
+  return pool.sort(compareRoutes);
+}

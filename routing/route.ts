@@ -1,0 +1,178 @@
+// POST /v2/fungible/route: validate the request against the registry, search, pick the best route and
+// render it in the Skip v2 / Initia wire shape (reference/router.md §2-3).
+import { ApiError, badRequest, notFound } from '../api/http/errors.js';
+import { parseAmount, rescale } from './amount.js';
+import { assetJson, decimalsOf, findAsset, gasAsset, knownDenom } from './assets.js';
+import { findRoutes, findRoutesCached, selectRoutes, type BridgeType, type Hop, type RoutePlan } from './graph.js';
+import { toBytes32, type LzDeployment, type SendParam } from './layerzero.js';
+import type { LzQuoteProvider } from './lz-quote.js';
+import type { Registry } from './registry.js';
+
+export interface RouteRequest {
+  amount_in: string;
+  source_asset_chain_id: string;
+  source_asset_denom: string;
+  dest_asset_chain_id: string;
+  dest_asset_denom: string;
+  is_op_withdraw?: boolean;
+  bridges?: string[];
+  [k: string]: unknown;
+}
+
+export interface ResolvedRoute {
+  plan: RoutePlan;
+  amountIn: bigint;
+  amountOut: bigint;
+  /** Set when the destination is a decimal-wrapped ERC20 reached by an op-hook after an OPinit deposit. */
+  hook?: { chainId: string; wrapper: string; underlying: string; underlyingDecimals: number };
+}
+
+const BRIDGES: ReadonlySet<string> = new Set(['IBC', 'OPINIT', 'LAYER_ZERO']);
+
+/** Validate and search. Pure apart from the registry's trace memo; throws ApiError for every client mistake. */
+export function resolveRoute(reg: Registry, req: RouteRequest, useCache = true): ResolvedRoute[] {
+  const amountIn = parseAmount(req.amount_in, 'amount_in');
+  const src = req.source_asset_chain_id;
+  const dst = req.dest_asset_chain_id;
+  if (!reg.chains.has(src)) throw notFound(`source_asset_chain_id ${src} is not supported`);
+  if (!reg.chains.has(dst)) throw notFound(`dest_asset_chain_id ${dst} is not supported`);
+  if (!knownDenom(reg, src, req.source_asset_denom)) throw badRequest(`unknown source_asset_denom ${req.source_asset_denom} on ${src}`);
+  if (!knownDenom(reg, dst, req.dest_asset_denom)) throw badRequest(`unknown dest_asset_denom ${req.dest_asset_denom} on ${dst}`);
+  if (src === dst && req.source_asset_denom === req.dest_asset_denom) throw badRequest('source and destination are the same asset');
+  let bridges: Set<BridgeType> | undefined;
+  if (req.bridges !== undefined && !Array.isArray(req.bridges)) throw badRequest('invalid bridges: must be an array');
+  if (req.bridges && req.bridges.length > 0) {
+    bridges = new Set(req.bridges.filter((b) => BRIDGES.has(b)) as BridgeType[]);
+    if (bridges.size === 0) throw badRequest(`no route: this router bridges only over ${[...BRIDGES].join(', ')}`);
+  }
+
+  const destAsset = findAsset(reg, dst, req.dest_asset_denom);
+  const wrapper = destAsset?.wrapper;
+  const target = wrapper ? wrapper.underlying : req.dest_asset_denom;
+  let plans = (useCache ? findRoutesCached : findRoutes)(reg, { sourceChain: src, sourceDenom: req.source_asset_denom, destChain: dst, destDenom: target, amountIn, bridges });
+  // A wrapped ERC20 is only reachable by an OPinit deposit whose op-hook wraps the bridged denom on arrival.
+  if (wrapper) plans = plans.filter((p) => p.hops[p.hops.length - 1]?.kind === 'op_deposit');
+  const opWithdraw = req.is_op_withdraw === true;
+  const ranked = selectRoutes(plans, opWithdraw);
+  if (ranked.length === 0)
+    throw badRequest(opWithdraw
+      ? `no OPinit withdrawal route from ${req.source_asset_denom} on ${src} to ${req.dest_asset_denom} on ${dst}`
+      : `no route found from ${req.source_asset_denom} on ${src} to ${req.dest_asset_denom} on ${dst}`);
+  const underlyingDecimals = decimalsOf(reg, dst, target);
+  const out = ranked.map((plan) => ({
+    plan,
+    amountIn,
+    amountOut: wrapper && destAsset ? rescale(plan.amountOut, underlyingDecimals, destAsset.decimals) : plan.amountOut,
+    hook: wrapper ? { chainId: dst, wrapper: wrapper.contract, underlying: wrapper.underlying, underlyingDecimals } : undefined,
+  }));
+  if (out[0]!.amountOut === 0n) throw badRequest('amount_in is too small: nothing arrives after LayerZero shared-decimal dust removal');
+  return out;
+}
+
+export interface RouteDeps {
+  registry: Registry;
+  quote?: LzQuoteProvider;
+}
+
+type Json = Record<string, unknown>;
+
+function operation(reg: Registry, h: Hop, txIndex: number, finalDenom: string | undefined, finalAmount: bigint | undefined, lzFee: Map<Hop, bigint | null>): Json {
+  const common = { tx_index: txIndex, amount_in: h.amountIn.toString(), amount_out: (finalAmount ?? h.amountOut).toString() };
+  const denomOut = finalDenom ?? h.denomOut;
+  if (h.kind === 'ibc')
+    return { transfer: { port: 'transfer', channel: h.channel, from_chain_id: h.from, to_chain_id: h.to, chain_id: h.from, pfm_enabled: reg.chains.get(h.to)?.pfm ?? false, supports_memo: true, denom_in: h.denomIn, denom_out: denomOut, dest_denom: denomOut, bridge_id: 'IBC', smart_relay: false }, ...common };
+  if (h.kind === 'op_deposit' || h.kind === 'op_withdraw')
+    return { op_init_transfer: { from_chain_id: h.from, to_chain_id: h.to, chain_id: h.from, denom_in: h.denomIn, denom_out: denomOut, op_init_bridge_id: h.bridgeId.toString(), bridge_id: 'OPINIT', smart_relay: false }, ...common };
+  if (h.kind !== 'lz') throw new Error('unreachable: unknown hop kind');
+  const fee = lzFee.get(h);
+  return {
+    layer_zero_transfer: {
+      from_chain_id: h.from, to_chain_id: h.to, denom_in: h.denomIn, denom_out: denomOut,
+      source_oft_contract_address: h.src.oft_address ?? '', destination_endpoint_id: h.dst.endpointId,
+      messaging_fee_asset: gasAsset(reg, h.from), messaging_fee_amount: fee == null ? '0' : fee.toString(), messaging_fee_amount_usd: '', bridge_id: 'LAYER_ZERO',
+    },
+    ...common,
+  };
+}
+
+/** SendParam for a LayerZero hop (amount after dust; recipient bytes32, zero for quotes). */
+export function lzSendParam(h: Hop & { kind: 'lz' }, recipient: Uint8Array = new Uint8Array(20), minAmountLD?: bigint): SendParam {
+  const sent = h.amountIn - h.dust;
+  return { dstEid: h.dst.endpointId, to: toBytes32(recipient), amountLD: sent, minAmountLD: minAmountLD ?? sent, extraOptions: '0x', composeMsg: '0x', oftCmd: '0x' };
+}
+
+/** Quote every LayerZero hop we can (EVM source, OFT address and JSON-RPC known); null = not quoted. */
+export async function quoteLzFees(reg: Registry, plan: RoutePlan, quote?: LzQuoteProvider): Promise<Map<Hop, bigint | null>> {
+  const fees = new Map<Hop, bigint | null>();
+  for (const h of plan.hops) {
+    if (h.kind !== 'lz') continue;
+    const chain = reg.chains.get(h.from);
+    const rpc = chain?.jsonRpc;
+    const evm = chain?.vm === 'external-evm' || chain?.vm === 'minievm';
+    if (!quote || !rpc || !evm || !h.src.oft_address) { fees.set(h, null); continue; }
+    try {
+      fees.set(h, (await quote({ chainId: h.from, jsonRpc: rpc, oftAddress: h.src.oft_address, sendParam: lzSendParam(h) })).nativeFee);
+    } catch {
+      fees.set(h, null);
+    }
+  }
+  return fees;
+}
+
+export function chainIds(plan: RoutePlan): string[] {
+  return [plan.hops[0]!.from, ...plan.hops.map((h) => h.to)];
+}
+
+export function renderRoute(reg: Registry, req: RouteRequest, r: ResolvedRoute, lzFee: Map<Hop, bigint | null>): Json {
+  const { plan } = r;
+  const last = plan.hops.length - 1;
+  const operations = plan.hops.map((h, i) => operation(reg, h, plan.txIndex[i]!, i === last && r.hook ? req.dest_asset_denom : undefined, i === last ? r.amountOut : undefined, lzFee));
+  const ids = chainIds(plan);
+  const infos: string[] = [];
+  const warnings: string[] = [];
+  const fees: Json[] = [];
+  plan.hops.forEach((h, i) => {
+    if (h.kind === 'op_withdraw') {
+      const days = (reg.chains.get(h.from)?.finalizationPeriodSeconds ?? 0) / 86400;
+      infos.push(`OPinit withdrawal: claim on ${h.to} after the ${days}-day finalization period`);
+    }
+    if (h.kind !== 'lz') return;
+    const fee = lzFee.get(h);
+    if (h.dust > 0n) infos.push(`LayerZero drops ${h.dust} base units below ${h.src.sharedDecimals} shared decimals`);
+    for (const d of [h.src, h.dst] as LzDeployment[]) if (!d.verified) warnings.push(`LayerZero deployment of ${d.symbol} on ${d.chain_id} is not verified`);
+    if (fee == null) warnings.push(`LayerZero messaging fee on ${h.from} not quoted`);
+    else fees.push({ fee_type: 'BRIDGE', bridge_id: 'LAYER_ZERO', amount: fee.toString(), usd_amount: '', origin_asset: gasAsset(reg, h.from), chain_id: h.from, tx_index: plan.txIndex[i], operation_index: i, fee_behavior: 'FEE_BEHAVIOR_ADDITIONAL' });
+  });
+  for (const id of new Set(ids)) if (reg.chains.get(id)?.removed) warnings.push(`${id} has been removed from the Initia registry`);
+  return {
+    amount_in: r.amountIn.toString(),
+    amount_out: r.amountOut.toString(),
+    estimated_amount_out: r.amountOut.toString(),
+    source_asset_chain_id: req.source_asset_chain_id,
+    source_asset_denom: req.source_asset_denom,
+    dest_asset_chain_id: req.dest_asset_chain_id,
+    dest_asset_denom: req.dest_asset_denom,
+    operations,
+    chain_ids: ids,
+    required_chain_addresses: ids,
+    does_swap: false,
+    swap_venues: [],
+    txs_required: plan.txsRequired,
+    usd_amount_in: '',
+    usd_amount_out: '',
+    warning: null,
+    estimated_fees: fees,
+    estimated_route_duration_seconds: plan.durationSeconds,
+    required_op_hook: r.hook !== undefined,
+    extra_infos: infos,
+    extra_warnings: [...new Set(warnings)],
+  };
+}
+
+export async function routeHandler(deps: RouteDeps, req: RouteRequest): Promise<Json> {
+  const best = resolveRoute(deps.registry, req)[0]!;
+  const fees = await quoteLzFees(deps.registry, best.plan, deps.quote);
+  return renderRoute(deps.registry, req, best, fees);
+}
+
+export { ApiError };

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Fuzz the router API from its own OpenAPI document with schemathesis: the router (mainnet registry) is
+# started on a free loopback port, schemathesis reads /swagger/doc.json and fails on any 5xx, any status code
+# or body that the document does not declare, or any schema-invalid input the router accepts.
+# Usage: bash scripts/fuzz-router.sh [max-examples-per-operation]   (default 300)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+examples="${1:-300}"
+venv="$HOME/.cache/chain-infra/venv"
+if [ ! -x "$venv/bin/st" ]; then
+  mkdir -p "$(dirname "$venv")"
+  # One install at a time: the indexer fuzzer shares this venv.
+  (flock 9; [ -x "$venv/bin/st" ] || { python3 -m venv "$venv" && "$venv/bin/pip" install -q 'schemathesis>=4,<5'; }) 9>"$HOME/.cache/chain-infra/venv.lock"
+fi
+mkdir -p .tmp
+log=.tmp/router-fuzz-server.log
+ROUTER_NETWORK="${ROUTER_NETWORK:-mainnet}" LOG_LEVEL=warn npx tsx scripts/serve-router.ts 0 >"$log.out" 2>"$log" &
+pid=$!
+trap 'kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true' EXIT
+for _ in $(seq 1 100); do
+  port=$(sed -n 's/.*"port":\([0-9]*\).*/\1/p' "$log.out" 2>/dev/null | head -1)
+  [ -n "$port" ] && break
+  kill -0 "$pid" 2>/dev/null || { echo "fuzz-router: server exited" >&2; cat "$log" >&2; exit 1; }
+  sleep 0.2
+done
+[ -n "${port:-}" ] || { echo "fuzz-router: server did not start" >&2; exit 1; }
+echo "fuzz-router: router on 127.0.0.1:$port, $examples examples per operation"
+"$venv/bin/st" run "http://127.0.0.1:$port/swagger/doc.json" \
+  --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance,negative_data_rejection \
+  --max-examples "$examples" --seed 4 --workers 2 --request-timeout 10 \
+  --suppress-health-check all --warnings off --no-shrink

@@ -1,0 +1,37 @@
+// Registration: one workflow per (chain_id, normalised tx_hash). The id is the idempotency key;
+// USE_EXISTING returns the running execution, REJECT_DUPLICATE keeps a finished one from re-running.
+import { Client, Connection, WorkflowExecutionAlreadyStartedError, WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/client';
+import type { TrackingTimings } from '../workflows/model.js';
+import type { TrackInput } from '../workflows/transfer.js';
+import { projectionQueue } from './worker.js';
+
+export const workflowIdOf = (chainId: string, txHash: string) => `transfer:${chainId}:${txHash}`;
+
+export class TrackingClient {
+  private constructor(readonly client: Client, private readonly connection: Connection, private readonly taskQueue: string, private readonly timings: TrackingTimings) {}
+
+  static async connect(o: { address: string; namespace: string; taskQueue: string; timings: TrackingTimings }): Promise<TrackingClient> {
+    const connection = await Connection.connect({ address: o.address });
+    return new TrackingClient(new Client({ connection, namespace: o.namespace }), connection, o.taskQueue, o.timings);
+  }
+
+  /** Start (or reach) the tracking workflow. Returns false when it already existed and had finished. */
+  async register(chainId: string, txHash: string, registeredAtMs = Date.now()): Promise<boolean> {
+    const input: TrackInput = { chainId, txHash, registeredAtMs, timings: this.timings, projectionTaskQueue: projectionQueue(this.taskQueue) };
+    try {
+      await this.client.workflow.start('trackTransfer', {
+        workflowId: workflowIdOf(chainId, txHash), taskQueue: this.taskQueue, args: [input],
+        workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+        workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+      });
+      return true;
+    } catch (e) {
+      if (e instanceof WorkflowExecutionAlreadyStartedError) return false;
+      throw e;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.connection.close();
+  }
+}

@@ -1,0 +1,107 @@
+// Lifecycle of the embedded Temporal dev server (Temporal CLI v1.5.1, SQLite file under DATA_DIR):
+// build-if-missing via scripts/install-temporal.sh, spawn, wait until the frontend answers, kill on stop.
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync, existsSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Connection } from '@temporalio/client';
+import type { Logger } from '../platform/log.js';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Path of the Temporal CLI: $TEMPORAL_CLI if set, else built/cached by scripts/install-temporal.sh. */
+export function temporalBinary(): string {
+  if (process.env.TEMPORAL_CLI && existsSync(process.env.TEMPORAL_CLI)) return process.env.TEMPORAL_CLI;
+  const out = execFileSync('bash', [path.join(repoRoot, 'scripts/install-temporal.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  return out.trim().split('\n').pop()!;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export interface DevServer {
+  address: string;
+  port: number;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+export interface DevServerOptions {
+  dataDir: string;
+  port?: number;
+  log: Logger;
+  /** How long to wait for the frontend to answer (a restart on an existing SQLite file can take a while). */
+  readyTimeoutMs?: number;
+}
+
+export async function startDevServer(opts: DevServerOptions): Promise<DevServer> {
+  const bin = temporalBinary();
+  const dir = path.join(opts.dataDir, 'temporal');
+  mkdirSync(dir, { recursive: true });
+  const port = opts.port ?? (await freePort());
+  const args = [
+    'server', 'start-dev', '--db-filename', path.join(dir, 'temporal.sqlite'), '--headless', '--port', String(port), '--ip', '127.0.0.1',
+    '--sqlite-pragma', 'journal_mode=WAL', '--sqlite-pragma', 'synchronous=OFF', '--log-level', 'error',
+  ];
+  const child = spawn(bin, args, { stdio: ['ignore', 'ignore', 'pipe'], detached: false });
+  let stderr = '';
+  child.stderr?.on('data', (c: Buffer) => {
+    stderr = (stderr + c.toString()).slice(-4000);
+  });
+  let exited = false;
+  // Never leave an orphaned server behind when this process exits without calling stop().
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  child.once('exit', () => {
+    exited = true;
+    process.off('exit', killOnExit);
+  });
+  const address = `127.0.0.1:${port}`;
+  const deadline = Date.now() + (opts.readyTimeoutMs ?? 60_000);
+  for (;;) {
+    if (exited) throw new Error(`temporal dev server exited during start-up: ${stderr.trim().slice(-1000)}`);
+    if (await answers(address)) break;
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`temporal dev server did not answer on ${address} within ${opts.readyTimeoutMs ?? 60_000}ms`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  opts.log.info('temporal.devserver.started', { address, pid: child.pid, db: path.join(dir, 'temporal.sqlite') });
+  return {
+    address, port, process: child,
+    stop: async () => {
+      if (exited) return;
+      const done = new Promise<void>((r) => child.once('exit', () => r()));
+      child.kill('SIGTERM');
+      const t = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      await done;
+      clearTimeout(t);
+      opts.log.info('temporal.devserver.stopped', { address });
+    },
+  };
+}
+
+/** True once the frontend serves namespace calls (a bare TCP accept is not enough after a restart: cli#632). */
+async function answers(address: string): Promise<boolean> {
+  let conn: Connection | undefined;
+  try {
+    conn = await Connection.connect({ address, connectTimeout: 1_000 });
+    await conn.workflowService.describeNamespace({ namespace: 'default' });
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await conn?.close().catch(() => undefined);
+  }
+}

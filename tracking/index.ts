@@ -1,0 +1,68 @@
+// Composition of durable transfer tracking for the all-in-one main job:
+//   Temporal (embedded dev server unless TEMPORAL_ADDRESS) + in-process workers + the HTTP routes.
+import type { AppConfig } from '../platform/config.js';
+import type { Logger } from '../platform/log.js';
+import type { Store } from '../clickhouse/client.js';
+import { migrate } from '../clickhouse/migrate.js';
+import type { ChainDirectory } from '../activities/chains.js';
+import { TrackingProjection } from '../activities/projection.js';
+import { createTrackingRoutes, type TrackingRoutes } from '../api/router/tracking/index.js';
+import type { TrackingTimings } from '../workflows/model.js';
+import { startDevServer, type DevServer } from './devserver.js';
+import { TrackingClient } from './client.js';
+import { startWorkers, type WorkerSet } from './worker.js';
+import { timingsFromEnv } from './timings.js';
+
+export interface StartTrackingOptions {
+  config: Pick<AppConfig, 'DATA_DIR' | 'TEMPORAL_ADDRESS' | 'TEMPORAL_NAMESPACE' | 'TEMPORAL_TASK_QUEUE'>;
+  store: Store;
+  chains: ChainDirectory;
+  log: Logger;
+  timings?: TrackingTimings;
+  /** Run the workflow/chain worker in this process (default true; false when worker-main.ts runs it). */
+  runChainWorker?: boolean;
+  /** Fixed dev-server port (restart tests reuse it); random when absent. */
+  devServerPort?: number;
+}
+
+export interface Tracking {
+  routes: TrackingRoutes;
+  /** host:port of the Temporal frontend in use. */
+  address: string;
+  client: TrackingClient;
+  projection: TrackingProjection;
+  devServer?: DevServer;
+  stop(): Promise<void>;
+}
+
+export async function startTracking(o: StartTrackingOptions): Promise<Tracking> {
+  const log = o.log.child({ component: 'tracking' });
+  const timings = o.timings ?? timingsFromEnv();
+  await migrate(o.store);
+  let devServer: DevServer | undefined;
+  if (!o.config.TEMPORAL_ADDRESS) devServer = await startDevServer({ dataDir: o.config.DATA_DIR, log, port: o.devServerPort });
+  const address = o.config.TEMPORAL_ADDRESS ?? devServer!.address;
+  const projection = new TrackingProjection(o.store);
+  let workers: WorkerSet | undefined;
+  let client: TrackingClient | undefined;
+  try {
+    client = await TrackingClient.connect({ address, namespace: o.config.TEMPORAL_NAMESPACE, taskQueue: o.config.TEMPORAL_TASK_QUEUE, timings });
+    workers = await startWorkers({
+      address, namespace: o.config.TEMPORAL_NAMESPACE, taskQueue: o.config.TEMPORAL_TASK_QUEUE, log,
+      projection, ...(o.runChainWorker === false ? {} : { chains: o.chains }),
+    });
+  } catch (e) {
+    await client?.close().catch(() => undefined);
+    await devServer?.stop();
+    throw e;
+  }
+  const routes = createTrackingRoutes({ chains: o.chains, projection, registrar: client, log });
+  return {
+    routes, address, client, projection, devServer,
+    stop: async () => {
+      await workers?.stop();
+      await client?.close();
+      await devServer?.stop();
+    },
+  };
+}

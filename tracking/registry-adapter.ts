@@ -1,0 +1,30 @@
+// Chain directory for tracking built from the router's registry (routing/registry.ts). The registry has
+// no CometBFT RPC address, so RPC URLs come from `rpcUrls` (config) or the chain's REST host is assumed
+// to expose none: such chains can still be tracked through EVM JSON-RPC only.
+import type { Registry } from '../routing/registry.js';
+import { staticDirectory, type ChainDirectory, type ChainInfo } from '../activities/chains.js';
+
+export function directoryFromRegistry(reg: Registry, rpcUrls: Record<string, string> = {}, executorUrls: Record<string, string> = {}): ChainDirectory {
+  const byId = [...reg.chains.values()];
+  const channelIndex = new Map<string, Record<string, { chainId: string; channelId: string }>>();
+  for (const c of byId) {
+    const own: Record<string, { chainId: string; channelId: string }> = {};
+    for (const [cp, ch] of c.channels) own[ch.channel] = { chainId: cp, channelId: ch.counterpartyChannel };
+    channelIndex.set(c.chainId, own);
+  }
+  const lzEid = new Map<string, number>();
+  for (const d of reg.layerZero) lzEid.set(d.chain_id, d.endpointId);
+  const infos: ChainInfo[] = byId.map((c) => ({
+    chainId: c.chainId,
+    ...(rpcUrls[c.chainId] ? { rpcUrl: rpcUrls[c.chainId] } : {}),
+    ...(c.rest ? { restUrl: c.rest } : {}),
+    ...(c.jsonRpc ? { evmRpcUrl: c.jsonRpc } : {}),
+    ...(c.bech32Prefix ? { bech32Prefix: c.bech32Prefix } : {}),
+    ...(c.txPage ? { explorerTxPage: c.txPage } : {}),
+    ibcChannels: channelIndex.get(c.chainId) ?? {},
+    ...(c.opBridgeId !== undefined && !c.isL1 ? { opBridgeId: c.opBridgeId.toString(), l1ChainId: reg.l1ChainId } : {}),
+    ...(executorUrls[c.chainId] ? { executorUrl: executorUrls[c.chainId] } : {}),
+    ...(lzEid.has(c.chainId) ? { lzEid: lzEid.get(c.chainId)! } : {}),
+  }));
+  return staticDirectory(infos);
+}

@@ -1,0 +1,50 @@
+// Standalone tracking worker process (docker-compose `worker` service, and the kill-the-worker fault test).
+// Runs the workflows + chain-polling activities. With a ClickHouse server configured it also serves the
+// projection queue; with embedded chDB the main job serves it (one chDB directory per process).
+//   TEMPORAL_ADDRESS            required (the main job or a cluster runs the server)
+//   TRACKING_CHAINS_FILE        JSON array of ChainInfo (activities/chains.ts); else the router registry
+import { readFileSync } from 'node:fs';
+import { loadConfigOrExit } from '../platform/config.js';
+import { createLogger } from '../platform/log.js';
+import { createStore } from '../clickhouse/client.js';
+import { TrackingProjection } from '../activities/projection.js';
+import { staticDirectory, type ChainDirectory, type ChainInfo } from '../activities/chains.js';
+import { startWorkers } from './worker.js';
+
+async function main(): Promise<void> {
+  const config = loadConfigOrExit();
+  const log = createLogger({ service: 'tracking-worker' });
+  if (!config.TEMPORAL_ADDRESS) {
+    process.stderr.write('config: TEMPORAL_ADDRESS is required for the standalone tracking worker\n');
+    process.exit(2);
+  }
+  let chains: ChainDirectory;
+  if (process.env.TRACKING_CHAINS_FILE) {
+    chains = staticDirectory(JSON.parse(readFileSync(process.env.TRACKING_CHAINS_FILE, 'utf8')) as ChainInfo[]);
+  } else {
+    const { loadRouterRegistry } = await import('../routing/registry.js');
+    const { directoryFromRegistry } = await import('./registry-adapter.js');
+    chains = directoryFromRegistry(loadRouterRegistry(config));
+  }
+  const store = config.CLICKHOUSE_URL
+    ? createStore({ url: config.CLICKHOUSE_URL, user: config.CLICKHOUSE_USER, password: config.CLICKHOUSE_PASSWORD, database: config.CLICKHOUSE_DATABASE })
+    : undefined;
+  const workers = await startWorkers({
+    address: config.TEMPORAL_ADDRESS, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE, log, chains, ...(store ? { projection: new TrackingProjection(store) } : {}),
+  });
+  const stop = async (signal: string) => {
+    log.info('tracking.worker.stopping', { signal });
+    await workers.stop();
+    await store?.close();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.stdout.write(JSON.stringify({ event: 'tracking.worker.ready', pid: process.pid }) + '\n');
+  await workers.done;
+}
+
+main().catch((e) => {
+  process.stderr.write(`tracking worker failed: ${(e as Error).stack ?? e}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,101 @@
+// Temporal workers of tracking. Two task queues:
+//   <taskQueue>             workflows + chain-polling activities (any number of worker processes)
+//   <taskQueue>-projection  the ClickHouse projection activity, served by the process that owns the Store
+//                           (embedded chDB binds one directory to one process, so a standalone worker
+//                           without a ClickHouse server leaves projection writes to the main job).
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DefaultLogger, NativeConnection, Runtime, makeTelemetryFilterString, Worker, bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import type { Logger } from '../platform/log.js';
+import type { ChainDirectory } from '../activities/chains.js';
+import { createChainActivities } from '../activities/tracking.js';
+import { createProjectionActivities, type TrackingProjection } from '../activities/projection.js';
+
+export const workflowsPath = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'workflows', 'index.ts');
+export const projectionQueue = (taskQueue: string) => `${taskQueue}-projection`;
+
+let bundlePromise: Promise<WorkflowBundleWithSourceMap> | undefined;
+/** Bundle the workflow code once per process (webpack; a few seconds). */
+export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
+  installRuntime();
+  bundlePromise ??= bundleWorkflowCode({ workflowsPath, logger: quietLogger });
+  return bundlePromise;
+}
+
+const quietLogger = {
+  log: () => undefined, trace: () => undefined, debug: () => undefined, info: () => undefined,
+  warn: (m: string) => process.stderr.write(`${m}\n`), error: (m: string) => process.stderr.write(`${m}\n`),
+};
+
+export interface WorkerSetOptions {
+  address: string;
+  namespace: string;
+  taskQueue: string;
+  /** Run the workflow + chain activity worker (needs chains). */
+  chains?: ChainDirectory;
+  /** Run the projection worker (needs the projection over the store). */
+  projection?: TrackingProjection;
+  log: Logger;
+  maxConcurrentActivities?: number;
+}
+
+export interface WorkerSet {
+  stop(): Promise<void>;
+  /** Resolves/rejects when a worker stops by itself (fatal error). */
+  done: Promise<void>;
+}
+
+let runtimeInstalled = false;
+/** The SDK logs every worker state change at INFO in its own format; keep only its warnings. */
+function installRuntime(): void {
+  if (runtimeInstalled) return;
+  runtimeInstalled = true;
+  try {
+    Runtime.install({
+      logger: new DefaultLogger('WARN'),
+      // Core's gRPC retry warnings while a server restarts are expected; keep errors only.
+      telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'ERROR', other: 'ERROR' }), forward: {} } },
+    });
+  } catch {
+    /* already installed by the host process */
+  }
+}
+
+export async function startWorkers(o: WorkerSetOptions): Promise<WorkerSet> {
+  installRuntime();
+  const connection = await NativeConnection.connect({ address: o.address });
+  const workers: Worker[] = [];
+  if (o.chains) {
+    workers.push(
+      await Worker.create({
+        connection, namespace: o.namespace, taskQueue: o.taskQueue, workflowBundle: await workflowBundle(),
+        activities: createChainActivities(o.chains),
+        // Polls are async I/O: thousands fit in one process; each is bounded by the poll window.
+        maxConcurrentActivityTaskExecutions: o.maxConcurrentActivities ?? 2000,
+        maxConcurrentWorkflowTaskExecutions: 200,
+        maxCachedWorkflows: 2000,
+        // After a worker dies its sticky workflow tasks fall back to the normal queue this fast.
+        stickyQueueScheduleToStartTimeout: '3s',
+      }),
+    );
+  }
+  if (o.projection) {
+    workers.push(
+      await Worker.create({
+        connection, namespace: o.namespace, taskQueue: projectionQueue(o.taskQueue),
+        activities: createProjectionActivities(o.projection), maxConcurrentActivityTaskExecutions: 1000,
+      }),
+    );
+  }
+  const runs = workers.map((w) => w.run());
+  const done = Promise.all(runs).then(() => undefined);
+  o.log.info('tracking.workers.started', { taskQueue: o.taskQueue, chainWorker: !!o.chains, projectionWorker: !!o.projection });
+  return {
+    done,
+    stop: async () => {
+      for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
+      await Promise.allSettled(runs);
+      await connection.close();
+    },
+  };
+}

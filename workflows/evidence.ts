@@ -1,0 +1,267 @@
+// Pure hop state machines: on-chain evidence (ABCI events, EVM logs) → hop transitions.
+// No I/O: activities fetch txs and call these; unit tests feed them the recorded real Initia txs.
+import type {
+  AbciEvent, ChainTx, EvmLog, Hop, IbcHop, LzHop, OpDepositHop, OpWithdrawalHop, TxRef,
+} from './model.js';
+
+/** Registry knowledge the derivation needs (filled from routing/registry or the simnet by the activities). */
+export interface Resolver {
+  /** Chain on the other end of `port/channel` of `chainId`. */
+  ibcCounterparty(chainId: string, port: string, channel: string): string | undefined;
+  /** L2 chain of an OPinit bridge id. */
+  l2ByBridgeId(bridgeId: string): string | undefined;
+  /** L1 chain and bridge id of an L2. */
+  l1Of(l2ChainId: string): { l1ChainId: string; bridgeId: string } | undefined;
+  chainByLzEid(eid: number): string | undefined;
+  lzEidOf(chainId: string): number | undefined;
+  txRef(chainId: string, txHash: string, onChainAt?: string): TxRef;
+}
+
+export function attrs(ev: AbciEvent): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const a of ev.attributes) out[a.key] = a.value;
+  return out;
+}
+
+export function eventsOf(tx: Pick<ChainTx, 'events'>, type: string): Record<string, string>[] {
+  return tx.events.filter((e) => e.type === type).map(attrs);
+}
+
+function hexToUtf8(hex: string): string {
+  const clean = hex.startsWith('0x') ? hex.slice(2) : hex;
+  let out = '';
+  for (let i = 0; i + 1 < clean.length; i += 2) out += String.fromCharCode(parseInt(clean.slice(i, i + 2), 16));
+  try {
+    return decodeURIComponent(escape(out));
+  } catch {
+    return out;
+  }
+}
+
+function base64ToUtf8(b64: string): string {
+  // atob exists in Node 20 and in the workflow sandbox; Buffer does not exist in the sandbox.
+  const bin = atob(b64);
+  try {
+    return decodeURIComponent(escape(bin));
+  } catch {
+    return bin;
+  }
+}
+
+/**
+ * Acknowledgement outcome from `write_acknowledgement` (packet_ack_hex preferred, packet_ack as fallback).
+ * Handles the plain ICS-20/721 forms and the Initia wrapper {app_acknowledgement, underlying_app_success}.
+ */
+export function parseAck(a: Record<string, string>): { success: boolean; message?: string } {
+  const text = a.packet_ack_hex ? hexToUtf8(a.packet_ack_hex) : (a.packet_ack ?? '');
+  let parsed: Record<string, unknown>;
+  try {
+    parsed = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    return { success: false, message: `unparseable acknowledgement: ${text.slice(0, 128)}` };
+  }
+  if (typeof parsed.app_acknowledgement === 'string') {
+    let inner: Record<string, unknown> = {};
+    try {
+      inner = JSON.parse(base64ToUtf8(parsed.app_acknowledgement)) as Record<string, unknown>;
+    } catch {
+      /* the wrapper's underlying_app_success still decides */
+    }
+    const ok = parsed.underlying_app_success === true && inner.error === undefined;
+    return ok ? { success: true } : { success: false, message: String(inner.error ?? 'acknowledgement error') };
+  }
+  if (typeof parsed.error === 'string') return { success: false, message: parsed.error };
+  if (typeof parsed.result === 'string') return { success: true };
+  return { success: false, message: `unknown acknowledgement: ${text.slice(0, 128)}` };
+}
+
+const samePacket = (a: Record<string, string>, h: Pick<IbcHop, 'srcPort' | 'srcChannel' | 'sequence'>) =>
+  a.packet_src_port === h.srcPort && a.packet_src_channel === h.srcChannel && a.packet_sequence === h.sequence;
+
+function ibcHopFromSend(a: Record<string, string>, tx: ChainTx, r: Resolver): IbcHop | undefined {
+  const port = a.packet_src_port ?? '';
+  const channel = a.packet_src_channel ?? '';
+  const to = r.ibcCounterparty(tx.chainId, port, channel);
+  if (!to || !a.packet_sequence) return undefined;
+  let denom = '';
+  let amount = '';
+  try {
+    const data = JSON.parse(a.packet_data_hex ? hexToUtf8(a.packet_data_hex) : (a.packet_data ?? '{}')) as Record<string, unknown>;
+    denom = String(data.denom ?? data.class_id ?? '');
+    amount = String(data.amount ?? (Array.isArray(data.token_ids) ? data.token_ids.length : ''));
+  } catch {
+    /* NFT / opaque data: amount and denom stay empty */
+  }
+  return {
+    kind: 'ibc', fromChainId: tx.chainId, toChainId: to, srcPort: port, srcChannel: channel,
+    dstPort: a.packet_dst_port ?? '', dstChannel: a.packet_dst_channel ?? '', sequence: a.packet_sequence,
+    timeoutTimestamp: a.packet_timeout_timestamp ?? '0', denom, amount, state: 'TRANSFER_PENDING',
+    sendTx: r.txRef(tx.chainId, tx.hash, tx.time),
+  };
+}
+
+/** The hops a (successful) source tx starts, in message order. Unknown events are ignored. */
+export function deriveHops(tx: ChainTx, r: Resolver): Hop[] {
+  const hops: Hop[] = [];
+  const sendTx = r.txRef(tx.chainId, tx.hash, tx.time);
+  for (const ev of tx.events) {
+    const a = attrs(ev);
+    if (ev.type === 'send_packet') {
+      const h = ibcHopFromSend(a, tx, r);
+      if (h) hops.push(h);
+    } else if (ev.type === 'initiate_token_deposit') {
+      const to = r.l2ByBridgeId(a.bridge_id ?? '');
+      if (!to || !a.l1_sequence) continue;
+      const h: OpDepositHop = {
+        kind: 'op_deposit', fromChainId: tx.chainId, toChainId: to, bridgeId: a.bridge_id ?? '', l1Sequence: a.l1_sequence,
+        l1Denom: a.l1_denom ?? '', l2Denom: a.l2_denom ?? '', amount: a.amount ?? '', state: 'OPINIT_TRANSFER_SENT', sendTx,
+      };
+      hops.push(h);
+    } else if (ev.type === 'initiate_token_withdrawal') {
+      // The event carries no bridge_id: it comes from the registry (L2 → its L1 bridge).
+      const l1 = r.l1Of(tx.chainId);
+      if (!l1 || !a.l2_sequence) continue;
+      const h: OpWithdrawalHop = {
+        kind: 'op_withdrawal', fromChainId: tx.chainId, toChainId: l1.l1ChainId, bridgeId: l1.bridgeId, l2Sequence: a.l2_sequence,
+        denom: a.denom ?? '', baseDenom: a.base_denom ?? '', amount: a.amount ?? '', state: 'OPINIT_TRANSFER_SENT', sendTx,
+      };
+      hops.push(h);
+    }
+  }
+  for (const h of lzSends(tx.evmLogs ?? [], tx, r)) hops.push(h);
+  return hops;
+}
+
+// ---- IBC transitions ----
+
+/** recv_packet seen on the destination in `tx`: RECEIVED, plus the ack if written in the same tx and the PFM forwards. */
+export function ibcReceived(hop: IbcHop, tx: ChainTx, r: Resolver): { hop: IbcHop; forwards: Hop[] } {
+  let next: IbcHop = hop.state === 'TRANSFER_PENDING' ? { ...hop, state: 'TRANSFER_RECEIVED' } : { ...hop };
+  next.receiveTx = r.txRef(tx.chainId, tx.hash, tx.time);
+  const ack = eventsOf(tx, 'write_acknowledgement').find((a) => samePacket(a, hop));
+  if (ack) next = ibcAckWritten(next, ack);
+  // Packet forwarding: the next hop's send_packet is emitted in the same tx as this recv_packet.
+  const forwards = eventsOf(tx, 'send_packet')
+    .map((a) => ibcHopFromSend(a, tx, r))
+    .filter((h): h is IbcHop => !!h);
+  next.forwardsDerived = true;
+  return { hop: next, forwards };
+}
+
+/** write_acknowledgement for this packet on the destination (same tx as recv, or later for async PFM acks). */
+export function ibcAckWritten(hop: IbcHop, a: Record<string, string>): IbcHop {
+  const ack = parseAck(a);
+  const next: IbcHop = { ...hop, ack };
+  if (!ack.success) next.error = { type: 'PACKET_ERROR_ACKNOWLEDGEMENT', message: ack.message };
+  if (next.acknowledgeTx) next.state = ack.success ? 'TRANSFER_SUCCESS' : 'TRANSFER_FAILURE';
+  else if (!ack.success) next.state = 'TRANSFER_FAILURE';
+  return next;
+}
+
+/** acknowledge_packet on the source: the ack (success or error) has been relayed back. */
+export function ibcAcknowledged(hop: IbcHop, tx: ChainTx, r: Resolver): IbcHop {
+  const next: IbcHop = { ...hop, acknowledgeTx: r.txRef(tx.chainId, tx.hash, tx.time) };
+  // Without the destination's ack bytes the outcome is unknown yet; the activity fetches write_acknowledgement first.
+  if (hop.ack) next.state = hop.ack.success ? 'TRANSFER_SUCCESS' : 'TRANSFER_FAILURE';
+  return next;
+}
+
+/** timeout_packet on the source: never received in time, funds refunded. */
+export function ibcTimedOut(hop: IbcHop, tx: ChainTx, r: Resolver): IbcHop {
+  return {
+    ...hop, state: 'TRANSFER_FAILURE', timeoutTx: r.txRef(tx.chainId, tx.hash, tx.time),
+    error: { type: 'PACKET_ERROR_TIMEOUT', message: 'packet timed out' },
+  };
+}
+
+export function findPacketEvent(tx: ChainTx, type: string, hop: IbcHop): Record<string, string> | undefined {
+  return eventsOf(tx, type).find((a) => samePacket(a, hop));
+}
+
+// ---- OPinit transitions ----
+
+export function depositFinalized(hop: OpDepositHop, tx: ChainTx, r: Resolver): OpDepositHop | undefined {
+  const a = eventsOf(tx, 'finalize_token_deposit').find((e) => e.l1_sequence === hop.l1Sequence);
+  if (!a) return undefined;
+  const next: OpDepositHop = { ...hop, state: 'OPINIT_TRANSFER_RECEIVED', receiveTx: r.txRef(tx.chainId, tx.hash, tx.time) };
+  next.success = a.success !== 'false';
+  if (a.reason) next.reason = a.reason;
+  return next;
+}
+
+export function withdrawalFinalized(hop: OpWithdrawalHop, tx: ChainTx, r: Resolver): OpWithdrawalHop | undefined {
+  const a = eventsOf(tx, 'finalize_token_withdrawal').find((e) => e.bridge_id === hop.bridgeId && e.l2_sequence === hop.l2Sequence);
+  if (!a) return undefined;
+  return { ...hop, state: 'OPINIT_TRANSFER_RECEIVED', receiveTx: r.txRef(tx.chainId, tx.hash, tx.time) };
+}
+
+// ---- LayerZero v2 (EVM logs; keccak topic hashes of the LayerZero-v2 event signatures) ----
+
+export const LZ_TOPICS = {
+  /** OFTSent(bytes32 indexed guid, uint32 dstEid, address indexed fromAddress, uint256 amountSentLD, uint256 amountReceivedLD) */
+  OFTSent: '0x85496b760a4b7f8d66384b9df21b381f5d1b1e79f229a47aaf4c232edc2fe59a',
+  /** OFTReceived(bytes32 indexed guid, uint32 srcEid, address indexed toAddress, uint256 amountReceivedLD) */
+  OFTReceived: '0xefed6d3500546b29533b128a29e3a94d70788727f0507505ac12eaf2e578fd9c',
+  /** PacketSent(bytes encodedPayload, bytes options, address sendLibrary) */
+  PacketSent: '0x1ab700d4ced0c005b164c0f789fd09fcbb0156d4c2041b8a3bfbcd961cd1567f',
+  /** PacketDelivered((uint32,bytes32,uint64) origin, address receiver) */
+  PacketDelivered: '0x3cd5e48f9730b129dc7550f0fcea9c767b7be37837cd10e55eb35f734f4bca04',
+  /** LzReceiveAlert(address indexed receiver, address indexed executor, Origin origin, bytes32 guid, uint256 gas, uint256 value, bytes message, bytes extraData, bytes reason) */
+  LzReceiveAlert: '0x7edfa10fe10193301ad8a8bea7e968c7bcabcc64981f368e3aeada40ce26ae2c',
+} as const;
+
+/** 32-byte ABI words of a log's data. */
+export function abiWords(data: string): string[] {
+  const hex = data.startsWith('0x') ? data.slice(2) : data;
+  const out: string[] = [];
+  for (let i = 0; i + 64 <= hex.length; i += 64) out.push(hex.slice(i, i + 64));
+  return out;
+}
+const wordBig = (w: string | undefined) => (w ? BigInt('0x' + w) : 0n);
+
+/** Dynamic `bytes` argument at head position `slot` of an ABI-encoded data blob, as utf8 text (revert reasons). */
+export function abiBytesAt(data: string, slot: number): string {
+  const words = abiWords(data);
+  const offset = Number(wordBig(words[slot])) / 32;
+  const len = Number(wordBig(words[offset]));
+  const hex = words.slice(offset + 1).join('').slice(0, len * 2);
+  return hexToUtf8(hex);
+}
+
+function lzSends(logs: EvmLog[], tx: ChainTx, r: Resolver): LzHop[] {
+  const out: LzHop[] = [];
+  const srcEid = r.lzEidOf(tx.chainId) ?? 0;
+  for (const l of logs) {
+    if ((l.topics[0] ?? '').toLowerCase() !== LZ_TOPICS.OFTSent) continue;
+    const w = abiWords(l.data);
+    const dstEid = Number(wordBig(w[0]));
+    const to = r.chainByLzEid(dstEid);
+    if (!to || !l.topics[1]) continue;
+    out.push({
+      kind: 'layer_zero', fromChainId: tx.chainId, toChainId: to, guid: l.topics[1].toLowerCase(), srcEid, dstEid,
+      amountSent: wordBig(w[1]).toString(), amountReceived: wordBig(w[2]).toString(), state: 'LAYER_ZERO_TRANSFER_SENT',
+      sendTx: r.txRef(tx.chainId, tx.hash, tx.time),
+    });
+  }
+  return out;
+}
+
+/** Destination-side evidence for a LayerZero hop in one tx: OFTReceived (delivered) or LzReceiveAlert (reverted). */
+export function lzDestination(hop: LzHop, tx: ChainTx, r: Resolver): LzHop | undefined {
+  const ref = r.txRef(tx.chainId, tx.hash, tx.time);
+  for (const l of tx.evmLogs ?? []) {
+    const t0 = (l.topics[0] ?? '').toLowerCase();
+    if (t0 === LZ_TOPICS.OFTReceived && (l.topics[1] ?? '').toLowerCase() === hop.guid) {
+      const next: LzHop = { ...hop, state: 'LAYER_ZERO_TRANSFER_RECEIVED', receiveTx: ref };
+      delete next.errorMessage;
+      return next;
+    }
+    if (t0 === LZ_TOPICS.LzReceiveAlert) {
+      // Non-indexed layout: origin (3 static words), guid (word 3), gas, value, message, extraData, reason.
+      const w = abiWords(l.data);
+      if ('0x' + (w[3] ?? '') !== hop.guid) continue;
+      return { ...hop, state: 'LAYER_ZERO_TRANSFER_FAILED', errorTx: ref, errorMessage: abiBytesAt(l.data, 8) || 'lzReceive reverted' };
+    }
+  }
+  return undefined;
+}

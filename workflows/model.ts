@@ -1,0 +1,221 @@
+// Domain model of a tracked transfer. Pure data: shared by the workflow sandbox, the activities and the
+// status projection, so nothing here may import I/O (the workflow bundle must stay deterministic).
+
+/** One attribute of an SDK 0.50 ABCI event (plain-text key/value, exactly as /block_results and LCD return them). */
+export interface EventAttribute {
+  key: string;
+  value: string;
+  index?: boolean;
+}
+export interface AbciEvent {
+  type: string;
+  attributes: EventAttribute[];
+}
+/** A raw EVM log (hex JSON-RPC form). */
+export interface EvmLog {
+  address: string;
+  topics: string[];
+  data: string;
+  logIndex?: string;
+}
+
+/** A transaction as the activities read it from any chain, reduced to what tracking needs. */
+export interface ChainTx {
+  chainId: string;
+  hash: string;
+  height: number;
+  /** RFC 3339 block time. */
+  time: string;
+  /** 0 = success (Cosmos `code`, or EVM receipt status 1). */
+  code: number;
+  log?: string;
+  events: AbciEvent[];
+  evmLogs?: EvmLog[];
+}
+
+/** A ChainTransaction of the status API: where a hop step happened. */
+export interface TxRef {
+  chainId: string;
+  txHash: string;
+  explorerLink: string;
+  onChainAt?: string;
+}
+
+export type IbcHopState = 'TRANSFER_PENDING' | 'TRANSFER_RECEIVED' | 'TRANSFER_SUCCESS' | 'TRANSFER_FAILURE';
+export type OpinitHopState = 'OPINIT_TRANSFER_SENT' | 'OPINIT_TRANSFER_RECEIVED';
+export type LzHopState =
+  | 'LAYER_ZERO_TRANSFER_SENT'
+  | 'LAYER_ZERO_TRANSFER_WAITING_FOR_COMPOSE'
+  | 'LAYER_ZERO_TRANSFER_RECEIVED'
+  | 'LAYER_ZERO_TRANSFER_FAILED';
+
+export interface PacketError {
+  type: 'PACKET_ERROR_ACKNOWLEDGEMENT' | 'PACKET_ERROR_TIMEOUT' | 'PACKET_ERROR_UNKNOWN';
+  message?: string;
+}
+
+export interface IbcHop {
+  kind: 'ibc';
+  fromChainId: string;
+  toChainId: string;
+  /** Join key on both chains: (src port, src channel, sequence). */
+  srcPort: string;
+  srcChannel: string;
+  dstPort: string;
+  dstChannel: string;
+  sequence: string;
+  /** Unix ns, decimal string ("0" when unused). */
+  timeoutTimestamp: string;
+  denom: string;
+  amount: string;
+  state: IbcHopState;
+  sendTx: TxRef;
+  receiveTx?: TxRef;
+  acknowledgeTx?: TxRef;
+  timeoutTx?: TxRef;
+  /** Outcome of the acknowledgement written on the destination, once seen. */
+  ack?: { success: boolean; message?: string };
+  error?: PacketError;
+  /** True once the forwarded (PFM) hops started in receiveTx were appended. */
+  forwardsDerived?: boolean;
+}
+
+export interface OpDepositHop {
+  kind: 'op_deposit';
+  fromChainId: string;
+  toChainId: string;
+  bridgeId: string;
+  l1Sequence: string;
+  l1Denom: string;
+  l2Denom: string;
+  amount: string;
+  state: OpinitHopState;
+  sendTx: TxRef;
+  receiveTx?: TxRef;
+  /** From finalize_token_deposit: `success` and `reason`. */
+  success?: boolean;
+  reason?: string;
+}
+
+export interface OpWithdrawalHop {
+  kind: 'op_withdrawal';
+  fromChainId: string;
+  toChainId: string;
+  bridgeId: string;
+  l2Sequence: string;
+  denom: string;
+  baseDenom: string;
+  amount: string;
+  state: OpinitHopState;
+  sendTx: TxRef;
+  receiveTx?: TxRef;
+  /** Output covering the withdrawal, once proposed on L1. */
+  outputIndex?: string;
+  /** Unix ms at which the output's finalization period ends (a durable timer waits for it). */
+  finalizesAtMs?: number;
+}
+
+export interface LzHop {
+  kind: 'layer_zero';
+  fromChainId: string;
+  toChainId: string;
+  guid: string;
+  srcEid: number;
+  dstEid: number;
+  amountSent: string;
+  amountReceived: string;
+  state: LzHopState;
+  sendTx: TxRef;
+  receiveTx?: TxRef;
+  composeTx?: TxRef;
+  errorTx?: TxRef;
+  errorMessage?: string;
+}
+
+export type Hop = IbcHop | OpDepositHop | OpWithdrawalHop | LzHop;
+
+export type Phase = 'submitted' | 'source_failed' | 'tracking' | 'finished' | 'abandoned';
+
+/** Everything the workflow knows about one registered tx; the status document is a pure function of it. */
+export interface TrackingState {
+  chainId: string;
+  txHash: string;
+  phase: Phase;
+  sourceTx?: TxRef & { code: number; log?: string };
+  hops: Hop[];
+  /** Why tracking was abandoned (which wait timed out). */
+  abandonReason?: string;
+  /** Monotonic projection version; every recorded change increments it. 0 is the registration row. */
+  version: number;
+}
+
+/** Timings of one tracked transfer. All durations in ms; defaults in tracking/timings.ts. */
+export interface TrackingTimings {
+  /** Chain poll interval inside the polling activities. */
+  pollIntervalMs: number;
+  /** How long one polling activity runs (heartbeating) before handing control back to the workflow. */
+  pollWindowMs: number;
+  /** Source tx never seen in a block for this long → STATE_ABANDONED. */
+  sourceTimeoutMs: number;
+  ibcStallMs: number;
+  lzStallMs: number;
+  depositStallMs: number;
+  /** Stall window for a withdrawal before its output is proposed, and after its finalization ends. */
+  withdrawalStallMs: number;
+  /** A LayerZero FAILED hop may still be retried to success within this window (PAYLOAD_STORED). */
+  lzRetryWindowMs: number;
+  /** Continue-as-new once the history holds this many events (default 4000; tests lower it). */
+  historyEventLimit?: number;
+}
+
+export function hopIsTerminal(h: Hop): boolean {
+  switch (h.kind) {
+    case 'ibc':
+      return h.state === 'TRANSFER_SUCCESS' || (h.state === 'TRANSFER_FAILURE' && !!(h.acknowledgeTx || h.timeoutTx));
+    case 'op_deposit':
+    case 'op_withdrawal':
+      return h.state === 'OPINIT_TRANSFER_RECEIVED';
+    case 'layer_zero':
+      return h.state === 'LAYER_ZERO_TRANSFER_RECEIVED';
+  }
+}
+
+export function hopSucceeded(h: Hop): boolean {
+  switch (h.kind) {
+    case 'ibc':
+      return h.state === 'TRANSFER_SUCCESS';
+    case 'op_deposit':
+      return h.state === 'OPINIT_TRANSFER_RECEIVED' && h.success !== false;
+    case 'op_withdrawal':
+      return h.state === 'OPINIT_TRANSFER_RECEIVED';
+    case 'layer_zero':
+      return h.state === 'LAYER_ZERO_TRANSFER_RECEIVED';
+  }
+}
+
+export function stallWindowMs(h: Hop, t: TrackingTimings): number {
+  switch (h.kind) {
+    case 'ibc':
+      return t.ibcStallMs;
+    case 'op_deposit':
+      return t.depositStallMs;
+    case 'op_withdrawal':
+      return t.withdrawalStallMs;
+    case 'layer_zero':
+      return h.state === 'LAYER_ZERO_TRANSFER_FAILED' ? t.lzRetryWindowMs : t.lzStallMs;
+  }
+}
+
+/** A stable key for a hop (used for deterministic ids and de-duplicating forwarded hops). */
+export function hopKey(h: Hop): string {
+  switch (h.kind) {
+    case 'ibc':
+      return `ibc:${h.fromChainId}:${h.srcPort}/${h.srcChannel}/${h.sequence}`;
+    case 'op_deposit':
+      return `dep:${h.bridgeId}:${h.l1Sequence}`;
+    case 'op_withdrawal':
+      return `wd:${h.bridgeId}:${h.l2Sequence}`;
+    case 'layer_zero':
+      return `lz:${h.guid}`;
+  }
+}

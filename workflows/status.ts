@@ -1,0 +1,184 @@
+// Pure projection: TrackingState → the `GET /v2/tx/status` document (router.md §8, tracking.md §6).
+// The workflow computes it deterministically and appends it to ClickHouse; the API serves it verbatim.
+import { hopIsTerminal, hopSucceeded, type Hop, type TrackingState, type TxRef } from './model.js';
+
+export type TxState =
+  | 'STATE_SUBMITTED' | 'STATE_PENDING' | 'STATE_PENDING_ERROR' | 'STATE_COMPLETED_SUCCESS' | 'STATE_COMPLETED_ERROR' | 'STATE_ABANDONED';
+export type OverallStatus = 'STATE_SUBMITTED' | 'STATE_PENDING' | 'STATE_COMPLETED' | 'STATE_FAILED';
+
+export interface StatusError {
+  message: string;
+  type: 'STATUS_ERROR_UNKNOWN' | 'STATUS_ERROR_TRANSACTION_EXECUTION' | 'STATUS_ERROR_INDEXING' | 'STATUS_ERROR_TRANSFER';
+  details: { code: number; message: string } | null;
+}
+export interface AssetRelease {
+  chain_id: string;
+  denom: string;
+  amount: string | null;
+  released: boolean;
+}
+export interface ChainTransaction {
+  chain_id: string;
+  tx_hash: string;
+  explorer_link: string;
+  on_chain_at?: string;
+}
+export interface TransferStatus {
+  state: TxState;
+  transfer_sequence: Record<string, unknown>[];
+  next_blocking_transfer: { transfer_sequence_index: number } | null;
+  transfer_asset_release: AssetRelease | null;
+  error: StatusError | null;
+}
+export interface StatusDocument extends TransferStatus {
+  status: OverallStatus;
+  transfers: TransferStatus[];
+}
+
+/** The state ↔ status table of router.md §8. */
+export const STATUS_OF: Record<TxState, OverallStatus> = {
+  STATE_SUBMITTED: 'STATE_SUBMITTED',
+  STATE_PENDING: 'STATE_PENDING',
+  STATE_PENDING_ERROR: 'STATE_PENDING',
+  STATE_COMPLETED_SUCCESS: 'STATE_COMPLETED',
+  STATE_COMPLETED_ERROR: 'STATE_FAILED',
+  STATE_ABANDONED: 'STATE_FAILED',
+};
+
+export const isTerminalState = (s: TxState) => s === 'STATE_COMPLETED_SUCCESS' || s === 'STATE_COMPLETED_ERROR' || s === 'STATE_ABANDONED';
+
+function chainTx(t: TxRef | undefined): ChainTransaction | null {
+  if (!t) return null;
+  const out: ChainTransaction = { chain_id: t.chainId, tx_hash: t.txHash, explorer_link: t.explorerLink };
+  if (t.onChainAt) out.on_chain_at = t.onChainAt;
+  return out;
+}
+
+/** One `transfer_sequence` element: exactly one kind key, states only from the enums clients know. */
+export function transferEvent(h: Hop): Record<string, unknown> {
+  switch (h.kind) {
+    case 'ibc': {
+      const packetTxs: Record<string, unknown> = {
+        send_tx: chainTx(h.sendTx), receive_tx: chainTx(h.receiveTx), acknowledge_tx: chainTx(h.acknowledgeTx), timeout_tx: chainTx(h.timeoutTx),
+      };
+      if (h.error) packetTxs.error = { type: h.error.type, message: h.error.message ?? '', details: null };
+      return {
+        ibc_transfer: {
+          from_chain_id: h.fromChainId, to_chain_id: h.toChainId, src_chain_id: h.fromChainId, dst_chain_id: h.toChainId,
+          state: h.state, packet_txs: packetTxs,
+        },
+      };
+    }
+    case 'op_deposit':
+    case 'op_withdrawal':
+      return {
+        op_init_transfer: {
+          from_chain_id: h.fromChainId, to_chain_id: h.toChainId, state: h.state,
+          txs: { send_tx: chainTx(h.sendTx), receive_tx: chainTx(h.receiveTx) },
+        },
+      };
+    case 'layer_zero':
+      return {
+        layer_zero_transfer: {
+          from_chain_id: h.fromChainId, to_chain_id: h.toChainId, state: h.state,
+          txs: { send_tx: chainTx(h.sendTx), receive_tx: chainTx(h.receiveTx), compose_tx: chainTx(h.composeTx), error_tx: chainTx(h.errorTx) },
+        },
+      };
+  }
+}
+
+/** Where the funds are after hop `h` failed, and whether they have settled there. */
+function failureRelease(h: Hop): { state: TxState; release: AssetRelease; error: StatusError } | undefined {
+  switch (h.kind) {
+    case 'ibc': {
+      if (h.state !== 'TRANSFER_FAILURE') return undefined;
+      const settled = !!(h.acknowledgeTx || h.timeoutTx);
+      const message = h.error?.type === 'PACKET_ERROR_TIMEOUT' ? 'packet timed out' : `packet error acknowledgement: ${h.error?.message ?? ''}`;
+      return {
+        state: settled ? 'STATE_COMPLETED_ERROR' : 'STATE_PENDING_ERROR',
+        // The refund lands back on the sending chain of the failed hop.
+        release: { chain_id: h.fromChainId, denom: h.denom, amount: h.amount || null, released: settled },
+        error: { message, type: 'STATUS_ERROR_TRANSFER', details: null },
+      };
+    }
+    case 'op_deposit': {
+      if (h.state !== 'OPINIT_TRANSFER_RECEIVED' || h.success !== false) return undefined;
+      const reason = h.reason ?? 'deposit failed';
+      const hookOnly = reason.startsWith('hook failed');
+      return {
+        state: 'STATE_COMPLETED_ERROR',
+        // hook failure: funds minted on L2; deposit failure: refunded by a withdrawal that still has to finalize.
+        release: hookOnly
+          ? { chain_id: h.toChainId, denom: h.l2Denom, amount: h.amount, released: true }
+          : { chain_id: h.fromChainId, denom: h.l1Denom, amount: h.amount, released: false },
+        error: { message: reason, type: 'STATUS_ERROR_TRANSFER', details: null },
+      };
+    }
+    case 'layer_zero': {
+      if (h.state !== 'LAYER_ZERO_TRANSFER_FAILED') return undefined;
+      return {
+        state: 'STATE_PENDING_ERROR',
+        release: { chain_id: h.toChainId, denom: '', amount: h.amountReceived, released: false },
+        error: { message: h.errorMessage ?? 'lzReceive reverted', type: 'STATUS_ERROR_TRANSFER', details: null },
+      };
+    }
+    default:
+      return undefined;
+  }
+}
+
+function successRelease(hops: Hop[]): AssetRelease | null {
+  const last = hops[hops.length - 1];
+  if (!last) return null;
+  switch (last.kind) {
+    case 'ibc':
+      return { chain_id: last.toChainId, denom: last.denom, amount: last.amount || null, released: true };
+    case 'op_deposit':
+      return { chain_id: last.toChainId, denom: last.l2Denom, amount: last.amount, released: true };
+    case 'op_withdrawal':
+      return { chain_id: last.toChainId, denom: last.baseDenom, amount: last.amount, released: true };
+    case 'layer_zero':
+      return { chain_id: last.toChainId, denom: '', amount: last.amountReceived, released: true };
+  }
+}
+
+function transferOf(s: TrackingState): TransferStatus {
+  const seq = s.hops.map(transferEvent);
+  const firstOpen = s.hops.findIndex((h) => !hopSucceeded(h));
+  const base = { transfer_sequence: seq };
+  if (s.phase === 'submitted')
+    return { ...base, state: 'STATE_SUBMITTED', next_blocking_transfer: null, transfer_asset_release: null, error: null };
+  if (s.phase === 'source_failed')
+    return {
+      transfer_sequence: [], state: 'STATE_COMPLETED_ERROR', next_blocking_transfer: null, transfer_asset_release: null,
+      error: { message: s.sourceTx?.log || 'source transaction failed', type: 'STATUS_ERROR_TRANSACTION_EXECUTION', details: { code: s.sourceTx?.code ?? 0, message: s.sourceTx?.log ?? '' } },
+    };
+  const failure = s.hops.map(failureRelease).find((f) => !!f);
+  if (s.phase === 'abandoned')
+    return {
+      ...base, state: 'STATE_ABANDONED', next_blocking_transfer: null, transfer_asset_release: failure?.release ?? null,
+      error: { message: `tracking abandoned: ${s.abandonReason ?? 'no progress'}`, type: 'STATUS_ERROR_UNKNOWN', details: null },
+    };
+  if (failure) {
+    // A failed LayerZero hop is retriable until the workflow gives up on it (phase finished).
+    const state: TxState = failure.state === 'STATE_PENDING_ERROR' && s.phase === 'finished' ? 'STATE_COMPLETED_ERROR' : failure.state;
+    return {
+      ...base, state, next_blocking_transfer: isTerminalState(state) ? null : { transfer_sequence_index: Math.max(0, firstOpen) },
+      transfer_asset_release: failure.release, error: failure.error,
+    };
+  }
+  const allDone = s.hops.length > 0 && s.hops.every((h) => hopIsTerminal(h) && hopSucceeded(h));
+  if (allDone || (s.phase === 'finished' && s.hops.length === 0))
+    return { ...base, state: 'STATE_COMPLETED_SUCCESS', next_blocking_transfer: null, transfer_asset_release: successRelease(s.hops), error: null };
+  return { ...base, state: 'STATE_PENDING', next_blocking_transfer: { transfer_sequence_index: Math.max(0, firstOpen) }, transfer_asset_release: null, error: null };
+}
+
+export function statusDocument(s: TrackingState): StatusDocument {
+  const t = transferOf(s);
+  return { ...t, status: STATUS_OF[t.state], transfers: s.hops.length ? [t] : [] };
+}
+
+/** The registration row: answers STATE_SUBMITTED before any worker has run. */
+export function submittedDocument(): StatusDocument {
+  return statusDocument({ chainId: '', txHash: '', phase: 'submitted', hops: [], version: 0 });
+}

@@ -1,0 +1,165 @@
+// The durable transfer-tracking workflow: one execution per registered (chain_id, tx_hash).
+// Deterministic: all I/O happens in activities (chain polling on the tracking queue, projection writes on the
+// projection queue); waits on chains are heartbeating activities bounded by a poll window, and the OPinit
+// finalization period is a durable timer, so no worker slot is held across long waits.
+import {
+  continueAsNew, defineQuery, proxyActivities, setHandler, sleep, workflowInfo,
+} from '@temporalio/workflow';
+import { hopIsTerminal, hopKey, stallWindowMs, type ChainTx, type Hop, type TrackingState, type TrackingTimings, type TxRef } from './model.js';
+import { statusDocument, type StatusDocument } from './status.js';
+
+export interface SourceTxFound {
+  tx: TxRef & { code: number; log?: string };
+  hops: Hop[];
+}
+export interface HopPollResult {
+  hop: Hop;
+  forwards: Hop[];
+}
+/** Activities on the tracking task queue (chain access). */
+export interface ChainActivities {
+  waitSourceTx(a: { chainId: string; txHash: string; windowMs: number; pollIntervalMs: number }): Promise<SourceTxFound | null>;
+  pollHop(a: { hop: Hop; windowMs: number; pollIntervalMs: number }): Promise<HopPollResult>;
+}
+/** Activities on the projection task queue (served by the process owning the ClickHouse store). */
+export interface ProjectionActivities {
+  recordStatus(a: { chainId: string; txHash: string; version: number; phase: string; doc: StatusDocument }): Promise<void>;
+}
+export type { ChainTx };
+
+export interface TrackInput {
+  chainId: string;
+  txHash: string;
+  registeredAtMs: number;
+  timings: TrackingTimings;
+  projectionTaskQueue: string;
+  /** Set by continue-as-new. */
+  carried?: { state: TrackingState; progressAt: number[] };
+}
+export interface TrackOutcome {
+  state: string;
+  status: string;
+  version: number;
+}
+
+export const stateQuery = defineQuery<TrackingState>('state');
+
+/** Continue-as-new well before the 10k-event warning; a poll window costs ~6 events. */
+const HISTORY_SOFT_LIMIT = 4000;
+
+export async function trackTransfer(input: TrackInput): Promise<TrackOutcome> {
+  const t = input.timings;
+  const chain = proxyActivities<ChainActivities>({
+    startToCloseTimeout: t.pollWindowMs + 60_000,
+    // A killed worker's poll is retried elsewhere after this; it must exceed one poll interval.
+    heartbeatTimeout: Math.max(5_000, t.pollIntervalMs * 3),
+    retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s' },
+  });
+  const projection = proxyActivities<ProjectionActivities>({
+    taskQueue: input.projectionTaskQueue,
+    startToCloseTimeout: '30s',
+    retry: { initialInterval: '500ms', backoffCoefficient: 2, maximumInterval: '10s' },
+  });
+
+  let s: TrackingState = input.carried?.state ?? { chainId: input.chainId, txHash: input.txHash, phase: 'submitted', hops: [], version: 0 };
+  let progressAt: number[] = input.carried?.progressAt ?? [];
+  setHandler(stateQuery, () => s);
+
+  const record = async () => {
+    s = { ...s, version: s.version + 1 };
+    await projection.recordStatus({ chainId: s.chainId, txHash: s.txHash, version: s.version, phase: s.phase, doc: statusDocument(s) });
+  };
+  const outcome = (): TrackOutcome => {
+    const d = statusDocument(s);
+    return { state: d.state, status: d.status, version: s.version };
+  };
+  const shouldContinueAsNew = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > (t.historyEventLimit ?? HISTORY_SOFT_LIMIT);
+
+  // ---- 1. wait for the source tx to be included ----
+  if (s.phase === 'submitted') {
+    let found: SourceTxFound | null = null;
+    for (;;) {
+      found = await chain.waitSourceTx({ chainId: s.chainId, txHash: s.txHash, windowMs: t.pollWindowMs, pollIntervalMs: t.pollIntervalMs });
+      if (found) break;
+      if (Date.now() - input.registeredAtMs >= t.sourceTimeoutMs) {
+        s = { ...s, phase: 'abandoned', abandonReason: `source tx not seen in a block within ${Math.round(t.sourceTimeoutMs / 1000)}s` };
+        await record();
+        return outcome();
+      }
+      if (shouldContinueAsNew()) await continueAsNew<typeof trackTransfer>({ ...input, carried: { state: s, progressAt } });
+    }
+    const { code, log } = found.tx;
+    s = { ...s, sourceTx: found.tx };
+    if (code !== 0) {
+      s = { ...s, phase: 'source_failed', sourceTx: { ...found.tx, code, log } };
+      await record();
+      return outcome();
+    }
+    s = { ...s, phase: found.hops.length ? 'tracking' : 'finished', hops: found.hops };
+    progressAt = found.hops.map(() => Date.now());
+    await record();
+    if (s.phase === 'finished') return outcome();
+  }
+
+  // ---- 2. follow every open hop concurrently (PFM appends hops as they are discovered) ----
+  /** Merge one poll result; true when something changed. */
+  const apply = (i: number, res: HopPollResult, now: number): boolean => {
+    if (JSON.stringify(res.hop) === JSON.stringify(s.hops[i]) && res.forwards.length === 0) return false;
+    const hops = s.hops.slice();
+    hops[i] = res.hop;
+    progressAt[i] = now;
+    const known = new Set(hops.map(hopKey));
+    for (const f of res.forwards) {
+      if (known.has(hopKey(f))) continue;
+      known.add(hopKey(f));
+      hops.push(f);
+      progressAt.push(now);
+    }
+    s = { ...s, hops };
+    return true;
+  };
+  const inflight = new Map<number, Promise<{ i: number; res: HopPollResult | null }>>();
+  for (;;) {
+    const open = s.hops.map((h, i) => ({ h, i })).filter(({ h }) => !hopIsTerminal(h));
+    if (open.length === 0) {
+      s = { ...s, phase: 'finished' };
+      await record();
+      return outcome();
+    }
+    for (const { h, i } of open) {
+      if (inflight.has(i)) continue;
+      const now = Date.now();
+      if (h.kind === 'op_withdrawal' && h.finalizesAtMs !== undefined && h.finalizesAtMs > now && !h.receiveTx) {
+        // Durable timer: the finalization period may be days; nothing runs meanwhile.
+        inflight.set(i, sleep(h.finalizesAtMs - now).then(() => ({ i, res: null })));
+      } else {
+        inflight.set(i, chain.pollHop({ hop: h, windowMs: t.pollWindowMs, pollIntervalMs: t.pollIntervalMs }).then((res) => ({ i, res })));
+      }
+    }
+    const { i, res } = await Promise.race(inflight.values());
+    inflight.delete(i);
+    const now = Date.now();
+    if (res === null) {
+      progressAt[i] = now; // finalization period over: the stall clock restarts at the claim window
+    } else if (apply(i, res, now)) {
+      await record();
+    }
+    // ---- stall windows, per hop kind, measured from the hop's last progress ----
+    const stalled = s.hops.findIndex((h, j) => !hopIsTerminal(h) && now - (progressAt[j] ?? now) > stallWindowMs(h, t) && !(h.kind === 'op_withdrawal' && (h.finalizesAtMs ?? 0) > now));
+    if (stalled >= 0) {
+      const h = s.hops[stalled]!;
+      if (h.kind === 'layer_zero' && h.state === 'LAYER_ZERO_TRANSFER_FAILED') s = { ...s, phase: 'finished' };
+      else s = { ...s, phase: 'abandoned', abandonReason: `hop ${stalled} (${h.kind}) made no progress for ${Math.round(stallWindowMs(h, t) / 1000)}s` };
+      await record();
+      return outcome();
+    }
+    if (shouldContinueAsNew()) {
+      // Let running polls finish so their results are not lost, then carry the state into a fresh history.
+      const rest = await Promise.all(inflight.values());
+      let changed = false;
+      for (const r of rest) if (r.res && apply(r.i, r.res, Date.now())) changed = true;
+      if (changed) await record();
+      await continueAsNew<typeof trackTransfer>({ ...input, carried: { state: s, progressAt } });
+    }
+  }
+}
