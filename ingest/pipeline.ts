@@ -11,7 +11,7 @@ import type { Vm } from './decode/nft.js';
 import { createEnricher } from './enrich.js';
 import { createProgress } from './progress.js';
 import { buildRichListSnapshot } from './richlist.js';
-import { withRetry, type ChainSource, type FetchedBlock } from './source.js';
+import { MalformedResponseError, withRetry, type ChainSource, type FetchedBlock } from './source.js';
 import { deleteRange, recover, writeBatch, type BlockBatchItem } from './writer.js';
 
 export interface IngestOptions {
@@ -75,11 +75,15 @@ export function createIngest(opts: IngestOptions): Ingest {
     let decodeFailures = 0;
     for (;;) {
       const fetched = await withRetry(() => source.fetchBlock(height), {
+        baseMs: 100,
         isStopped: () => stopped,
         onRetry: (err, attempt) => {
           metrics.ingestErrors.inc({ kind: 'rpc' });
           if (attempt % 5 === 1) log.warn('ingest.retry', { height, attempt, error: err.message });
         },
+      }).catch((e: Error) => {
+        if (e instanceof MalformedResponseError) throw new IngestFatalError(`block ${height} cannot be decoded: the node keeps answering malformed data (${e.message})`);
+        throw e;
       });
       try {
         const facts = decodeBlock(vm, fetched.block, fetched.results, fetched.restTxs, prefix);

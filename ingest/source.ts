@@ -56,6 +56,13 @@ export class TransientSourceError extends Error {
   override name = 'TransientSourceError';
 }
 
+/** An answer that is not valid JSON: retried a bounded number of times (a proxy hiccup), then fatal. */
+export class MalformedResponseError extends TransientSourceError {
+  override name = 'MalformedResponseError';
+}
+
+const isParseError = (e: unknown) => e instanceof SyntaxError || /JSON|Unexpected (end|token)/i.test((e as Error)?.message ?? '');
+
 let rpcId = 0;
 
 function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
@@ -80,7 +87,8 @@ export function createChainSource(opts: ChainSourceOptions): ChainSource {
       return res.result as T;
     } catch (e) {
       if (e instanceof TransientSourceError) throw e;
-      throw new TransientSourceError(`${method}: ${(e as Error).message.slice(0, 300)}`);
+      const Err = isParseError(e) ? MalformedResponseError : TransientSourceError;
+      throw new Err(`${method}: ${(e as Error).message.slice(0, 300)}`);
     }
   }
 
@@ -94,7 +102,11 @@ export function createChainSource(opts: ChainSourceOptions): ChainSource {
     const body = await res.text();
     if (res.status >= 500 || res.status === 429) throw new TransientSourceError(`GET ${pathAndQuery}: HTTP ${res.status}`);
     if (!res.ok) throw new Error(`GET ${pathAndQuery}: HTTP ${res.status} ${body.slice(0, 200)}`);
-    return JSON.parse(body) as T;
+    try {
+      return JSON.parse(body) as T;
+    } catch (e) {
+      throw new MalformedResponseError(`GET ${pathAndQuery}: ${(e as Error).message}`);
+    }
   }
 
   /** All txs of a block from REST, following next_key, falling back to offset when next_key is null too early. */
@@ -151,23 +163,28 @@ export function createChainSource(opts: ChainSourceOptions): ChainSource {
       if (e instanceof TransientSourceError) throw e;
       const msg = (e as Error).message;
       if (/execution reverted|revert/i.test(msg)) throw new Error(`${method}: ${msg.slice(0, 200)}`);
-      throw new TransientSourceError(`${method}: ${msg.slice(0, 300)}`);
+      throw new (isParseError(e) ? MalformedResponseError : TransientSourceError)(`${method}: ${msg.slice(0, 300)}`);
     }
   }
 }
 
-/** Retry a transient operation with exponential backoff (capped), forever unless `attempts` is given. */
+/**
+ * Retry a transient operation with exponential backoff (capped): forever for network/5xx/timeouts (the node may
+ * be down for a while), at most `malformedAttempts` times in a row for answers that are not valid JSON.
+ */
 export async function withRetry<T>(
   fn: () => Promise<T>,
-  opts: { baseMs?: number; maxMs?: number; attempts?: number; onRetry?: (err: Error, attempt: number) => void; isStopped?: () => boolean } = {},
+  opts: { baseMs?: number; maxMs?: number; attempts?: number; malformedAttempts?: number; onRetry?: (err: Error, attempt: number) => void; isStopped?: () => boolean } = {},
 ): Promise<T> {
   const base = opts.baseMs ?? 200;
   const max = opts.maxMs ?? 10_000;
+  let malformed = 0;
   for (let attempt = 1; ; attempt++) {
     try {
       return await fn();
     } catch (e) {
       const err = e as Error;
+      if (err instanceof MalformedResponseError && ++malformed >= (opts.malformedAttempts ?? 8)) throw err;
       if (!(err instanceof TransientSourceError) || (opts.attempts !== undefined && attempt >= opts.attempts) || opts.isStopped?.()) throw err;
       opts.onRetry?.(err, attempt);
       await new Promise((r) => setTimeout(r, Math.min(max, base * 2 ** (attempt - 1))));

@@ -1,0 +1,79 @@
+// Failure policy of the ingest (docs/ingest.md): transient RPC faults are retried and lose nothing; a block
+// that stays undecodable stops the pipeline loudly with its height; internal EVM calls are indexed when enabled.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createStore, type Store } from '../../clickhouse/client.js';
+import { migrate } from '../../clickhouse/migrate.js';
+import { IngestFatalError, createIngest } from '../../ingest/pipeline.js';
+import { createChainSource } from '../../ingest/source.js';
+import { createLogger } from '../../platform/log.js';
+import { startSampleChain } from '../../devnet/sample-chains/serve.js';
+import { lastCheckpoint } from '../../ingest/writer.js';
+
+let chain: Awaited<ReturnType<typeof startSampleChain>>;
+let store: Store;
+const dir = mkdtempSync(path.join(os.tmpdir(), 'faults-'));
+
+beforeAll(async () => {
+  chain = await startSampleChain('evm');
+  store = createStore({ dataDir: dir });
+  await migrate(store);
+});
+afterAll(async () => {
+  await chain?.stop();
+  await store?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const events: { event: string; fields?: Record<string, unknown> }[] = [];
+const log = {
+  ...createLogger({ test: 'faults' }),
+  warn: (event: string, fields?: Record<string, unknown>) => void events.push({ event, fields }),
+  error: (event: string, fields?: Record<string, unknown>) => void events.push({ event, fields }),
+  child() { return log; },
+};
+
+function ingestTo(stopAtHeight: number, timeoutMs = 2000) {
+  const source = createChainSource({ rpcUrl: chain.rpcUrl, restUrl: chain.restUrl, evmUrl: chain.evmUrl, evmTraces: true, timeoutMs });
+  return { source, ingest: createIngest({ store, source, vm: 'evm', log, batchBlocks: 4, fetchConcurrency: 2, pollIntervalMs: 20, stopAtHeight }) };
+}
+
+describe('ingest failure policy', () => {
+  it('retries HTTP 500s, dropped connections and garbled answers, and still indexes every tx once', async () => {
+    chain.server.faults.failHeight(3, { kind: 'http500', times: 3 });
+    chain.server.faults.failHeight(6, { kind: 'timeout', times: 1, delayMs: 50 });
+    chain.server.faults.failHeight(9, { kind: 'malformed', times: 2 });
+    const { source, ingest } = ingestTo(12);
+    await ingest.run();
+    source.close();
+    expect(chain.server.faults.served).toBeGreaterThanOrEqual(6);
+    expect(events.some((e) => e.event === 'ingest.retry' || e.event === 'ingest.block_decode_retry')).toBe(true);
+    const expected = chain.manifest.txs.filter((t) => t.height <= 12);
+    const rows = await store.rows<{ hash: string }>('SELECT hash FROM txs');
+    expect(rows.map((r) => r.hash).sort()).toEqual(expected.map((t) => t.hash).sort());
+    expect(await lastCheckpoint(store)).toBe(12);
+  });
+
+  it('indexes internal EVM calls (callTracer) when tracing is enabled', async () => {
+    const [r] = await store.rows<{ n: string; roots: string }>('SELECT count() AS n, countIf(parent_index = -1) AS roots FROM evm_internal_txs');
+    const evmTxs = chain.manifest.txs.filter((t) => t.height <= 12 && t.evmTxHashes.length > 0).length;
+    expect(evmTxs).toBeGreaterThan(0);
+    expect(Number(r!.roots)).toBeGreaterThan(0);
+    expect(Number(r!.n)).toBeGreaterThanOrEqual(Number(r!.roots));
+  });
+
+  it('stops loudly, naming the height, when a block stays undecodable; nothing past it is written', async () => {
+    chain.server.faults.failHeight(15, { kind: 'malformed', times: 1000 });
+    const { source, ingest } = ingestTo(20);
+    await expect(ingest.run()).rejects.toThrow(IngestFatalError);
+    await expect(ingest.run()).rejects.toThrow(/block 15 cannot be decoded/);
+    source.close();
+    expect(events.some((e) => e.event === 'ingest.fatal' && String(e.fields?.error).includes('block 15'))).toBe(true);
+    expect(await lastCheckpoint(store)).toBeLessThan(15);
+    const [above] = await store.rows<{ n: string }>('SELECT count() AS n FROM blocks WHERE height >= 15');
+    expect(Number(above!.n)).toBe(0);
+    chain.server.faults.clear();
+  }, 60_000);
+});
