@@ -3,7 +3,7 @@
 //    random account / hash / height / collection / offset per request so caches do not flatter the figures;
 //  - throughput at 32 connections on txs/by_account and richlist;
 //  - RSS of the API process (peak, sampled every 100 ms) during the throughput runs.
-// Usage: npx tsx bench/indexer.ts [dataDir] [--seconds N]   → table on stdout, JSON in bench/results/indexer.json
+// Usage: npx tsx bench/indexer.ts [dataDir] [--seconds N] [--no-cache]   → table on stdout, JSON in bench/results/
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -19,6 +19,7 @@ const args = process.argv.slice(2);
 const secIdx = args.indexOf('--seconds');
 const seconds = secIdx >= 0 ? Number(args[secIdx + 1]) : 5;
 const dataDir = args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--seconds') ?? defaultBenchDir();
+const noCache = args.includes('--no-cache');
 
 const rnd = (n: number) => Math.floor(Math.random() * n);
 const b64 = (v: unknown) => encodeURIComponent(Buffer.from(typeof v === 'string' ? v : JSON.stringify(v)).toString('base64'));
@@ -92,7 +93,7 @@ function rssMb(pid: number): number {
   return m ? Math.round(Number(m[1]) / 1024) : 0;
 }
 
-const server = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'indexer-server.ts'), dataDir], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, LOG_LEVEL: 'warn' } });
+const server = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'indexer-server.ts'), dataDir], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, LOG_LEVEL: 'warn', BENCH_NO_CACHE: noCache ? '1' : '0' } });
 const base = await new Promise<string>((resolve, reject) => {
   let out = '';
   server.stdout.on('data', (d: Buffer) => {
@@ -112,7 +113,10 @@ try {
     process.stdout.write(`${name.padEnd(40)} p50 ${String(r.p50).padStart(4)} ms  p99 ${String(r.p99).padStart(4)} ms  ${r.rps} req/s  non2xx ${r.non2xx}\n`);
   }
   const throughput: (Result & { rssPeakMb: number })[] = [];
-  for (const name of ['txs by_account (random account)', 'richlist deep (offset key)', 'richlist first page']) {
+  // A fixed set of 50 hot accounts: what the response cache does for popular pages.
+  const hotAccounts = accounts.slice(0, 50);
+  scenarios.push(['txs by_account (50 hot accounts)', () => `${P}/tx/v1/txs/by_account/${hotAccounts[rnd(hotAccounts.length)]}`]);
+  for (const name of ['txs by_account (random account)', 'txs by_account (50 hot accounts)', 'richlist deep (offset key)', 'richlist first page']) {
     const p = scenarios.find(([n]) => n === name)![1];
     let peak = 0;
     const t = setInterval(() => (peak = Math.max(peak, rssMb(server.pid!))), 100);
@@ -123,7 +127,7 @@ try {
   }
   const machine = { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, memGb: Math.round(os.totalmem() / 2 ** 30), node: process.version, load: os.loadavg() };
   mkdirSync(path.join(here, 'results'), { recursive: true });
-  writeFileSync(path.join(here, 'results', 'indexer.json'), JSON.stringify({ at: new Date().toISOString(), dataDir, seconds, machine, rssIdleMb: rssIdle, latency, throughput }, null, 2));
+  writeFileSync(path.join(here, 'results', noCache ? 'indexer-nocache.json' : 'indexer.json'), JSON.stringify({ at: new Date().toISOString(), dataDir, seconds, noCache, machine, rssIdleMb: rssIdle, latency, throughput }, null, 2));
   process.stdout.write(`idle RSS ${rssIdle} MB; machine ${JSON.stringify(machine)}\n`);
 } finally {
   server.kill('SIGTERM');

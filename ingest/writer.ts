@@ -82,8 +82,11 @@ export function batchRows(batch: readonly BlockBatchItem[]) {
       }
     }
     for (const e of b.errors) rows.ingest_errors.push({ height: b.height, ...e });
-    for (const r of receipts ?? [])
-      rows.evm_txs.push({ height: b.height, tx_index: Number(BigInt(r.transactionIndex)), hash: r.transactionHash.toLowerCase(), sender: (r.from ?? '').toLowerCase(), receipt: JSON.stringify(r) });
+    for (const r of receipts ?? []) {
+      // The logs are already rows of evm_logs and the bloom is derivable from them: keep the rest of the receipt.
+      const { logs: _logs, logsBloom: _bloom, ...rest } = r;
+      rows.evm_txs.push({ height: b.height, tx_index: Number(BigInt(r.transactionIndex)), hash: r.transactionHash.toLowerCase(), sender: (r.from ?? '').toLowerCase(), receipt: JSON.stringify(rest) });
+    }
     for (const t of traces ?? []) if (t.result) rows.evm_internal_txs.push(...flattenCalls(b.height, t.txHash.toLowerCase(), t.result));
   }
   return rows;

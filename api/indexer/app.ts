@@ -6,6 +6,7 @@ import { createServiceApp } from '../http/app.js';
 import { ApiError, errorHandler, notFoundHandler } from '../http/errors.js';
 import type { Store } from '../../clickhouse/client.js';
 import type { AppConfig } from '../../platform/config.js';
+import { responseCache } from './cache.js';
 import { createChainLookups, type ChainLookups } from './chain.js';
 import { tipCache, type IndexerContext } from './context.js';
 import { indexerOpenApi } from './openapi.js';
@@ -26,6 +27,8 @@ export interface IndexerAppOptions {
   validateResponses?: boolean;
   /** Replace the REST lookups (tests). */
   lookups?: ChainLookups;
+  /** Upstream-style response cache (1 s lists, 10 s single objects); on unless false. */
+  responseCache?: boolean;
 }
 
 /** Routing is non-strict upstream: `/status/` is `/status`. Strip the slash before validation sees the path. */
@@ -62,6 +65,7 @@ export function createIndexerApp(opts: IndexerAppOptions): Express {
   const app = createServiceApp({ service: 'indexer', openapi: indexerOpenApi });
   app.locals.validateResponses = opts.validateResponses === true;
   app.use(trailingSlash);
+  if (opts.responseCache !== false) app.use(responseCache());
   app.use(
     OpenApiValidator.middleware({
       // The validator mutates what it is given; keep the served document pristine.

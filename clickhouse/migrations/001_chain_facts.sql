@@ -57,7 +57,8 @@ CREATE TABLE IF NOT EXISTS evm_logs
 )
 ENGINE = MergeTree ORDER BY (height, sequence, log_index);
 
--- EVM receipts from eth_getBlockReceipts (one row per EVM tx), kept as returned by the node.
+-- EVM receipts from eth_getBlockReceipts (one row per EVM tx), as returned by the node minus `logs` (rows of
+-- evm_logs) and `logsBloom` (derivable from them).
 CREATE TABLE IF NOT EXISTS evm_txs
 (
     height   UInt64,

@@ -346,6 +346,18 @@ describe('errors', () => {
     else expect(res.body.message).toMatch(message);
   });
 
+  it('caches 200 answers per raw URL as upstream does (X-Cache miss, then hit, same body)', async () => {
+    const url = `${api.base}/indexer/block/v1/blocks?pagination.limit=3&pagination.offset=1`; // a URL no other test asks for
+    const first = await fetch(url);
+    const second = await fetch(url);
+    expect(first.headers.get('x-cache')).toBe('miss');
+    expect(second.headers.get('x-cache')).toBe('hit');
+    expect(await second.text()).toBe(await first.text());
+    const bad = await fetch(`${api.base}/indexer/block/v1/blocks/0`);
+    expect(bad.status).toBe(400);
+    expect((await fetch(`${api.base}/indexer/block/v1/blocks/0`)).headers.get('x-cache')).toBe('miss');
+  });
+
   it('answers an over-long request line with a JSON error, not Node\'s empty body', async () => {
     const res = await fetch(`${api.base}/indexer/tx/v1/txs?msgs=${'a'.repeat(20_000)}`);
     expect(res.status).toBe(431);
