@@ -1,33 +1,53 @@
-// Lookups the decoders cannot do alone (indexer.md §11.3): collection names (ERC721 name(), CW721
-// contract_info), token URIs (ERC721 tokenURI(id), Move 0x1::nft::Nft resource), and Move object events
-// attributed to the NFT they move. Names/URIs are best effort: a failed lookup leaves the field empty and
-// never stops the ingest; a reverting ERC721 collection is not asked again (as upstream does).
+// Lookups the decoders cannot do alone (indexer.md §11.3), at the block's height (`x-cosmos-block-height`):
+// - collection names (ERC721 name(), CW721 contract_info) and token URIs (ERC721 tokenURI(id), Move
+//   0x1::nft::Nft): cosmetic, best effort after a few retries; a failed lookup leaves the field empty and only
+//   a revert blacklists an ERC721 collection (as upstream does);
+// - Move object → NFT and the previous owner of CW721/Move transfers and burns: these decide which rows exist,
+//   so they are retried like block fetches and only definite answers are cached.
 import { fromHex, toBase64, toBech32 } from '@cosmjs/encoding';
 import { Interface } from 'ethers';
 import type { Store } from '../clickhouse/client.js';
 import type { Logger } from '../platform/log.js';
 import type { BlockFacts } from './decode/block.js';
-import { moveObject, type Vm } from './decode/nft.js';
-import type { ChainSource } from './source.js';
+import { moveObject, type NftEventFact, type Vm } from './decode/nft.js';
+import { withRetry, type ChainSource } from './source.js';
 
 const erc721 = new Interface(['function name() view returns (string)', 'function tokenURI(uint256) view returns (string)']);
-
-const URI_LOOKUP_CONCURRENCY = 8;
+const LOOKUP_CONCURRENCY = 8;
+const CACHE_LIMIT = 100_000;
+const MOVE_OBJECT_RE = /^0x[0-9a-f]{64}$/;
 
 export interface Enricher {
   enrich(blocks: BlockFacts[]): Promise<void>;
 }
 
+/** Run jobs with at most `n` in flight. */
+async function pool(jobs: (() => Promise<void>)[], n: number): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(n, jobs.length) }, async () => {
+    while (next < jobs.length) await jobs[next++]!();
+  }));
+}
+
+function remember<K, V>(map: Map<K, V>, k: K, v: V) {
+  if (map.size >= CACHE_LIMIT) map.clear();
+  map.set(k, v);
+}
+
+const isRevert = (e: unknown) => /revert/i.test((e as Error)?.message ?? '');
+const isNotFound = (e: unknown) => /HTTP 404|not found/i.test((e as Error)?.message ?? '');
+
 export function createEnricher(vm: Vm, store: Store, source: ChainSource, log: Logger, prefix = 'init'): Enricher {
   const knownCollections = new Set<string>();
   const names = new Map<string, string>();
   const reverted = new Set<string>();
-  const objects = new Map<string, { collection: string; token_id: string }>();
+  const objects = new Map<string, { collection: string; token_id: string } | null>();
 
-  async function best<T>(what: string, fn: () => Promise<T>, fallback: T): Promise<T> {
+  async function cosmetic<T>(what: string, fn: () => Promise<T>, fallback: T, onError?: (e: unknown) => void): Promise<T> {
     try {
-      return await fn();
+      return await withRetry(fn, { attempts: 3, baseMs: 100 });
     } catch (e) {
+      onError?.(e);
       log.debug('ingest.enrich_failed', { what, error: (e as Error).message.slice(0, 200) });
       return fallback;
     }
@@ -37,64 +57,58 @@ export function createEnricher(vm: Vm, store: Store, source: ChainSource, log: L
     if (names.has(collection)) return names.get(collection)!;
     let name = '';
     if (lookup === 'evm' && !reverted.has(collection)) {
-      name = await best('name()', async () => {
-        try {
-          return erc721.decodeFunctionResult('name', await source.evmCall(collection, erc721.encodeFunctionData('name'), height))[0] as string;
-        } catch (e) {
-          reverted.add(collection);
-          throw e;
-        }
-      }, '');
+      name = await cosmetic('name()', async () => erc721.decodeFunctionResult('name', await source.evmCall(collection, erc721.encodeFunctionData('name'), height))[0] as string, '',
+        (e) => { if (isRevert(e)) reverted.add(collection); });
     } else if (lookup === 'wasm') {
       const addr = toBech32(prefix, fromHex(collection.slice(2)));
       const q = toBase64(new TextEncoder().encode('{"contract_info":{}}'));
-      name = await best('contract_info', async () => (await source.restGet<{ data?: { name?: string } }>(`/cosmwasm/wasm/v1/contract/${addr}/smart/${encodeURIComponent(q)}`)).data?.name ?? '', '');
+      name = await cosmetic('contract_info', async () => (await source.restGet<{ data?: { name?: string } }>(`/cosmwasm/wasm/v1/contract/${addr}/smart/${encodeURIComponent(q)}`, height)).data?.name ?? '', '');
     }
-    names.set(collection, name);
+    remember(names, collection, name);
     return name;
   }
 
-  async function tokenUri(collection: string, tokenId: string, objectAddr: string, height: number): Promise<string> {
-    if (vm === 'evm' && !reverted.has(collection)) {
-      return best('tokenURI', async () => {
-        const data = erc721.encodeFunctionData('tokenURI', [BigInt(tokenId)]);
-        return erc721.decodeFunctionResult('tokenURI', await source.evmCall(collection, data, height))[0] as string;
+  async function tokenUri(e: NftEventFact, height: number): Promise<string> {
+    if (vm === 'evm' && !reverted.has(e.collection)) {
+      return cosmetic('tokenURI', async () => {
+        const data = erc721.encodeFunctionData('tokenURI', [BigInt(e.token_id)]);
+        return erc721.decodeFunctionResult('tokenURI', await source.evmCall(e.collection, data, height))[0] as string;
       }, '');
     }
-    if (vm === 'move' && objectAddr) {
-      return best('0x1::nft::Nft', async () => {
-        const r = await source.restGet<{ resource?: { move_resource?: string } }>(
-          `/initia/move/v1/accounts/${objectAddr}/resources/by_struct_tag?struct_tag=${encodeURIComponent('0x1::nft::Nft')}`,
-        );
-        return (JSON.parse(r.resource?.move_resource ?? '{}') as { data?: { uri?: string } }).data?.uri ?? '';
-      }, '');
+    if (vm === 'move' && MOVE_OBJECT_RE.test(e.object_addr)) {
+      return cosmetic('0x1::nft::Nft uri', async () => (await nftResource(e.object_addr, height))?.uri ?? '', '');
     }
     return '';
   }
 
-  const notNfts = new Set<string>();
+  async function nftResource(object: string, height: number): Promise<{ collection: string; token_id: string; uri: string } | null> {
+    try {
+      const r = await source.restGet<{ resource?: { move_resource?: string } }>(
+        `/initia/move/v1/accounts/${object}/resources/by_struct_tag?struct_tag=${encodeURIComponent('0x1::nft::Nft')}`, height,
+      );
+      const data = (JSON.parse(r.resource?.move_resource ?? '{}') as { data?: { collection?: { inner?: string }; token_id?: string; uri?: string } }).data;
+      return data?.collection?.inner && data.token_id !== undefined ? { collection: moveObject(data.collection.inner), token_id: String(data.token_id), uri: data.uri ?? '' } : null;
+    } catch (e) {
+      if (isNotFound(e)) return null; // definitely not an NFT
+      throw e;
+    }
+  }
 
-  /** Move object → NFT: first our own mints, then the chain's `0x1::nft::Nft` resource (NFTs minted before the indexed range). */
-  async function lookupObjects(addrs: string[]) {
-    let missing = addrs.filter((a) => !objects.has(a) && !notNfts.has(a));
+  /** Move object → NFT: our own mints first, then the chain's `0x1::nft::Nft` resource (NFTs minted before the indexed range). */
+  async function lookupObjects(wanted: { object: string; height: number }[]) {
+    const missing = [...new Map(wanted.filter((w) => !objects.has(w.object)).map((w) => [w.object, w])).values()];
     if (missing.length === 0) return;
     const rows = await store.rows<{ object_addr: string; collection: string; token_id: string }>(
       'SELECT object_addr, any(collection) AS collection, any(token_id) AS token_id FROM nft_objects WHERE object_addr IN {a:Array(String)} GROUP BY object_addr',
-      { a: missing },
+      { a: missing.map((m) => m.object) },
     );
-    for (const r of rows) objects.set(r.object_addr, { collection: r.collection, token_id: r.token_id });
-    missing = missing.filter((a) => !objects.has(a));
-    await Promise.all(missing.map(async (addr) => {
-      const nft = await best('0x1::nft::Nft', async () => {
-        const r = await source.restGet<{ resource?: { move_resource?: string } }>(
-          `/initia/move/v1/accounts/${addr}/resources/by_struct_tag?struct_tag=${encodeURIComponent('0x1::nft::Nft')}`,
-        );
-        const data = (JSON.parse(r.resource?.move_resource ?? '{}') as { data?: { collection?: { inner?: string }; token_id?: string } }).data;
-        return data?.collection?.inner && data.token_id !== undefined ? { collection: moveObject(data.collection.inner), token_id: String(data.token_id) } : null;
-      }, null);
-      if (nft) objects.set(addr, nft);
-      else notNfts.add(addr);
-    }));
+    for (const r of rows) remember(objects, r.object_addr, { collection: r.collection, token_id: r.token_id });
+    const jobs = missing.filter((m) => !objects.has(m.object)).map((m) => async () => {
+      if (!MOVE_OBJECT_RE.test(m.object)) return void remember(objects, m.object, null);
+      const nft = await withRetry(() => nftResource(m.object, m.height), { baseMs: 200 });
+      remember(objects, m.object, nft ? { collection: nft.collection, token_id: nft.token_id } : null);
+    });
+    await pool(jobs, LOOKUP_CONCURRENCY);
   }
 
   async function unknownCollections(cols: string[]): Promise<Set<string>> {
@@ -102,47 +116,77 @@ export function createEnricher(vm: Vm, store: Store, source: ChainSource, log: L
     if (fresh.length === 0) return new Set();
     const rows = await store.rows<{ collection: string }>('SELECT DISTINCT collection FROM nft_collection_events WHERE collection IN {c:Array(String)}', { c: fresh });
     for (const r of rows) knownCollections.add(r.collection);
+    if (knownCollections.size > CACHE_LIMIT) knownCollections.clear();
     return new Set(fresh.filter((c) => !knownCollections.has(c)));
+  }
+
+  /** Owners before this batch of the tokens whose transfers/burns do not name the previous owner (CW721, Move burns). */
+  async function priorOwners(blocks: BlockFacts[]): Promise<Map<string, string>> {
+    const owners = new Map<string, string>();
+    const need = new Set<string>();
+    for (const b of blocks) for (const t of b.txs) for (const e of t.nft.events) {
+      const key = `${e.collection}|${e.token_id}`;
+      if ((e.kind === 'transfer' || e.kind === 'burn') && !e.from_owner && !owners.has(key)) need.add(key);
+      if (e.kind === 'mint' || e.kind === 'transfer') owners.set(key, e.to_owner);
+      else if (e.kind === 'burn') owners.set(key, '');
+    }
+    const result = new Map<string, string>();
+    if (need.size === 0) return result;
+    const keys = [...need].map((k) => k.split('|') as [string, string]);
+    const rows = await store.rows<{ collection: string; token_id: string; owner: string }>(
+      `SELECT collection, token_id, argMax(to_owner, (sequence, event_index)) AS owner FROM nft_events
+       WHERE collection IN {c:Array(String)} AND (collection, token_id) IN (SELECT arrayJoin(arrayZip({c:Array(String)}, {t:Array(String)})))
+         AND kind IN ('mint', 'transfer', 'burn') GROUP BY collection, token_id`,
+      { c: keys.map((k) => k[0]), t: keys.map((k) => k[1]) },
+    );
+    for (const r of rows) result.set(`${r.collection}|${r.token_id}`, r.owner);
+    return result;
   }
 
   return {
     async enrich(blocks) {
-      // Move object events → NFT transfers/mutations, in chain order so a mint earlier in the batch is known.
-      const objectAddrs = blocks.flatMap((b) => b.txs.flatMap((t) => t.nft.objectEvents.map((o) => o.object)));
-      if (objectAddrs.length) await lookupObjects([...new Set(objectAddrs)]);
+      // 1. Move object events → NFT transfers/mutations, in chain order so a mint earlier in the batch is known.
+      const wanted = blocks.flatMap((b) => b.txs.flatMap((t) => t.nft.objectEvents.map((o) => ({ object: o.object, height: b.height }))));
+      for (const b of blocks) for (const t of b.txs) for (const e of t.nft.events) if (e.kind === 'mint' && e.object_addr) remember(objects, e.object_addr, { collection: e.collection, token_id: e.token_id });
+      if (wanted.length) await lookupObjects(wanted);
+      for (const b of blocks) for (const t of b.txs) {
+        for (const o of t.nft.objectEvents) {
+          const nft = objects.get(o.object);
+          if (!nft) continue; // not an NFT (fungible store, module object, …)
+          t.nft.events.push({ collection: nft.collection, token_id: nft.token_id, kind: o.kind, from_owner: o.from_owner, to_owner: o.to_owner, uri: o.uri, object_addr: o.object, event_index: o.event_index });
+        }
+        t.nft.objectEvents = [];
+        t.nft.events.sort((a, b) => a.event_index - b.event_index);
+      }
+      // 2. Previous owners for events that do not carry them, so the ownership ledger nets to the truth.
+      const prior = await priorOwners(blocks);
+      const current = new Map(prior);
+      for (const b of blocks) for (const t of b.txs) for (const e of t.nft.events) {
+        const key = `${e.collection}|${e.token_id}`;
+        if ((e.kind === 'transfer' || e.kind === 'burn') && !e.from_owner) e.from_owner = current.get(key) ?? '';
+        if (e.kind === 'mint' || e.kind === 'transfer') current.set(key, e.to_owner);
+        else if (e.kind === 'burn') current.set(key, '');
+      }
+      // 3. One creation row per collection (the first time it is seen), with its name.
       const candidates = [...new Set(blocks.flatMap((b) => b.txs.flatMap((t) => t.nft.collections.map((c) => c.collection))))];
       const fresh = await unknownCollections(candidates);
-      const uriJobs: (() => Promise<void>)[] = [];
-      for (const b of blocks) {
-        for (const t of b.txs) {
-          for (const e of t.nft.events) {
-            if (e.kind === 'mint' && e.object_addr) objects.set(e.object_addr, { collection: e.collection, token_id: e.token_id });
-            if (e.kind === 'mint' && !e.uri) uriJobs.push(async () => void (e.uri = await tokenUri(e.collection, e.token_id, e.object_addr, b.height)));
-          }
-          for (const o of t.nft.objectEvents) {
-            const nft = objects.get(o.object);
-            if (!nft) continue; // an object that is not a known NFT (fungible store, module object, …)
-            t.nft.events.push({ collection: nft.collection, token_id: nft.token_id, kind: o.kind, from_owner: o.from_owner, to_owner: o.to_owner, uri: o.uri, object_addr: o.object, event_index: o.event_index });
-          }
-          t.nft.objectEvents = [];
-          // Keep one creation row per collection: the first time it is seen.
-          const keep = [];
-          for (const c of t.nft.collections) {
-            if (!fresh.has(c.collection)) continue;
-            fresh.delete(c.collection);
-            knownCollections.add(c.collection);
-            if (!c.name) c.name = await collectionName(c.collection, c.lookup, b.height);
-            keep.push(c);
-          }
-          t.nft.collections = keep;
+      for (const b of blocks) for (const t of b.txs) {
+        const keep = [];
+        for (const c of t.nft.collections) {
+          if (!fresh.has(c.collection)) continue;
+          fresh.delete(c.collection);
+          knownCollections.add(c.collection);
+          if (!c.name) c.name = await collectionName(c.collection, c.lookup, b.height);
+          keep.push(c);
         }
+        t.nft.collections = keep;
       }
-      // At most URI_LOOKUP_CONCURRENCY lookups in flight, so a backfill full of mints does not flood the node.
-      let next = 0;
-      await Promise.all(Array.from({ length: Math.min(URI_LOOKUP_CONCURRENCY, uriJobs.length) }, async () => {
-        while (next < uriJobs.length) await uriJobs[next++]!();
-      }));
+      // 4. Token URIs of mints that did not carry one.
+      const jobs: (() => Promise<void>)[] = [];
+      for (const b of blocks) for (const t of b.txs) for (const e of t.nft.events) {
+        if (e.kind === 'mint' && !e.uri) jobs.push(async () => void (e.uri = await tokenUri(e, b.height)));
+      }
+      await pool(jobs, LOOKUP_CONCURRENCY);
     },
   };
 }
-

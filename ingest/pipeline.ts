@@ -12,7 +12,8 @@ import { createEnricher } from './enrich.js';
 import { createProgress } from './progress.js';
 import { buildRichListSnapshot } from './richlist.js';
 import { MalformedResponseError, withRetry, type ChainSource, type FetchedBlock } from './source.js';
-import { deleteRange, recover, writeBatch, type BlockBatchItem } from './writer.js';
+import { lastCheckpoint, recover, rewindTo, writeBatch, type BlockBatchItem } from './writer.js';
+import { latestSnapshot } from './richlist.js';
 
 export interface IngestOptions {
   store: Store;
@@ -46,7 +47,10 @@ export interface Ingest {
   run(): Promise<void>;
   stop(): Promise<void>;
   indexedHeight(): number;
-  /** Re-ingest an already indexed range: its rows are deleted and written again from the source. */
+  /**
+   * Re-ingest from `from`: the index is rewound to from-1 (crash-safe, see writer.rewindTo) and rewritten by
+   * the normal loop up to max(previous checkpoint, to). Needs a stopped ingest.
+   */
   reingest(from: number, to: number): Promise<void>;
 }
 
@@ -68,6 +72,7 @@ export function createIngest(opts: IngestOptions): Ingest {
   let avgTxsPerBlock = 0;
   const blocksPerBatch = () => Math.max(1, Math.min(batchBlocks, avgTxsPerBlock > 0 ? Math.floor(TARGET_BATCH_TXS / avgTxsPerBlock) : 10));
   let running: Promise<void> | null = null;
+  let active = false;
 
   const sleep = (ms: number) => new Promise<void>((r) => { const t = setTimeout(r, ms); wake = () => { clearTimeout(t); r(); }; });
 
@@ -141,20 +146,36 @@ export function createIngest(opts: IngestOptions): Ingest {
     return { txs, events: facts.reduce((n, f) => n + f.txs.reduce((m, t) => m + t.eventCount, 0), 0) };
   }
 
-  async function maybeRichList(caughtUp: boolean) {
+  let lastBuildMs = 0;
+  async function maybeRichList(caughtUp: boolean, force = false) {
     if (vm !== 'evm' || !richListDirty) return;
-    if (!caughtUp && Date.now() - lastRichList < richListEvery) return;
+    // A build re-ranks every holder: while backfilling wait RICHLIST_INTERVAL_MS; at the head wait at least
+    // 5× the last build time, so snapshots never take more than ~1/6 of the ingest's time.
+    const wait = caughtUp ? 5 * lastBuildMs : Math.max(richListEvery, 5 * lastBuildMs);
+    if (!force && Date.now() - lastRichList < wait) return;
     const t0 = Date.now();
     const { holders } = await buildRichListSnapshot(store, indexed);
     richListDirty = false;
     lastRichList = Date.now();
+    lastBuildMs = lastRichList - t0;
     log.info('ingest.richlist_snapshot', { height: indexed, holders, ms: lastRichList - t0 });
   }
 
   async function loop() {
+    active = true;
+    try {
+      await loopBody();
+    } finally {
+      active = false;
+    }
+  }
+
+  async function loopBody() {
     const { checkpoint, deleted } = await recover(store);
     if (deleted > 0) log.warn('ingest.recovered', { checkpoint, deleted_rows: deleted });
     indexed = checkpoint;
+    // A crash between the last checkpoint and its snapshot leaves the rich list behind: catch up.
+    if (vm === 'evm' && checkpoint > 0 && (await latestSnapshot(store)) < checkpoint) richListDirty = true;
     let next = Math.max(checkpoint + 1, opts.startHeight ?? 1);
     prevTimeNanos = await previousBlockTime(next - 1);
     log.info('ingest.start', { from: next, checkpoint });
@@ -186,7 +207,7 @@ export function createIngest(opts: IngestOptions): Ingest {
         next = current.to + 1;
         await maybeRichList(next > head);
       }
-      await maybeRichList(true);
+      await maybeRichList(true, true);
     } finally {
       progress.done();
     }
@@ -207,11 +228,13 @@ export function createIngest(opts: IngestOptions): Ingest {
     },
     indexedHeight: () => indexed,
     async reingest(from, to) {
-      await deleteRange(store, from, to);
-      enricher = newEnricher(); // its caches may describe rows that were just deleted
-      prevTimeNanos = await previousBlockTime(from - 1);
-      for (let h = from; h <= to; h += batchBlocks) await write(await fetchRange(h, Math.min(to, h + batchBlocks - 1)));
-      if (vm === 'evm') await buildRichListSnapshot(store, Math.max(indexed, to));
+      if (active) throw new Error('reingest needs a stopped ingest');
+      const target = Math.max(await lastCheckpoint(store), to);
+      await rewindTo(store, from - 1);
+      // Rewritten by the normal (crash-safe) loop up to where the index was before.
+      const again = createIngest({ ...opts, stopAtHeight: target });
+      await again.run();
+      indexed = again.indexedHeight();
     },
   };
 }

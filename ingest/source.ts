@@ -45,8 +45,8 @@ export interface ChainSourceOptions {
 export interface ChainSource {
   latestHeight(): Promise<number>;
   fetchBlock(height: number): Promise<FetchedBlock>;
-  /** GET against the REST API (JSON), for lookups such as NFT metadata. */
-  restGet<T>(path: string): Promise<T>;
+  /** GET against the REST API (JSON), for lookups such as NFT metadata, at `height` when given. */
+  restGet<T>(path: string, height?: number): Promise<T>;
   evmCall(to: string, data: string, height: number): Promise<string>;
   close(): void;
 }
@@ -87,20 +87,25 @@ export function createChainSource(opts: ChainSourceOptions): ChainSource {
       return res.result as T;
     } catch (e) {
       if (e instanceof TransientSourceError) throw e;
+      // A pruned node will never have the height again: retrying forever would be a silent stall.
+      if (/lowest height is|is not available, lowest/i.test((e as Error).message)) throw new Error(`${method}: ${(e as Error).message.slice(0, 300)}`);
       const Err = isParseError(e) ? MalformedResponseError : TransientSourceError;
       throw new Err(`${method}: ${(e as Error).message.slice(0, 300)}`);
     }
   }
 
-  async function restGet<T>(pathAndQuery: string): Promise<T> {
+  async function restGet<T>(pathAndQuery: string, height?: number, retry404 = false): Promise<T> {
     let res: Response;
     try {
-      res = await fetch(rest + pathAndQuery, { signal: AbortSignal.timeout(timeoutMs) });
+      const headers: Record<string, string> = height !== undefined ? { 'x-cosmos-block-height': String(height) } : {};
+      res = await fetch(rest + pathAndQuery, { signal: AbortSignal.timeout(timeoutMs), headers });
     } catch (e) {
       throw new TransientSourceError(`GET ${pathAndQuery}: ${(e as Error).message}`);
     }
     const body = await res.text();
-    if (res.status >= 500 || res.status === 429) throw new TransientSourceError(`GET ${pathAndQuery}: HTTP ${res.status}`);
+    if (res.status >= 500 || res.status === 429 || res.status === 408 || (retry404 && res.status === 404)) {
+      throw new TransientSourceError(`GET ${pathAndQuery}: HTTP ${res.status}`);
+    }
     if (!res.ok) throw new Error(`GET ${pathAndQuery}: HTTP ${res.status} ${body.slice(0, 200)}`);
     try {
       return JSON.parse(body) as T;
@@ -115,8 +120,9 @@ export function createChainSource(opts: ChainSourceOptions): ChainSource {
     let key: string | null = null;
     for (let page = 0; out.length < expected && page < 10_000; page++) {
       const q: string = key ? `pagination.key=${encodeURIComponent(key)}` : `pagination.offset=${out.length}`;
+      // A REST server lagging behind CometBFT (or a proxy during a restart) answers 404 for a fresh block: retry.
       const body: { txs?: RestTx[]; pagination?: { next_key?: string | null; total?: string } } = await restGet(
-        `/cosmos/tx/v1beta1/txs/block/${height}?pagination.limit=100&${q}`,
+        `/cosmos/tx/v1beta1/txs/block/${height}?pagination.limit=100&${q}`, undefined, true,
       );
       const txs = body.txs ?? [];
       if (txs.length === 0) break;
@@ -141,12 +147,18 @@ export function createChainSource(opts: ChainSourceOptions): ChainSource {
       const hex = '0x' + height.toString(16);
       const [txs, receipts, traces] = await Promise.all([
         expected > 0 ? restTxs(height, expected) : Promise.resolve([]),
-        evm ? evmSend<EvmReceipt[] | null>('eth_getBlockReceipts', [hex]).then((r) => r ?? []) : Promise.resolve(undefined),
+        evm
+          ? evmSend<EvmReceipt[] | null>('eth_getBlockReceipts', [hex]).then((r) => {
+              // null = the JSON-RPC side has not caught up with CometBFT yet: never store the block without them.
+              if (r === null && expected > 0) throw new TransientSourceError(`eth_getBlockReceipts(${height}) returned null`);
+              return r ?? [];
+            })
+          : Promise.resolve(undefined),
         evm && opts.evmTraces ? evmSend<FetchedBlock['traces']>('debug_traceBlockByNumber', [hex, { tracer: 'callTracer' }]) : Promise.resolve(undefined),
       ]);
       return { height, block, results, restTxs: txs, receipts, traces };
     },
-    restGet,
+    restGet: (path, height) => restGet(path, height),
     async evmCall(to, data, height) {
       return evmSend<string>('eth_call', [{ to, data }, '0x' + height.toString(16)]);
     },

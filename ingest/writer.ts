@@ -35,6 +35,17 @@ export async function deleteRange(store: Store, from: number, to: number): Promi
   return deleted;
 }
 
+/**
+ * Move the last complete height back to `height`: checkpoints above it are deleted first, so a crash at any
+ * point afterwards is handled by recover(), which then deletes the data above it. The normal ingest loop then
+ * writes those heights again. This is how a range is re-ingested without ever leaving a hole.
+ */
+export async function rewindTo(store: Store, height: number): Promise<void> {
+  await store.exec('DELETE FROM ingest_checkpoints WHERE height > {h:UInt64}', { h: height });
+  if (height > 0 && (await lastCheckpoint(store)) < height) await store.insert('ingest_checkpoints', [{ height }]);
+  await recover(store);
+}
+
 /** Remove rows a crash left above the last complete height. Returns that height. */
 export async function recover(store: Store): Promise<{ checkpoint: number; deleted: number }> {
   const checkpoint = await lastCheckpoint(store);

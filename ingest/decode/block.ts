@@ -83,9 +83,9 @@ export function decodeBlock(vm: Vm, block: RawBlock, results: RawBlockResults, r
     try {
       const restTx = matched[index];
       if (!restTx) throw new Error('no REST tx matches this raw tx');
-      const tx = decodeTx(vm, { height, index, time, rawBase64: raw, restTx, result }, prefix);
-      addCoins(fees, tx.fee);
-      facts.push(tx);
+      // The block's total fee counts every tx, even one whose events cannot be decoded.
+      addCoins(fees, restTx.auth_info?.fee?.amount ?? []);
+      facts.push(decodeTx(vm, { height, index, time, rawBase64: raw, restTx, result }, prefix));
     } catch (e) {
       errors.push({ tx_index: index, kind: 'tx_decode', message: (e as Error).message.slice(0, 500) });
     }

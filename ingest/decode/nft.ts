@@ -56,6 +56,17 @@ export const moveObject = (v: unknown): string => '0x' + String(v ?? '').toLower
 export function decodeNfts(vm: Vm, events: readonly AbciEvent[], signer: string, prefix = 'init'): NftDecodeResult {
   const out: NftDecodeResult = { events: [], collections: [], objectEvents: [] };
   const owner = (v: string) => normalizeAccount(v, prefix) ?? '';
+  // Move: owners of objects created in this tx (0x1::object::CreateEvent), for the NFTs minted in it.
+  const createdOwner = new Map<string, unknown>();
+  if (vm === 'move') {
+    for (const e of events) {
+      if (e.type !== 'move') continue;
+      const a = attrs(e);
+      if (a.type_tag !== '0x1::object::CreateEvent') continue;
+      const d = JSON.parse(a.data ?? '{}') as Record<string, unknown>;
+      createdOwner.set(moveObject(d.object), d.owner);
+    }
+  }
   events.forEach((ev, i) => {
     if (vm === 'evm' && ev.type === 'evm') {
       for (const log of evmLogsOf(ev)) {
@@ -70,7 +81,8 @@ export function decodeNfts(vm: Vm, events: readonly AbciEvent[], signer: string,
         from_owner: kind === 'mint' ? '' : owner(from), to_owner: kind === 'burn' ? '' : owner(to),
         uri: '', object_addr: '', event_index: i,
       });
-      if (kind === 'mint') out.collections.push({ collection: log.address, name: '', origin_name: '', creator: signer, lookup: 'evm' });
+      // First seen (by any event, so a start mid-chain still lists it): creator = that tx's signer (§7.1).
+      out.collections.push({ collection: log.address, name: '', origin_name: '', creator: signer, lookup: 'evm' });
       }
     } else if (vm === 'wasm' && ev.type === 'wasm') {
       const a = attrs(ev);
@@ -87,8 +99,10 @@ export function decodeNfts(vm: Vm, events: readonly AbciEvent[], signer: string,
         out.events.push({ collection, token_id: tokenId, kind: 'mint', from_owner: '', to_owner: owner(a.owner ?? a.creator ?? ''), uri: a.token_uri ?? '', object_addr: '', event_index: i });
         out.collections.push({ collection, name: '', origin_name: '', creator: owner(a.minter), lookup: 'wasm' });
       } else if ((a.action === 'transfer_nft' || a.action === 'send_nft') && a.recipient) {
-        // CW721 events name the sender, which may be an approved operator rather than the owner: leave from_owner unknown.
+        // CW721 events name the sender, which may be an approved operator rather than the owner: the previous
+        // owner is filled in by the enricher from the token's history.
         out.events.push({ collection, token_id: tokenId, kind: 'transfer', from_owner: '', to_owner: owner(a.recipient), uri: '', object_addr: '', event_index: i });
+        out.collections.push({ collection, name: '', origin_name: '', creator: '', lookup: 'wasm' });
       } else if (a.action === 'burn') {
         out.events.push({ collection, token_id: tokenId, kind: 'burn', from_owner: '', to_owner: '', uri: '', object_addr: '', event_index: i });
       }
@@ -101,12 +115,10 @@ export function decodeNfts(vm: Vm, events: readonly AbciEvent[], signer: string,
         out.collections.push({ collection: moveObject(data.collection), name: String(data.name ?? ''), origin_name: '', creator: owner(moveHex(data.creator)) });
       } else if (tag === '0x1::collection::MintEvent') {
         const nft = moveObject(data.nft);
-        // The new NFT object's owner is announced by 0x1::object::CreateEvent in the same tx.
-        const created = events.find((e) => e.type === 'move' && attrs(e).type_tag === '0x1::object::CreateEvent' && moveObject((JSON.parse(attrs(e).data ?? '{}') as Record<string, unknown>).object) === nft);
-        const createdOwner = created ? (JSON.parse(attrs(created).data ?? '{}') as Record<string, unknown>).owner : undefined;
+        const created = createdOwner.get(nft);
         out.events.push({
           collection: moveObject(data.collection), token_id: String(data.token_id ?? data.index ?? ''), kind: 'mint', from_owner: '',
-          to_owner: createdOwner ? owner(moveHex(createdOwner)) : signer, uri: '', object_addr: nft, event_index: i,
+          to_owner: created ? owner(moveHex(created)) : signer, uri: '', object_addr: nft, event_index: i,
         });
       } else if (tag === '0x1::collection::BurnEvent') {
         out.events.push({ collection: moveObject(data.collection), token_id: String(data.token_id ?? data.index ?? ''), kind: 'burn', from_owner: '', to_owner: '', uri: '', object_addr: moveObject(data.nft), event_index: i });
