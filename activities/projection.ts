@@ -28,6 +28,8 @@ interface EventRow {
 export interface LatestStatus {
   version: number;
   doc: StatusDocument;
+  /** The document exactly as stored: served verbatim, no re-serialisation per request. */
+  json: string;
 }
 
 const ts = (ms: number) => new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
@@ -64,7 +66,7 @@ export class TrackingProjection {
   private timer: NodeJS.Timeout | undefined;
   private busy = false;
   /** Statements issued (the bench reports them). */
-  readonly stats = { inserts: 0, selects: 0, cacheHits: 0 };
+  readonly stats = { inserts: 0, selects: 0, cacheHits: 0, flushes: 0, flushMs: 0, maxFlushMs: 0 };
 
   constructor(private readonly store: Store, o: ProjectionOptions = {}) {
     this.ttlMs = o.ttlMs ?? 1_000;
@@ -102,7 +104,7 @@ export class TrackingProjection {
     if (existing) return existing;
     const doc = submittedDocument();
     await this.append(chainId, txHash, 0, 'submitted', doc, atMs);
-    return { version: 0, doc };
+    return { version: 0, doc, json: JSON.stringify(doc) };
   }
 
   private remember(k: string, v: LatestStatus | null): void {
@@ -121,6 +123,7 @@ export class TrackingProjection {
   private async flush(): Promise<void> {
     this.timer = undefined;
     this.busy = true;
+    const started = performance.now();
     const rows = this.pendingRows;
     const reads = this.pendingReads;
     this.pendingRows = [];
@@ -129,6 +132,10 @@ export class TrackingProjection {
       if (rows.length) await this.writeBatch(rows);
       if (reads.size) await this.readBatch(reads);
     } finally {
+      const ms = performance.now() - started;
+      this.stats.flushes++;
+      this.stats.flushMs += Math.round(ms);
+      this.stats.maxFlushMs = Math.max(this.stats.maxFlushMs, Math.round(ms));
       this.busy = false;
       if (this.pendingRows.length || this.pendingReads.size) this.schedule();
     }
@@ -156,7 +163,7 @@ export class TrackingProjection {
         this.stats.inserts++;
         await this.store.insert('transfer_events', fresh.map((f) => f.row));
       }
-      for (const { row: r } of batch) this.remember(keyOf(r.chain_id, r.tx_hash), { version: r.version, doc: JSON.parse(r.doc) as StatusDocument });
+      for (const { row: r } of batch) this.remember(keyOf(r.chain_id, r.tx_hash), { version: r.version, doc: JSON.parse(r.doc) as StatusDocument, json: r.doc });
       for (const b of batch) b.w.resolve();
     } catch (e) {
       for (const b of batch) b.w.reject(e);
@@ -171,7 +178,7 @@ export class TrackingProjection {
          WHERE tx_hash IN {hs:Array(String)} GROUP BY chain_id, tx_hash`,
         { hs: [...new Set([...reads.values()].map((r) => r.txHash))] },
       );
-      const found = new Map(rows.map((r) => [keyOf(r.chain_id, r.tx_hash), { version: Number(r.v), doc: JSON.parse(r.d) as StatusDocument }]));
+      const found = new Map(rows.map((r) => [keyOf(r.chain_id, r.tx_hash), { version: Number(r.v), doc: JSON.parse(r.d) as StatusDocument, json: r.d }]));
       for (const [k, r] of reads) {
         this.remember(k, found.get(k) ?? null);
         const v = this.cache.get(k)!.v;

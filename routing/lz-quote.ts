@@ -1,10 +1,12 @@
 // Messaging fee quotes: OFT.quoteSend over the source chain's JSON-RPC, cached with a short TTL so route
 // traffic does not turn into RPC traffic. Failures are reported as "not quoted", never as a route error.
-import { Contract, JsonRpcProvider } from 'ethers';
+import { Contract, JsonRpcProvider, Network } from 'ethers';
 import { OFT_ABI, type SendParam } from './layerzero.js';
 
 export interface LzQuoteRequest {
   chainId: string;
+  /** EVM chain id of the source: given to ethers so it never probes (or retries) network detection. */
+  evmChainId: number;
   jsonRpc: string;
   oftAddress: string;
   sendParam: SendParam;
@@ -28,7 +30,8 @@ export function createQuoteProvider(opts: { ttlMs?: number; timeoutMs?: number; 
     if (hit && now - hit.at < ttl) return hit.fee;
     let provider = providers.get(q.jsonRpc);
     if (!provider) {
-      provider = new JsonRpcProvider(q.jsonRpc, undefined, { staticNetwork: true, batchMaxCount: 1 });
+      const network = Network.from(q.evmChainId);
+      provider = new JsonRpcProvider(q.jsonRpc, network, { staticNetwork: network, batchMaxCount: 1 });
       providers.set(q.jsonRpc, provider);
     }
     const oft = new Contract(q.oftAddress, OFT_ABI, provider);

@@ -29,6 +29,9 @@ export interface ChainInfo {
   pfm: boolean;
   finalizationPeriodSeconds: number;
   feeDenom?: string;
+  /** Registry fee tokens with their gas prices (chain.json fees.fee_tokens). */
+  feeTokens: { denom: string; low?: number; average?: number; high?: number }[];
+  rpc?: string;
   rest?: string;
   jsonRpc?: string;
   txPage?: string;
@@ -150,6 +153,11 @@ export function buildRegistry(network: string, sources: ChainSource[], lzRaw?: u
       pfm: isL1,
       finalizationPeriodSeconds: md.op_finalization_period_seconds ?? DEFAULT_FINALIZATION_SECONDS,
       feeDenom: c.fees?.fee_tokens[0]?.denom,
+      feeTokens: (c.fees?.fee_tokens ?? []).map((t) => {
+        const n = (k: string) => (typeof t[k] === 'number' ? (t[k] as number) : undefined);
+        return { denom: t.denom, low: n('low_gas_price') ?? n('fixed_min_gas_price'), average: n('average_gas_price') ?? n('fixed_min_gas_price'), high: n('high_gas_price') ?? n('fixed_min_gas_price') };
+      }),
+      rpc: c.apis?.rpc?.[0]?.address,
       rest: c.apis?.rest?.[0]?.address,
       jsonRpc: c.apis?.['json-rpc']?.[0]?.address,
       txPage: c.explorers?.find((e) => e.tx_page)?.tx_page,
@@ -268,7 +276,7 @@ export function buildRegistry(network: string, sources: ChainSource[], lzRaw?: u
 
 function externalChain(chainId: string, vm: Vm = 'external-cosmos'): ChainInfo {
   return {
-    chainId, chainName: chainId, prettyName: chainId, vm, isL1: false, removed: false, opDenoms: [],
+    chainId, chainName: chainId, prettyName: chainId, vm, isL1: false, removed: false, opDenoms: [], feeTokens: [],
     channels: new Map(), pfm: false, finalizationPeriodSeconds: DEFAULT_FINALIZATION_SECONDS,
   };
 }

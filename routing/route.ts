@@ -111,7 +111,7 @@ export async function quoteLzFees(reg: Registry, plan: RoutePlan, quote?: LzQuot
     const evm = chain?.vm === 'external-evm' || chain?.vm === 'minievm';
     if (!quote || !rpc || !evm || !h.src.oft_address) { fees.set(h, null); continue; }
     try {
-      fees.set(h, (await quote({ chainId: h.from, jsonRpc: rpc, oftAddress: h.src.oft_address, sendParam: lzSendParam(h) })).nativeFee);
+      fees.set(h, (await quote({ chainId: h.from, evmChainId: chain.evmChainId ?? 1, jsonRpc: rpc, oftAddress: h.src.oft_address, sendParam: lzSendParam(h) })).nativeFee);
     } catch {
       fees.set(h, null);
     }

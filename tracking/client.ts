@@ -1,6 +1,7 @@
 // Registration: one workflow per (chain_id, normalised tx_hash). The id is the idempotency key;
 // USE_EXISTING returns the running execution, REJECT_DUPLICATE keeps a finished one from re-running.
-import { Client, Connection, WorkflowExecutionAlreadyStartedError, WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/client';
+import { Client, WorkflowExecutionAlreadyStartedError, WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/client';
+import { NativeConnection } from '@temporalio/worker';
 import type { TrackingTimings } from '../workflows/model.js';
 import type { TrackInput } from '../workflows/transfer.js';
 import { projectionQueue } from './worker.js';
@@ -8,10 +9,11 @@ import { projectionQueue } from './worker.js';
 export const workflowIdOf = (chainId: string, txHash: string) => `transfer:${chainId}:${txHash}`;
 
 export class TrackingClient {
-  private constructor(readonly client: Client, private readonly connection: Connection, private readonly taskQueue: string, private readonly timings: TrackingTimings) {}
+  private constructor(readonly client: Client, private readonly connection: NativeConnection, private readonly taskQueue: string, private readonly timings: TrackingTimings) {}
 
   static async connect(o: { address: string; namespace: string; taskQueue: string; timings: TrackingTimings }): Promise<TrackingClient> {
-    const connection = await Connection.connect({ address: o.address });
+    // The Rust (core) connection keeps gRPC work off the API's event loop; grpc-js would compete with it.
+    const connection = await NativeConnection.connect({ address: o.address });
     return new TrackingClient(new Client({ connection, namespace: o.namespace }), connection, o.taskQueue, o.timings);
   }
 

@@ -12,6 +12,7 @@ import { startDevServer, type DevServer } from './devserver.js';
 import { TrackingClient } from './client.js';
 import { startWorkers, type WorkerSet } from './worker.js';
 import { timingsFromEnv } from './timings.js';
+import { RegistrationStarter } from './starter.js';
 
 export interface StartTrackingOptions {
   config: Pick<AppConfig, 'DATA_DIR' | 'TEMPORAL_ADDRESS' | 'TEMPORAL_NAMESPACE' | 'TEMPORAL_TASK_QUEUE'>;
@@ -31,6 +32,7 @@ export interface Tracking {
   address: string;
   client: TrackingClient;
   projection: TrackingProjection;
+  starter: RegistrationStarter;
   devServer?: DevServer;
   stop(): Promise<void>;
 }
@@ -56,10 +58,14 @@ export async function startTracking(o: StartTrackingOptions): Promise<Tracking> 
     await devServer?.stop();
     throw e;
   }
-  const routes = createTrackingRoutes({ chains: o.chains, projection, registrar: client, log });
+  const starter = new RegistrationStarter(client, log);
+  // Registrations whose workflow start was lost in a crash (or never happened) are started again.
+  await starter.reconcile(o.store);
+  const routes = createTrackingRoutes({ chains: o.chains, projection, registrar: starter, log });
   return {
-    routes, address, client, projection, devServer,
+    routes, address, client, projection, devServer, starter,
     stop: async () => {
+      starter.stop();
       await workers?.stop();
       await client?.close();
       await devServer?.stop();

@@ -6,7 +6,7 @@ import { createServiceApp } from '../http/app.js';
 import { errorHandler, notFoundHandler } from '../http/errors.js';
 import { createQuoteProvider, type LzQuoteProvider } from '../../routing/lz-quote.js';
 import type { Registry } from '../../routing/registry.js';
-import { msgsEndpoint, opHookEndpoint, routeEndpoint } from './handlers/fungible.js';
+import { assetsEndpoint, chainsEndpoint, msgsEndpoint, opHookEndpoint, routeEndpoint } from './handlers/fungible.js';
 import { routerOpenapi } from './openapi.js';
 import type { TrackingRoutes } from './tracking/index.js';
 
@@ -42,6 +42,8 @@ export function createRouterApp(opts: RouterAppOptions): Express {
   router.post('/v2/fungible/route', routeEndpoint(deps));
   router.post('/v2/fungible/msgs', msgsEndpoint(deps));
   router.post('/op-hook', opHookEndpoint(deps));
+  router.get('/v2/info/chains', chainsEndpoint(deps));
+  router.get('/v2/fungible/assets', assetsEndpoint(deps));
   opts.tracking?.mount(router);
   app.use(router);
   app.use(notFoundHandler());

@@ -130,6 +130,11 @@ const msgsExample = {
 const opHookExample = { source_address: USER, source_asset_chain_id: 'interwoven-1', source_asset_denom: 'uinit', dest_address: USER, dest_asset_chain_id: 'yominet-1', dest_asset_denom: 'evm/856aB2c9F35B9187aB3eB0Fcd11DCc6160427e96' };
 const ok = (ref: string, description: string) => ({ description, content: { 'application/json': { schema: { $ref: `#/components/schemas/${ref}` } } } });
 
+const listParams = (flags: string[]) => [
+  { name: 'chain_ids', in: 'query', required: false, style: 'form', explode: true, allowReserved: true, schema: { type: 'array', maxItems: 32, items: { type: 'string', maxLength: 64 } } },
+  ...flags.map((name) => ({ name, in: 'query', required: false, schema: { type: 'boolean' } })),
+];
+
 export function routerOpenapi(extraPaths: Record<string, unknown> = {}, extraSchemas: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     openapi: '3.0.3',
@@ -137,6 +142,8 @@ export function routerOpenapi(extraPaths: Record<string, unknown> = {}, extraSch
     paths: {
       '/v2/fungible/route': { post: { operationId: 'route', summary: 'Best route between two assets', requestBody: jsonBody('RouteRequest', routeExample), responses: { '200': ok('RouteResponse', 'the optimal route'), ...errors } } },
       '/v2/fungible/msgs': { post: { operationId: 'msgs', summary: 'Transactions to sign for a route', requestBody: jsonBody('MsgsRequest', msgsExample), responses: { '200': ok('MsgsResponse', 'transactions to sign'), ...errors, '503': { description: 'an on-chain quote was unavailable', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } } } } },
+      '/v2/info/chains': { get: { operationId: 'chains', summary: 'Chains the router knows (Skip ChainJson + rpc, rest, hidden, evm_fee_asset)', parameters: listParams(['include_evm', 'include_svm', 'only_testnets', 'include_testnets']), responses: { '200': ok('ChainsResponse', 'chain list'), ...errors } } },
+      '/v2/fungible/assets': { get: { operationId: 'assets', summary: 'Assets per chain (Skip AssetJson + hidden)', parameters: listParams(['native_only', 'include_no_metadata_assets', 'include_cw20_assets', 'include_evm_assets', 'include_svm_assets', 'only_testnets']), responses: { '200': ok('AssetsResponse', 'assets per chain'), ...errors } } },
       '/op-hook': { post: { operationId: 'opHook', summary: 'L2 messages to sign for an OPinit deposit hook', requestBody: jsonBody('OpHookRequest', opHookExample), responses: { '200': ok('OpHookResponse', 'the hook chain and messages'), ...errors } } },
       ...extraPaths,
     },
@@ -164,6 +171,8 @@ export function routerOpenapi(extraPaths: Record<string, unknown> = {}, extraSch
         },
         OpHookResponse: { type: 'object', required: ['chain_id', 'hook'], properties: { chain_id: { type: 'string' }, hook: { type: 'array', items: cosmosMsg } } },
         RouteResponse: routeResponse,
+        ChainsResponse: { type: 'object', required: ['chains'], properties: { chains: { type: 'array', items: { type: 'object', required: ['chain_id', 'chain_name', 'chain_type', 'bech32_prefix', 'pretty_name'], properties: { chain_id: { type: 'string' }, chain_name: { type: 'string' }, chain_type: { type: 'string', enum: ['cosmos', 'evm', 'svm'] }, bech32_prefix: { type: 'string' }, pretty_name: { type: 'string' }, rpc: { type: 'string' }, rest: { type: 'string' }, hidden: bool } } } } },
+        AssetsResponse: { type: 'object', required: ['chain_to_assets_map'], properties: { chain_to_assets_map: { type: 'object', additionalProperties: { type: 'object', properties: { assets: { type: 'array', items: { $ref: '#/components/schemas/AssetJson' } } } } } } },
         MsgsResponse: msgsResponse,
         Operation: operation,
         AssetJson: assetJson,

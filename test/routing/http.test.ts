@@ -2,7 +2,7 @@
 // document, body bound, tracking merge, and the real Skip Go client parsing our responses.
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { route as skipRoute, messages as skipMessages } from '@skip-go/client';
+import { assets as skipAssets, chains as skipChains, messages as skipMessages, route as skipRoute } from '@skip-go/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeServer, listen } from '../../api/http/app.js';
 import { createRouterApp, loadRouterRegistry } from '../../api/router/app.js';
@@ -45,10 +45,34 @@ describe('wire', () => {
   });
   it('serves its OpenAPI document with the tracking paths merged', async () => {
     const doc = (await (await fetch(`${base}/swagger/doc.json`)).json()) as { paths: Record<string, unknown>; components: { schemas: Record<string, unknown> } };
-    expect(Object.keys(doc.paths).sort()).toEqual(['/op-hook', '/v2/fungible/msgs', '/v2/fungible/route', '/v2/tx/track']);
+    expect(Object.keys(doc.paths).sort()).toEqual(['/op-hook', '/v2/fungible/assets', '/v2/fungible/msgs', '/v2/fungible/route', '/v2/info/chains', '/v2/tx/track']);
     expect(doc.components.schemas.TrackRequest).toBeDefined();
     expect((await post('/v2/tx/track', { tx_hash: 'AB', chain_id: 'interwoven-1' })).body).toEqual({ tx_hash: 'AB', explorer_link: '' });
     expect((await post('/v2/tx/track', { chain_id: 'interwoven-1' })).status).toBe(400); // validated from the merged doc
+  });
+});
+
+describe('chains and assets (InterwovenKit reads them)', () => {
+  it('lists registry chains with rpc/rest and hides removed ones; EVM chains on request', async () => {
+    const get = async (q: string) => (await (await fetch(base + q)).json()) as { chains: Record<string, any>[] };
+    const all = await get('/v2/info/chains');
+    const echelon = all.chains.find((c) => c.chain_id === 'echelon-1')!;
+    expect(echelon).toMatchObject({ chain_type: 'cosmos', bech32_prefix: 'init', pfm_enabled: false, hidden: false, rest: 'https://rest-echelon-1.anvil.asia-southeast.initia.xyz' });
+    expect(all.chains.find((c) => c.chain_id === 'moo-1')?.hidden).toBe(true);
+    expect(all.chains.find((c) => c.chain_id === 'interwoven-1')?.pfm_enabled).toBe(true);
+    expect(all.chains.some((c) => c.chain_id === '1')).toBe(false);
+    expect((await get('/v2/info/chains?include_evm=true')).chains.find((c) => c.chain_id === '1')?.chain_type).toBe('evm');
+    expect((await get('/v2/info/chains?chain_ids=echelon-1,yominet-1')).chains.map((c) => c.chain_id).sort()).toEqual(['echelon-1', 'yominet-1']);
+    expect((await get('/v2/info/chains?chain_ids=yominet-1')).chains[0]!.evm_fee_asset).toEqual({ name: 'Ethereum Native Token', symbol: 'ETH', decimals: 18 });
+  });
+  it('lists assets per chain as AssetJson', async () => {
+    const r = (await (await fetch(`${base}/v2/fungible/assets?chain_ids=echelon-1`)).json()) as { chain_to_assets_map: Record<string, { assets: Record<string, unknown>[] }> };
+    expect(Object.keys(r.chain_to_assets_map)).toEqual(['echelon-1']);
+    expect(r.chain_to_assets_map['echelon-1']!.assets[0]).toMatchObject({ denom: INIT_ECHELON, chain_id: 'echelon-1', origin_denom: 'uinit', origin_chain_id: 'interwoven-1', symbol: 'INIT', decimals: 6, is_evm: false, hidden: false });
+  });
+  it('refuses unknown query parameters and bad booleans', async () => {
+    expect((await fetch(`${base}/v2/info/chains?include_evm=yes`)).status).toBe(400);
+    expect((await fetch(`${base}/v2/fungible/assets?x=1`)).status).toBe(400);
   });
 });
 
@@ -102,6 +126,12 @@ describe('the real Skip Go client (@skip-go/client 1.6)', () => {
   it('parses an OPinit route with an op-hook requirement', async () => {
     const r = await skipRoute({ amountIn: '1000000', sourceAssetChainId: 'interwoven-1', sourceAssetDenom: 'uinit', destAssetChainId: 'yominet-1', destAssetDenom: 'evm/856aB2c9F35B9187aB3eB0Fcd11DCc6160427e96', apiUrl: base });
     expect((r!.operations[0] as { opInitTransfer?: { opInitBridgeId?: string } }).opInitTransfer?.opInitBridgeId).toBe('11');
+  });
+  it('parses our chains and assets lists', async () => {
+    const chains = await skipChains({ includeEvm: true, apiUrl: base });
+    expect(chains!.find((c) => c.chainId === 'interwoven-1')?.pfmEnabled).toBe(true);
+    const assets = await skipAssets({ chainIds: ['interwoven-1'], apiUrl: base });
+    expect(assets!['interwoven-1']?.find((a) => a.denom === 'uinit')?.symbol).toBe('INIT');
   });
   it('surfaces our error body', async () => {
     const err = await skipRoute({ amountIn: '1', sourceAssetChainId: 'nope-1', sourceAssetDenom: 'uinit', destAssetChainId: 'echelon-1', destAssetDenom: INIT_ECHELON, apiUrl: base }).then(() => null, (e: unknown) => e as { message: string; code: number });

@@ -183,6 +183,16 @@ describe.concurrent('failures, abandonment and registration', () => {
     expect(rows[0]!.n).toBe(rows[0]!.v);
   });
 
+  it('a registration whose workflow start was lost (crash after the row) is started by reconcile()', async () => {
+    const tx = h.simnet.deposit({ l2: SIM.move });
+    await h.tracking.projection.register(tx.chainId, tx.txHash, Date.now()); // row only, no workflow
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect((await h.status(tx.chainId, tx.txHash)).body.state).toBe('STATE_SUBMITTED');
+    expect(await h.tracking.starter.reconcile(h.store)).toBeGreaterThanOrEqual(1);
+    const d = await h.waitFor(tx.chainId, tx.txHash, terminal);
+    expect(d.state).toBe('STATE_COMPLETED_SUCCESS');
+  });
+
   it('HTTP errors: unsupported chain 404/5, malformed hash 400/3, unregistered tx 404 "tx not found", missing params 400', async () => {
     const unsupported = await h.track('nochain-1', 'AB'.repeat(32));
     expect(unsupported).toEqual({ status: 404, body: { code: 5, message: 'chain ID not supported', details: [] } });

@@ -6,12 +6,13 @@ import { explorerLink, normaliseTxHash, type ChainDirectory } from '../../../act
 import type { TrackingProjection } from '../../../activities/projection.js';
 import type { Logger } from '../../../platform/log.js';
 
-/** What registration needs from the Temporal side (tracking/client.ts implements it). */
+/** Starts the tracking workflow after the registration row is durable (tracking/starter.ts implements it). */
 export interface Registrar {
-  register(chainId: string, txHash: string): Promise<boolean>;
+  enqueue(chainId: string, txHash: string, registeredAtMs: number): void;
 }
 
 const CHAIN_ID = /^[A-Za-z0-9._-]{1,64}$/;
+const TERMINAL = new Set(['STATE_COMPLETED_SUCCESS', 'STATE_COMPLETED_ERROR', 'STATE_ABANDONED']);
 const invalidTx = (reason: string) => new ApiError(400, 'tx is invalid on chain', Grpc.INVALID_ARGUMENT, { reason });
 
 function stringParam(v: unknown, name: string, max: number): string {
@@ -38,14 +39,12 @@ export function mountTrackingHandlers(router: Router, d: TrackingHandlerDeps): v
       const chain = CHAIN_ID.test(chainId) ? d.chains.chain(chainId) : undefined;
       if (!chain) throw notFound('chain ID not supported');
       if (txHash.startsWith('0x') && !chain.evmRpcUrl) throw invalidTx(`${chainId} has no EVM transactions; send the Cosmos tx hash`);
-      const reg = await d.projection.register(chainId, txHash, Date.now());
+      const now = Date.now();
+      // The registration row is the durable record (status answers STATE_SUBMITTED from it at once); the
+      // workflow start follows asynchronously and is idempotent, so a retried track is harmless.
+      const reg = await d.projection.register(chainId, txHash, now);
       if (reg.doc.error?.type === 'STATUS_ERROR_TRANSACTION_EXECUTION') throw invalidTx(reg.doc.error.message);
-      try {
-        await d.registrar.register(chainId, txHash);
-      } catch (e) {
-        d.log.warn('tracking.register.failed', { chainId, txHash, error: (e as Error).message });
-        throw new ApiError(503, 'tracking temporarily unavailable, retry', Grpc.UNAVAILABLE);
-      }
+      if (!TERMINAL.has(reg.doc.state)) d.registrar.enqueue(chainId, txHash, now);
       res.json({ tx_hash: txHash, explorer_link: explorerLink(chain, txHash) });
     } catch (e) {
       next(e);
@@ -61,7 +60,7 @@ export function mountTrackingHandlers(router: Router, d: TrackingHandlerDeps): v
       if (!CHAIN_ID.test(chainId)) throw notFound('tx not found');
       const latest = await d.projection.latest(chainId, txHash);
       if (!latest) throw notFound('tx not found');
-      res.json(latest.doc);
+      res.type('application/json').send(latest.json);
     } catch (e) {
       next(e);
     }

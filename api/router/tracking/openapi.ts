@@ -62,7 +62,7 @@ export const trackingPaths: Record<string, unknown> = {
       requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/TrackTxRequest' } } } },
       responses: {
         '200': { description: 'registered', content: { 'application/json': { schema: { $ref: '#/components/schemas/TrackTxResponse' } } } },
-        ...errors({ '400': 'malformed hash, or the tx failed on chain (code 3)', '404': 'chain ID not supported (code 5)', '503': 'tracking engine unavailable, retry (code 14)' }),
+        ...errors({ '400': 'malformed hash, or the tx failed on chain (code 3)', '404': 'chain ID not supported (code 5)' }),
       },
     },
   },
