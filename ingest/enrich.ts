@@ -120,15 +120,14 @@ export function createEnricher(vm: Vm, store: Store, source: ChainSource, log: L
     return new Set(fresh.filter((c) => !knownCollections.has(c)));
   }
 
-  /** Owners before this batch of the tokens whose transfers/burns do not name the previous owner (CW721, Move burns). */
+  /** Last known owner (before this batch) of every token this batch moves without minting it first; absent = no history. */
   async function priorOwners(blocks: BlockFacts[]): Promise<Map<string, string>> {
-    const owners = new Map<string, string>();
+    const seen = new Set<string>();
     const need = new Set<string>();
     for (const b of blocks) for (const t of b.txs) for (const e of t.nft.events) {
       const key = `${e.collection}|${e.token_id}`;
-      if ((e.kind === 'transfer' || e.kind === 'burn') && !e.from_owner && !owners.has(key)) need.add(key);
-      if (e.kind === 'mint' || e.kind === 'transfer') owners.set(key, e.to_owner);
-      else if (e.kind === 'burn') owners.set(key, '');
+      if ((e.kind === 'transfer' || e.kind === 'burn') && !seen.has(key)) need.add(key);
+      if (e.kind !== 'mutate') seen.add(key);
     }
     const result = new Map<string, string>();
     if (need.size === 0) return result;
@@ -158,12 +157,15 @@ export function createEnricher(vm: Vm, store: Store, source: ChainSource, log: L
         t.nft.objectEvents = [];
         t.nft.events.sort((a, b) => a.event_index - b.event_index);
       }
-      // 2. Previous owners for events that do not carry them, so the ownership ledger nets to the truth.
-      const prior = await priorOwners(blocks);
-      const current = new Map(prior);
+      // 2. Previous owners for events that do not carry them, and ledger openings for tokens minted before the
+      //    indexed range (their first transfer proves the sender held them), so nft_holdings nets to the truth.
+      const current = await priorOwners(blocks);
       for (const b of blocks) for (const t of b.txs) for (const e of t.nft.events) {
         const key = `${e.collection}|${e.token_id}`;
-        if ((e.kind === 'transfer' || e.kind === 'burn') && !e.from_owner) e.from_owner = current.get(key) ?? '';
+        if (e.kind === 'transfer' || e.kind === 'burn') {
+          if (!current.has(key) && e.from_owner) (t.nft.openings ??= []).push({ collection: e.collection, token_id: e.token_id, owner: e.from_owner });
+          if (!e.from_owner) e.from_owner = current.get(key) ?? '';
+        }
         if (e.kind === 'mint' || e.kind === 'transfer') current.set(key, e.to_owner);
         else if (e.kind === 'burn') current.set(key, '');
       }

@@ -70,7 +70,7 @@ function flattenCalls(height: number, hash: string, root: CallFrame) {
 export function batchRows(batch: readonly BlockBatchItem[]) {
   const rows = {
     blocks: [] as object[], txs: [] as object[], evm_logs: [] as object[], evm_txs: [] as object[], evm_internal_txs: [] as object[],
-    nft_events: [] as object[], nft_collection_events: [] as object[], ingest_errors: [] as object[],
+    nft_events: [] as object[], nft_collection_events: [] as object[], ingest_errors: [] as object[], nft_holdings: [] as object[],
   };
   for (const { facts: b, blockTimeMs, receipts, traces } of batch) {
     const time = b.time.clickhouse;
@@ -87,6 +87,7 @@ export function batchRows(batch: readonly BlockBatchItem[]) {
         }),
       );
       for (const e of t.nft.events) rows.nft_events.push({ ...e, height: b.height, sequence: t.sequence, time });
+      for (const o of t.nft.openings ?? []) rows.nft_holdings.push({ owner: o.owner, collection: o.collection, token_id: o.token_id, delta: 1, height: b.height, sequence: t.sequence });
       for (const c of t.nft.collections) {
         const { lookup: _lookup, ...fact } = c;
         rows.nft_collection_events.push({ ...fact, height: b.height, sequence: t.sequence, time });
@@ -119,7 +120,7 @@ export async function writeBatch(store: Store, batch: readonly BlockBatchItem[])
   if (batch.length === 0) return;
   const rows = batchRows(batch);
   // Parents before children of the derived views; txs last among facts so a tx is never visible without its block.
-  for (const table of ['blocks', 'evm_logs', 'evm_txs', 'evm_internal_txs', 'nft_events', 'nft_collection_events', 'ingest_errors', 'txs'] as const) {
+  for (const table of ['blocks', 'evm_logs', 'evm_txs', 'evm_internal_txs', 'nft_events', 'nft_holdings', 'nft_collection_events', 'ingest_errors', 'txs'] as const) {
     // chDB inlines an insert's whole body into one statement: keep each statement small to bound memory.
     const chunk = table === 'txs' || table === 'evm_txs' ? 2000 : 20_000;
     for (let i = 0; i < rows[table].length; i += chunk) await store.insert(table, rows[table].slice(i, i + chunk), INSERT_SETTINGS);

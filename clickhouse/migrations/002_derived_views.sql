@@ -37,7 +37,9 @@ SELECT arrayJoin(arrayDistinct(msg_types)) AS msg_type, sequence, height FROM tx
 
 -- Txs by height need no view: txs is ordered by sequence = height * 1e6 + index, so a height is one key range.
 
--- NFT ownership ledger: -1 for the previous owner and +1 for the new one per mint/transfer/burn.
+-- NFT ownership ledger: -1 for the previous owner and +1 for the new one per mint/transfer/burn (owning = sum > 0).
+-- The ingest also writes an opening +1 for the sender of the first transfer of a token minted before the indexed
+-- range (ingest/enrich.ts), so a holder from before the range is not left at 0.
 CREATE TABLE IF NOT EXISTS nft_holdings
 (
     owner      String,

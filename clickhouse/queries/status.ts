@@ -17,7 +17,7 @@ SELECT
   (SELECT count() FROM (SELECT 1 FROM ingest_checkpoints LIMIT 1)) AS has_height,
   ifNull((SELECT height FROM evm_internal_txs ORDER BY height DESC LIMIT 1), 0) AS internal_height,
   ifNull((SELECT snapshot_height FROM richlist_snapshots ORDER BY snapshot_height DESC LIMIT 1), 0) AS rich_height,
-  ifNull((SELECT toString(chain_id) FROM blocks ORDER BY height DESC LIMIT 1), '') AS chain_id`;
+  (SELECT any(c) FROM (SELECT chain_id AS c FROM blocks ORDER BY height DESC LIMIT 1)) AS chain_id`;
 
 export async function statusFacts(store: Store): Promise<StatusFacts> {
   const [r] = await store.rows<{ height: string | null; has_height: string; internal_height: string; rich_height: string; chain_id: string }>(STATUS_SQL);

@@ -39,10 +39,19 @@ export interface MoveObjectEvent {
   event_index: number;
 }
 
+/** The holder of a token minted before the indexed range, proven by its first transfer (ledger opening). */
+export interface NftOpening {
+  collection: string;
+  token_id: string;
+  owner: string;
+}
+
 export interface NftDecodeResult {
   events: NftEventFact[];
   collections: CollectionFact[];
   objectEvents: MoveObjectEvent[];
+  /** Filled by the enricher: opening +1 entries of the ownership ledger (nft_holdings). */
+  openings?: NftOpening[];
 }
 
 export type Vm = 'evm' | 'move' | 'wasm';
