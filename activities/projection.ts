@@ -143,18 +143,23 @@ export class TrackingProjection {
 
   private async writeBatch(batch: { row: EventRow; w: Waiter<void> }[]): Promise<void> {
     try {
-      // Drop versions already stored (a retried activity whose first attempt did insert).
-      const hashes = [...new Set(batch.map((b) => b.row.tx_hash))];
-      this.stats.selects++;
-      const have = new Set(
-        (await this.store.rows<{ k: string }>(
-          `SELECT concat(chain_id, '\u0000', tx_hash, '\u0000', toString(version)) AS k FROM transfer_events WHERE tx_hash IN {hs:Array(String)}`,
-          { hs: hashes },
-        )).map((r) => r.k),
-      );
+      // Drop versions already stored (a retried activity whose first attempt did insert). Registration rows
+      // of txs just read as unknown need no check: that read is the check.
+      const known = (r: EventRow) => r.version === 0 && this.cache.get(keyOf(r.chain_id, r.tx_hash))?.v === null;
+      const hashes = [...new Set(batch.filter((b) => !known(b.row)).map((b) => b.row.tx_hash))];
+      let have = new Set<string>();
+      if (hashes.length) {
+        this.stats.selects++;
+        have = new Set(
+          (await this.store.rows<{ k: string }>(
+            `SELECT concat(chain_id, '|', tx_hash, '|', toString(version)) AS k FROM transfer_events WHERE tx_hash IN {hs:Array(String)}`,
+            { hs: hashes },
+          )).map((r) => r.k),
+        );
+      }
       const seen = new Set<string>();
       const fresh = batch.filter(({ row: r }) => {
-        const k = `${r.chain_id}\u0000${r.tx_hash}\u0000${r.version}`;
+        const k = `${r.chain_id}|${r.tx_hash}|${r.version}`;
         if (have.has(k) || seen.has(k)) return false;
         seen.add(k);
         return true;

@@ -63,7 +63,7 @@ for (const cached of [false, true]) {
 }
 
 // HTTP: server in its own process so autocannon does not steal its event loop.
-const child = spawn('npx', ['tsx', 'scripts/serve-router.ts', '0'], { env: { ...process.env, ROUTER_NETWORK: 'mainnet', LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'inherit'] });
+const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/serve-router.ts', '0'], { env: { ...process.env, ROUTER_NETWORK: 'mainnet', LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'inherit'] });
 const [line] = (await once(child.stdout!, 'data')) as [Buffer];
 const port = (JSON.parse(line.toString()) as { port: number }).port;
 const bodies = mainPairs.map((q) => JSON.stringify(q));
@@ -79,3 +79,4 @@ const res = await run(seconds);
 console.log(`http mainnet: 32 connections, ${seconds}s: ${res.requests.average.toFixed(0)} req/s, latency p50 ${res.latency.p50} ms, p99 ${res.latency.p99} ms, non-2xx ${res.non2xx}, errors ${res.errors}`);
 console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, node ${process.version}, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
 child.kill('SIGTERM');
+await once(child, 'exit');

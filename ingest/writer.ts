@@ -113,7 +113,9 @@ function crashHook(table: string) {
 }
 
 // Views of one insert run in parallel; Replacing targets skip the merge-on-insert pass (readers never rely on it).
-const INSERT_SETTINGS = { parallel_view_processing: 1, optimize_on_insert: 0 };
+// For the cluster DDL: no insert dedup (a block re-inserted after recovery deleted it must land again) and
+// synchronous Distributed inserts (a checkpoint must never be visible before its facts).
+const INSERT_SETTINGS = { parallel_view_processing: 1, optimize_on_insert: 0, insert_deduplicate: 0, distributed_foreground_insert: 1 };
 
 /** Write one ordered batch and then its checkpoint (the batch's last height). */
 export async function writeBatch(store: Store, batch: readonly BlockBatchItem[]): Promise<void> {

@@ -16,7 +16,8 @@ if [ ! -x "$venv/bin/st" ]; then
 fi
 mkdir -p .tmp
 log=.tmp/router-fuzz-server.log
-ROUTER_NETWORK="${ROUTER_NETWORK:-mainnet}" LOG_LEVEL=warn npx tsx scripts/serve-router.ts 0 >"$log.out" 2>"$log" &
+# node itself (not npx) so that $pid is the server and the trap really stops it.
+ROUTER_NETWORK="${ROUTER_NETWORK:-mainnet}" LOG_LEVEL=warn node --import tsx scripts/serve-router.ts 0 >"$log.out" 2>"$log" &
 pid=$!
 trap 'kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true' EXIT
 for _ in $(seq 1 100); do

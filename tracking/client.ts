@@ -4,7 +4,7 @@ import { Client, WorkflowExecutionAlreadyStartedError, WorkflowIdConflictPolicy,
 import { NativeConnection } from '@temporalio/worker';
 import type { TrackingTimings } from '../workflows/model.js';
 import type { TrackInput } from '../workflows/transfer.js';
-import { projectionQueue } from './worker.js';
+import { installRuntime, projectionQueue } from './worker.js';
 
 export const workflowIdOf = (chainId: string, txHash: string) => `transfer:${chainId}:${txHash}`;
 
@@ -13,6 +13,7 @@ export class TrackingClient {
 
   static async connect(o: { address: string; namespace: string; taskQueue: string; timings: TrackingTimings }): Promise<TrackingClient> {
     // The Rust (core) connection keeps gRPC work off the API's event loop; grpc-js would compete with it.
+    installRuntime();
     const connection = await NativeConnection.connect({ address: o.address });
     return new TrackingClient(new Client({ connection, namespace: o.namespace }), connection, o.taskQueue, o.timings);
   }

@@ -47,7 +47,7 @@ export interface WorkerSet {
 
 let runtimeInstalled = false;
 /** The SDK logs every worker state change at INFO in its own format; keep only its warnings. */
-function installRuntime(): void {
+export function installRuntime(): void {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
   try {
