@@ -145,6 +145,7 @@ function lzEvmTx(reg: Registry, h: Hop & { kind: 'lz' }, signer: ParsedAddress, 
   if (chain.vm !== 'external-evm' && chain.vm !== 'minievm')
     throw badRequest(`LayerZero sends from ${h.from} (${chain.vm}) are not supported by /msgs: only EVM sources`);
   if (!h.src.oft_address) throw badRequest(`LayerZero OFT contract for ${h.src.symbol} on ${h.from} is not configured`);
+  if (signer.bytes.length !== 20) throw badRequest(`invalid address_list: the LayerZero sender on ${h.from} must be a 20-byte EVM account`);
   if (fee === null) throw unavailable(`LayerZero messaging fee on ${h.from} could not be quoted`);
   const base = lzSendParam(h, recipient.bytes);
   // Slippage on the sent amount, then dust removal again so the OFT's own check compares like with like.

@@ -34,6 +34,7 @@ export function opHookHandler(reg: Registry, req: OpHookRequest): { chain_id: st
   if (!hook) throw badRequest(`route from ${req.source_asset_denom} on ${req.source_asset_chain_id} to ${req.dest_asset_denom} on ${req.dest_asset_chain_id} needs no op-hook`);
   parseAddress(reg.chains.get(req.source_asset_chain_id)!, req.source_address, 'source_address');
   const dest = parseAddress(reg.chains.get(hook.chainId)!, req.dest_address, 'dest_address');
+  if (dest.bytes.length !== 20) throw badRequest('invalid dest_address: the op-hook signer must be a 20-byte account');
   const token = reg.erc20.get(hook.chainId)?.get(hook.underlying);
   if (!token) throw badRequest(`op-hook unavailable: the ERC20 contract of ${hook.underlying} on ${hook.chainId} is not in the registry`);
   const call = (contract: string, input: string) => ({

@@ -95,3 +95,8 @@ export const bundleSchema = z.object({
   chains: z.array(z.object({ chain: z.unknown(), assetlist: z.unknown() })).min(1),
   layerzero: z.unknown().optional(),
 });
+
+/** config/registry/erc20-<network>.json: ERC20 contract of a cosmos denom on a minievm chain (op-hooks). */
+export const erc20Schema = z.array(
+  z.object({ chain_id: z.string(), denom: z.string().min(1), address: z.string().regex(/^0x[0-9a-fA-F]{40}$/), source: z.string().optional() }),
+);

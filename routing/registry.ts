@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { ZodError } from 'zod';
 import { l2Denom, parseFullPath, traceToDenom, type DenomTrace } from './denom.js';
 import { lzConfigSchema, type LzConfig, type LzDeployment } from './layerzero.js';
-import { assetListSchema, bundleSchema, chainFileSchema, type AssetFile, type ChainFile } from './registry-schema.js';
+import { assetListSchema, bundleSchema, chainFileSchema, erc20Schema, type AssetFile, type ChainFile } from './registry-schema.js';
 
 export type Vm = 'l1-move' | 'minimove' | 'minievm' | 'miniwasm' | 'external-cosmos' | 'external-evm';
 
@@ -267,7 +267,9 @@ export function buildRegistry(network: string, sources: ChainSource[], lzRaw?: u
 
   const layerZero = lzRaw === undefined ? [] : loadLayerZero(lzRaw, chains);
   const erc20 = new Map<string, Map<string, string>>();
-  for (const row of (erc20Raw as { chain_id: string; denom: string; address: string }[] | undefined) ?? []) {
+  const rows = erc20Schema.safeParse(erc20Raw ?? []);
+  if (!rows.success) throw zodLine('erc20 registry', rows.error);
+  for (const row of rows.data) {
     if (!erc20.has(row.chain_id)) erc20.set(row.chain_id, new Map());
     erc20.get(row.chain_id)!.set(row.denom, row.address);
   }

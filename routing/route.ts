@@ -1,6 +1,6 @@
 // POST /v2/fungible/route: validate the request against the registry, search, pick the best route and
 // render it in the Skip v2 / Initia wire shape (reference/router.md §2-3).
-import { ApiError, badRequest, notFound } from '../api/http/errors.js';
+import { badRequest, notFound } from '../api/http/errors.js';
 import { parseAmount, rescale } from './amount.js';
 import { assetJson, decimalsOf, findAsset, gasAsset, knownDenom } from './assets.js';
 import { findRoutes, findRoutesCached, selectRoutes, type BridgeType, type Hop, type RoutePlan } from './graph.js';
@@ -175,4 +175,3 @@ export async function routeHandler(deps: RouteDeps, req: RouteRequest): Promise<
   return renderRoute(deps.registry, req, best, fees);
 }
 
-export { ApiError };

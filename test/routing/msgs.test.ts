@@ -90,6 +90,10 @@ describe('op-hook', () => {
       });
     }
   });
+  it('refuses 32-byte (module) accounts as hook signers', () => {
+    const module32 = toBech32('init', new Uint8Array(32).fill(7));
+    expect(() => opHookHandler(registry, { source_address: USER, source_asset_chain_id: 'interwoven-1', source_asset_denom: 'uinit', dest_address: module32, dest_asset_chain_id: 'yominet-1', dest_asset_denom: WINIT_YOMINET })).toThrow(/20-byte/);
+  });
   it('is a 400 for routes that need no hook', () => {
     expect(() => opHookHandler(registry, { source_address: USER, source_asset_chain_id: 'interwoven-1', source_asset_denom: 'uinit', dest_address: USER, dest_asset_chain_id: 'echelon-1', dest_asset_denom: INIT_ECHELON })).toThrow(/needs no op-hook/);
   });

@@ -1,4 +1,5 @@
 // Registry loading: the shipped networks, channel pairing, and clear start-up errors for bad custom files.
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -64,4 +65,16 @@ describe('custom registry files fail at start-up with one clear line', () => {
       expect(fn).toThrow(RegistryError);
       expect(fn).toThrow(re);
     });
+});
+
+describe('start-up', () => {
+  it('the router process exits 2 with one clear line on a bad registry', () => {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/serve-router.ts', '0'], {
+      env: { ...process.env, ROUTER_NETWORK: 'custom', ROUTER_REGISTRY_FILE: bundle({ chains: [echelon] }) },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(r.status).toBe(2);
+    expect(r.stderr.trim()).toBe('registry: expected exactly one L1 chain (metadata.is_l1), found 0');
+  });
 });

@@ -158,3 +158,18 @@ describe('selection rule', () => {
     ]);
   });
 });
+
+describe('testnet registry', () => {
+  const testnet = loadRouterRegistry({ ROUTER_NETWORK: 'testnet' });
+  const troute = async (r: Partial<RouteRequest>) => (await routeHandler({ registry: testnet }, { amount_in: '123456789', ...r } as RouteRequest)) as Record<string, any>;
+  it('initiation-2 uinit → move-1 over OPinit bridge 1458', async () => {
+    const r = await troute({ source_asset_chain_id: 'initiation-2', source_asset_denom: 'uinit', dest_asset_chain_id: 'move-1', dest_asset_denom: l2Denom(1458n, 'uinit') });
+    expect(r.operations[0].op_init_transfer).toMatchObject({ op_init_bridge_id: '1458', to_chain_id: 'move-1' });
+  });
+  it('TEST LZ (8 dp) → BSC testnet (18 dp) over endpoint 40102, dust below 6 shared decimals', async () => {
+    const r = await troute({ source_asset_chain_id: 'initiation-2', source_asset_denom: 'move/7dfcccb8d69af29d585165531eae5c558061d3e3bded2a121be3ef5e189e6b01', dest_asset_chain_id: '97', dest_asset_denom: 'bsc-testnet-test-lz' });
+    expect(r.operations[0].layer_zero_transfer.destination_endpoint_id).toBe(40102);
+    expect(r.amount_out).toBe('1234567000000000000');
+    expect(r.extra_infos).toContain('LayerZero drops 89 base units below 6 shared decimals');
+  });
+});
