@@ -143,10 +143,14 @@ export class TrackingProjection {
 
   private async writeBatch(batch: { row: EventRow; w: Waiter<void> }[]): Promise<void> {
     try {
-      // Drop versions already stored (a retried activity whose first attempt did insert). Registration rows
-      // of txs just read as unknown need no check: that read is the check.
-      const known = (r: EventRow) => r.version === 0 && this.cache.get(keyOf(r.chain_id, r.tx_hash))?.v === null;
-      const hashes = [...new Set(batch.filter((b) => !known(b.row)).map((b) => b.row.tx_hash))];
+      // Drop versions already stored (a retried activity whose first attempt did insert). A key this process has
+      // seen (cached) needs no query: a cached version ≥ the row's means a retry, a lower one means a new version.
+      // Only keys never seen here (e.g. retries after a restart) are checked in ClickHouse.
+      const cachedDup = (r: EventRow) => {
+        const c = this.cache.get(keyOf(r.chain_id, r.tx_hash));
+        return c?.v ? c.v.version >= r.version : false;
+      };
+      const hashes = [...new Set(batch.filter((b) => !this.cache.has(keyOf(b.row.chain_id, b.row.tx_hash))).map((b) => b.row.tx_hash))];
       let have = new Set<string>();
       if (hashes.length) {
         this.stats.selects++;
@@ -160,7 +164,7 @@ export class TrackingProjection {
       const seen = new Set<string>();
       const fresh = batch.filter(({ row: r }) => {
         const k = `${r.chain_id}|${r.tx_hash}|${r.version}`;
-        if (have.has(k) || seen.has(k)) return false;
+        if (have.has(k) || seen.has(k) || cachedDup(r)) return false;
         seen.add(k);
         return true;
       });

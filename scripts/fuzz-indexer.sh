@@ -24,7 +24,8 @@ mkdir -p "$(dirname "$VENV")"
 status=0
 for kind in "${KINDS[@]}"; do
   log="$(mktemp -t fuzz-indexer-XXXX.log)"
-  npx tsx test/indexer/serve-sample.ts "$kind" >"$log" 2>&1 &
+  # node itself (not the npx/tsx wrapper), so that $pid is the server and killing it stops it.
+  node --import tsx test/indexer/serve-sample.ts "$kind" >"$log" 2>&1 &
   pid=$!
   trap 'kill $pid 2>/dev/null || true' EXIT
   base=""

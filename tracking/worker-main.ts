@@ -2,7 +2,8 @@
 // Runs the workflows + chain-polling activities. With a ClickHouse server configured it also serves the
 // projection queue; with embedded chDB the main job serves it (one chDB directory per process).
 //   TEMPORAL_ADDRESS            required (the main job or a cluster runs the server)
-//   TRACKING_CHAINS_FILE        JSON array of ChainInfo (activities/chains.ts); else the router registry
+//   TRACKING_CHAINS_FILE        JSON array of ChainInfo (activities/chains.ts); else the router registry plus
+//   TRACKING_RPC_URLS / TRACKING_EXECUTOR_URLS  JSON objects chain id → URL (the registry has neither)
 import { readFileSync } from 'node:fs';
 import { loadConfigOrExit } from '../platform/config.js';
 import { createLogger } from '../platform/log.js';
@@ -24,7 +25,15 @@ async function main(): Promise<void> {
   } else {
     const { loadRouterRegistry } = await import('../routing/registry.js');
     const { directoryFromRegistry } = await import('./registry-adapter.js');
-    chains = directoryFromRegistry(loadRouterRegistry(config));
+    const urls = (name: string): Record<string, string> => {
+      try {
+        return JSON.parse(process.env[name] ?? '{}') as Record<string, string>;
+      } catch {
+        process.stderr.write(`config: ${name} must be a JSON object of chain id → URL\n`);
+        process.exit(2);
+      }
+    };
+    chains = directoryFromRegistry(loadRouterRegistry(config), urls('TRACKING_RPC_URLS'), urls('TRACKING_EXECUTOR_URLS'));
   }
   const store = config.CLICKHOUSE_URL
     ? createStore({ url: config.CLICKHOUSE_URL, user: config.CLICKHOUSE_USER, password: config.CLICKHOUSE_PASSWORD, database: config.CLICKHOUSE_DATABASE })

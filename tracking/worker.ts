@@ -73,6 +73,10 @@ export async function startWorkers(o: WorkerSetOptions): Promise<WorkerSet> {
         // Polls are async I/O: thousands fit in one process; each is bounded by the poll window.
         maxConcurrentActivityTaskExecutions: o.maxConcurrentActivities ?? 2000,
         maxConcurrentWorkflowTaskExecutions: 200,
+        // One poller fetches one task per round trip; bursts of completions (many hops settling in one block)
+        // would otherwise queue behind a handful of pollers.
+        maxConcurrentWorkflowTaskPolls: 16,
+        maxConcurrentActivityTaskPolls: 16,
         maxCachedWorkflows: 2000,
         // After a worker dies its sticky workflow tasks fall back to the normal queue this fast.
         stickyQueueScheduleToStartTimeout: '3s',
@@ -83,7 +87,7 @@ export async function startWorkers(o: WorkerSetOptions): Promise<WorkerSet> {
     workers.push(
       await Worker.create({
         connection, namespace: o.namespace, taskQueue: projectionQueue(o.taskQueue),
-        activities: createProjectionActivities(o.projection), maxConcurrentActivityTaskExecutions: 1000,
+        activities: createProjectionActivities(o.projection), maxConcurrentActivityTaskExecutions: 1000, maxConcurrentActivityTaskPolls: 16,
       }),
     );
   }

@@ -62,7 +62,7 @@ export function createIndexerApp(opts: IndexerAppOptions): Express {
     chain: opts.lookups ?? createChainLookups(opts.chain?.restUrl),
     tip: tipCache(opts.store),
   };
-  const app = createServiceApp({ service: 'indexer', openapi: indexerOpenApi });
+  const app = createServiceApp({ service: 'indexer', openapi: indexerOpenApi, health: async () => ({ indexed_height: await ctx.tip() }) });
   app.locals.validateResponses = opts.validateResponses === true;
   app.use(trailingSlash);
   if (opts.responseCache !== false) app.use(responseCache());

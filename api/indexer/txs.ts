@@ -3,7 +3,7 @@
 // documents, spliced into the response as text.
 import type { Request, Response, Router } from 'express';
 import { badRequest, notFound } from '../http/errors.js';
-import { listTxDocs, SEQ_PER_HEIGHT, txDocByHash, type TxList } from '../../clickhouse/queries/txs.js';
+import { listTxDocs, sequenceAbove, txDocByHash, type TxList } from '../../clickhouse/queries/txs.js';
 import { tokenExists } from '../../clickhouse/queries/tokens.js';
 import { handle, sendJson, str, type IndexerContext } from './context.js';
 import { pageResult, parsePage, type PaginationObject, type RawPageQuery } from './pagination.js';
@@ -23,7 +23,7 @@ async function txPage(ctx: IndexerContext, req: Request, res: Response, list: Tx
     ctx.store,
     list,
     { desc: page.reverse, limit: page.limit + 1, offset: page.offset },
-    { msgs, maxSequence: (tip + 1) * SEQ_PER_HEIGHT, cursor },
+    { msgs, maxSequence: sequenceAbove(tip), cursor },
     page.countTotal,
   );
   const { rows, pagination } = pageResult(page, docs, total, (d) => ({ kind: 'sequence', sequence: Number(d.sequence) }));
@@ -50,7 +50,8 @@ export function registerTxs(r: Router, ctx: IndexerContext): void {
     handle(async (req, res) => {
       const height = parseTxHeight(req.params.height);
       const msgs = parseMsgs(req.query.msgs);
-      if (height > MAX_HEIGHT) {
+      // Above the indexed tip nothing can exist (and no query is needed).
+      if (height > MAX_HEIGHT || height > (await ctx.tip())) {
         parsePage(req.query as RawPageQuery, ['sequence']); // still validate the pagination values
         return sendTxs(res, [], emptyPage());
       }
@@ -66,7 +67,7 @@ export function registerTxs(r: Router, ctx: IndexerContext): void {
       if (raw === 'by_account' || raw === 'by_height') throw badRequest(`${raw === 'by_account' ? 'account' : 'height'} is missing: use /indexer/tx/v1/txs/${raw}/{${raw.slice(3)}}`);
       const hash = parseTxHash(raw);
       const tip = await ctx.tip();
-      const doc = await txDocByHash(ctx.store, hash, (tip + 1) * SEQ_PER_HEIGHT);
+      const doc = await txDocByHash(ctx.store, hash, sequenceAbove(tip));
       if (doc === undefined) throw notFound('[NOT_FOUND] transaction not found');
       sendJson(res, `{"tx":${doc}}`);
     }),

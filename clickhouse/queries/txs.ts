@@ -11,12 +11,16 @@ export interface TxDoc {
 
 /** Sequences of one height: sequence = height * 1e6 + index (migration 001). */
 export const SEQ_PER_HEIGHT = 1_000_000;
+const SEQ = BigInt(SEQ_PER_HEIGHT);
+
+/** First sequence above a height: (height + 1) * 1e6, exact for any height. */
+export const sequenceAbove = (height: number): bigint => (BigInt(height) + 1n) * SEQ;
 
 export interface TxListScope {
   /** Message types (without leading '/'), ORed; null = no filter. */
   msgs: string[] | null;
-  /** Exclusive upper bound of visible sequences: (indexed tip + 1) * 1e6. */
-  maxSequence: number;
+  /** Exclusive upper bound of visible sequences: (indexed tip + 1) * 1e6 (bigint: sequences pass 2^53). */
+  maxSequence: bigint;
   /** Keyset cursor (exclusive), or null to use the window's offset. */
   cursor: number | null;
 }
@@ -32,7 +36,7 @@ interface Picker {
 }
 
 function window(w: ListWindow, s: TxListScope, params: Params): { keyset: string; limit: string } {
-  params.maxSeq = s.maxSequence;
+  params.maxSeq = s.maxSequence.toString();
   params.limit = w.limit;
   if (s.cursor !== null) {
     params.cursor = s.cursor;
@@ -114,7 +118,7 @@ function accountTxs(w: ListWindow, s: TxListScope, account: string, isSigner: bo
 }
 
 function heightTxs(w: ListWindow, s: TxListScope, height: number): Picker {
-  const params: Params = { lo: height * SEQ_PER_HEIGHT, hi: (height + 1) * SEQ_PER_HEIGHT };
+  const params: Params = { lo: (BigInt(height) * SEQ).toString(), hi: ((BigInt(height) + 1n) * SEQ).toString() };
   const { keyset, limit } = window(w, s, params);
   let filter = 'sequence >= {lo:UInt64} AND sequence < {hi:UInt64} AND sequence < {maxSeq:UInt64}';
   if (s.msgs !== null) {
@@ -169,11 +173,11 @@ export async function listTxDocs(store: Store, list: TxList, w: ListWindow, s: T
 }
 
 /** The stored document of a tx by its uppercase hex hash. */
-export async function txDocByHash(store: Store, hash: string, maxSequence: number): Promise<string | undefined> {
+export async function txDocByHash(store: Store, hash: string, maxSequence: bigint): Promise<string | undefined> {
   const rows = await store.rows<{ json: string }>(
     `SELECT json FROM tx_docs WHERE sequence IN (SELECT sequence FROM tx_hashes WHERE hash = {hash:String} AND sequence < {maxSeq:UInt64})
      LIMIT 1`,
-    { hash, maxSeq: maxSequence },
+    { hash, maxSeq: maxSequence.toString() },
   );
   return rows[0]?.json;
 }

@@ -37,6 +37,7 @@ describe('status and blocks', () => {
     expect(status).toBe(200);
     expect(body).toEqual({ version: 'v1.2.3', commit_hash: 'abc1234', chain_id: 'yominet-1', height: m.latestHeight, rich_list_height: m.latestHeight });
     expect((await api.get('/status/')).body.height).toBe(m.latestHeight); // non-strict routing
+    expect((await api.get('/health')).body).toEqual({ status: 'ok', service: 'indexer', indexed_height: m.latestHeight });
   });
 
   it('/blocks/{height} renders a block with string numbers, second timestamps, fee and resolved proposer', async () => {
@@ -119,6 +120,13 @@ describe('txs', () => {
       byOffset.push(...body.txs.map((t: { txhash: string }) => t.txhash));
     }
     expect(byOffset).toEqual(order);
+    const byOffsetDesc: string[] = [];
+    for (let off = 0; off < order.length; off += 9) {
+      const { body } = await api.get(`/indexer/tx/v1/txs?pagination.limit=9&pagination.offset=${off}&pagination.count_total=false`);
+      expect(body.pagination.total).toBe('0');
+      byOffsetDesc.push(...body.txs.map((t: { txhash: string }) => t.txhash));
+    }
+    expect(byOffsetDesc).toEqual([...order].reverse());
     const noCount = await api.get('/indexer/tx/v1/txs?pagination.count_total=false&pagination.limit=1');
     expect(noCount.body.pagination.total).toBe('0');
     const last = await api.get(`/indexer/tx/v1/txs?pagination.limit=${order.length}`);
@@ -135,8 +143,11 @@ describe('txs', () => {
       expect(body.txs.map((t: { txhash: string }) => t.txhash)).toEqual(expected);
       expect(body.pagination.total).toBe(String(expected.length));
     }
-    const above = await api.get(`/indexer/tx/v1/txs/by_height/${m.latestHeight + 1000}`);
-    expect(above.body).toEqual({ txs: [], pagination: { previous_key: null, next_key: null, total: '0' } });
+    // far above the tip, including heights whose sequences pass 2^53 (found by the fuzzer)
+    for (const h of [m.latestHeight + 1000, 217372264892, 9007199254740991]) {
+      const above = await api.get(`/indexer/tx/v1/txs/by_height/${h}`);
+      expect(above.body, String(h)).toEqual({ txs: [], pagination: { previous_key: null, next_key: null, total: '0' } });
+    }
   });
 
   it('msgs filters: comma list, repeated, leading slash, OR of types, unknown type → empty', async () => {

@@ -19,6 +19,7 @@ const server = await listen(app, port);
 installJsonClientErrors(server);
 process.stdout.write(`READY http://127.0.0.1:${(server.address() as AddressInfo).port}\n`);
 const stop = async () => {
+  setTimeout(() => process.exit(0), 5000).unref(); // never linger if a cleanup step hangs
   await closeServer(server);
   await s.cleanup();
   process.exit(0);

@@ -1,0 +1,98 @@
+// Starts tracking workflows for registrations. `POST /v2/tx/track` answers once the registration row is in
+// ClickHouse (that row is the durable record); the workflow start follows here, asynchronously, with retries.
+// Starting is idempotent (workflow id + USE_EXISTING / REJECT_DUPLICATE), so after a crash `reconcile()`
+// simply starts every registered, non-terminal tx again.
+import type { Store } from '../clickhouse/client.js';
+import type { Logger } from '../platform/log.js';
+
+export interface WorkflowStarter {
+  register(chainId: string, txHash: string, registeredAtMs: number): Promise<unknown>;
+}
+
+interface Job {
+  chainId: string;
+  txHash: string;
+  atMs: number;
+  attempt: number;
+}
+
+export class RegistrationStarter {
+  private readonly queue: Job[] = [];
+  private readonly queued = new Set<string>();
+  private active = 0;
+  /** Jobs sleeping in their retry back-off. */
+  private waiting = 0;
+  private stopped = false;
+  private readonly idle = new Set<() => void>();
+  readonly stats = { started: 0, failures: 0 };
+
+  constructor(private readonly client: WorkflowStarter, private readonly log: Logger, private readonly concurrency = 32) {}
+
+  enqueue(chainId: string, txHash: string, atMs: number): void {
+    const k = `${chainId}\u0000${txHash}`;
+    if (this.stopped || this.queued.has(k)) return;
+    this.queued.add(k);
+    this.queue.push({ chainId, txHash, atMs, attempt: 0 });
+    this.pump();
+  }
+
+  /** Jobs queued or running. */
+  get backlog(): number {
+    return this.queue.length + this.active + this.waiting;
+  }
+
+  /** Resolves when nothing is queued or running (tests, shutdown). */
+  drained(): Promise<void> {
+    if (this.backlog === 0) return Promise.resolve();
+    return new Promise((r) => this.idle.add(r));
+  }
+
+  /** Start every registered tx whose latest projected state is not terminal (after a restart). */
+  async reconcile(store: Store): Promise<number> {
+    const rows = await store.rows<{ chain_id: string; tx_hash: string; at: string }>(
+      `SELECT chain_id, tx_hash, toUnixTimestamp64Milli(min(recorded_at)) AS at FROM transfer_events
+       GROUP BY chain_id, tx_hash
+       HAVING argMax(state, version) NOT IN ('STATE_COMPLETED_SUCCESS', 'STATE_COMPLETED_ERROR', 'STATE_ABANDONED')`,
+    );
+    for (const r of rows) this.enqueue(r.chain_id, r.tx_hash, Number(r.at));
+    if (rows.length) this.log.info('tracking.reconcile', { restarted: rows.length });
+    return rows.length;
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.queue.length = 0;
+  }
+
+  private pump(): void {
+    while (!this.stopped && this.active < this.concurrency && this.queue.length) {
+      const job = this.queue.shift()!;
+      this.active++;
+      void this.run(job);
+    }
+    if (this.backlog === 0) for (const r of [...this.idle]) (this.idle.delete(r), r());
+  }
+
+  private async run(job: Job): Promise<void> {
+    try {
+      await this.client.register(job.chainId, job.txHash, job.atMs);
+      this.stats.started++;
+      this.queued.delete(`${job.chainId}\u0000${job.txHash}`);
+    } catch (e) {
+      this.stats.failures++;
+      job.attempt++;
+      // Temporal unreachable or overloaded: back off (≤ 10 s) and keep the job; reconcile() covers a crash.
+      const delay = Math.min(10_000, 200 * 2 ** Math.min(job.attempt, 6));
+      if (job.attempt === 1 || job.attempt % 10 === 0) this.log.warn('tracking.start.retry', { chainId: job.chainId, txHash: job.txHash, attempt: job.attempt, error: (e as Error).message });
+      this.waiting++;
+      setTimeout(() => {
+        this.waiting--;
+        if (!this.stopped) this.queue.push(job);
+        this.pump();
+      }, delay).unref();
+    } finally {
+      this.active--;
+      this.pump();
+    }
+  }
+}
