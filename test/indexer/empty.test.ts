@@ -61,4 +61,27 @@ describe('empty store', () => {
     expect((await get('/indexer/block/v1/blocks/1')).status).toBe(200);
     expect((await get('/status')).body).toEqual({ version: 'dev', commit_hash: 'unknown', chain_id: 'empty-1', height: 1 });
   });
+
+  it('internal_tx_height (EVM with traces): the traced height, or the tip when no block with txs lies above it', async () => {
+    const traced = await startIndexer({
+      store,
+      config: { CHAIN_ID: 'empty-1', VM: 'evm', BECH32_PREFIX: 'init', VERSION: 'dev', COMMIT_HASH: 'unknown', EVM_INTERNAL_TXS: true },
+      responseCache: false,
+    });
+    try {
+      const block = (height: number, txs: number) => ({ height, hash: 'CD'.repeat(32), chain_id: 'empty-1', time: '2025-01-01 00:00:01', block_time_ms: 500, proposer: '', gas_used: 0, gas_wanted: 0, tx_count: txs, total_fee: '[]' });
+      await store.insert('evm_internal_txs', [{ height: 1, hash: '0x' + 'ab'.repeat(32), idx: 0, parent_index: -1, type: 'CALL', from_addr: '', to_addr: '', value: '0x0', gas: '0x0', gas_used: '0x0', input: '0x', output: '0x' }]);
+      await store.insert('blocks', [block(2, 0)]);
+      await store.insert('ingest_checkpoints', [{ height: 2 }]);
+      await new Promise((r) => setTimeout(r, 250));
+      // nothing with txs above the traced height 1: the tip is reported
+      expect((await get('/status')).body).toMatchObject({ height: 2 });
+      expect((await fetch(`${traced.base}/status`).then((r) => r.json())) as object).toEqual({ version: 'dev', commit_hash: 'unknown', chain_id: 'empty-1', height: 2, internal_tx_height: 2 });
+      await store.insert('blocks', [block(3, 4)]);
+      await store.insert('ingest_checkpoints', [{ height: 3 }]);
+      expect((await fetch(`${traced.base}/status`).then((r) => r.json())) as object).toMatchObject({ height: 3, internal_tx_height: 1 });
+    } finally {
+      await traced.close();
+    }
+  });
 });
