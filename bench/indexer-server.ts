@@ -5,7 +5,7 @@
 import type { AddressInfo } from 'node:net';
 import { listen } from '../api/http/app.js';
 import { createIndexerApp } from '../api/indexer/app.js';
-import { installJsonClientErrors } from '../api/indexer/server.js';
+import { installJsonClientErrors } from '../api/http/client-errors.js';
 import { createStore } from '../clickhouse/client.js';
 import { BENCH, buildBenchData, defaultBenchDir } from './indexer-data.js';
 

@@ -4,6 +4,7 @@ import express, { type Express, type RequestHandler } from 'express';
 import type { Server } from 'node:http';
 import { createRequire } from 'node:module';
 import { metrics, registry } from '../../platform/metrics.js';
+import { installJsonClientErrors } from './client-errors.js';
 
 export interface ServiceAppOptions {
   service: 'indexer' | 'router';
@@ -61,6 +62,7 @@ function requestMetrics(service: string): RequestHandler {
 export function listen(app: Express, port: number, host = '127.0.0.1'): Promise<Server> {
   return new Promise((resolve, reject) => {
     const server = app.listen(port, host);
+    installJsonClientErrors(server);
     server.once('listening', () => resolve(server));
     server.once('error', reject);
   });

@@ -4,7 +4,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { closeServer, listen } from '../../api/http/app.js';
 import { createIndexerApp, type IndexerAppOptions } from '../../api/indexer/app.js';
-import { installJsonClientErrors } from '../../api/indexer/server.js';
+import { installJsonClientErrors } from '../../api/http/client-errors.js';
 
 export interface Running {
   base: string;

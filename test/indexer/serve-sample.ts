@@ -4,7 +4,7 @@
 import type { AddressInfo } from 'node:net';
 import { listen, closeServer } from '../../api/http/app.js';
 import { createIndexerApp } from '../../api/indexer/app.js';
-import { installJsonClientErrors } from '../../api/indexer/server.js';
+import { installJsonClientErrors } from '../../api/http/client-errors.js';
 import { ingestSampleChain, type SampleKind } from '../support/sample.js';
 
 const kind = (process.argv[2] ?? 'evm') as SampleKind;

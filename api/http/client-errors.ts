@@ -1,5 +1,5 @@
 // Node answers malformed requests and over-long request lines (> 16 KB, HTTP 431) itself, before express,
-// with an empty text body. Every indexer response must be JSON, so answer those in the same error shape.
+// with an empty text body. Every response of both services must be JSON, so answer those in the same error shape.
 import { STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 
