@@ -11,6 +11,7 @@ import type { Logger } from '../platform/log.js';
 import type { BlockFacts } from './decode/block.js';
 import { moveObject, type NftEventFact, type Vm } from './decode/nft.js';
 import { withRetry, type ChainSource } from './source.js';
+import { normalizeAccount } from './decode/address.js';
 
 const erc721 = new Interface(['function name() view returns (string)', 'function tokenURI(uint256) view returns (string)']);
 const LOOKUP_CONCURRENCY = 8;
@@ -34,6 +35,9 @@ function remember<K, V>(map: Map<K, V>, k: K, v: V) {
   map.set(k, v);
 }
 
+/** Move REST takes addresses without leading zeros as well as padded; the short form is what nodes print. */
+const shortHex = (addr: string) => '0x' + (addr.slice(2).replace(/^0+/, '') || '0');
+
 const isRevert = (e: unknown) => /revert/i.test((e as Error)?.message ?? '');
 const isNotFound = (e: unknown) => /HTTP 404|not found/i.test((e as Error)?.message ?? '');
 
@@ -53,7 +57,17 @@ export function createEnricher(vm: Vm, store: Store, source: ChainSource, log: L
     }
   }
 
-  async function collectionName(collection: string, lookup: 'evm' | 'wasm' | undefined, height: number): Promise<string> {
+  async function moveCollection(collection: string, height: number): Promise<{ name: string; creator: string }> {
+    return cosmetic('0x1::collection::Collection', async () => {
+      const r = await source.restGet<{ resource?: { move_resource?: string } }>(
+        `/initia/move/v1/accounts/${shortHex(collection)}/resources/by_struct_tag?struct_tag=${encodeURIComponent('0x1::collection::Collection')}`, height,
+      );
+      const d = (JSON.parse(r.resource?.move_resource ?? '{}') as { data?: { name?: string; creator?: string } }).data;
+      return { name: d?.name ?? '', creator: d?.creator ? normalizeAccount(d.creator, prefix) ?? '' : '' };
+    }, { name: '', creator: '' });
+  }
+
+  async function collectionName(collection: string, lookup: 'evm' | 'wasm' | 'move' | undefined, height: number): Promise<string> {
     if (names.has(collection)) return names.get(collection)!;
     let name = '';
     if (lookup === 'evm' && !reverted.has(collection)) {
@@ -84,7 +98,7 @@ export function createEnricher(vm: Vm, store: Store, source: ChainSource, log: L
   async function nftResource(object: string, height: number): Promise<{ collection: string; token_id: string; uri: string } | null> {
     try {
       const r = await source.restGet<{ resource?: { move_resource?: string } }>(
-        `/initia/move/v1/accounts/${object}/resources/by_struct_tag?struct_tag=${encodeURIComponent('0x1::nft::Nft')}`, height,
+        `/initia/move/v1/accounts/${shortHex(object)}/resources/by_struct_tag?struct_tag=${encodeURIComponent('0x1::nft::Nft')}`, height,
       );
       const data = (JSON.parse(r.resource?.move_resource ?? '{}') as { data?: { collection?: { inner?: string }; token_id?: string; uri?: string } }).data;
       return data?.collection?.inner && data.token_id !== undefined ? { collection: moveObject(data.collection.inner), token_id: String(data.token_id), uri: data.uri ?? '' } : null;
@@ -153,6 +167,7 @@ export function createEnricher(vm: Vm, store: Store, source: ChainSource, log: L
           const nft = objects.get(o.object);
           if (!nft) continue; // not an NFT (fungible store, module object, …)
           t.nft.events.push({ collection: nft.collection, token_id: nft.token_id, kind: o.kind, from_owner: o.from_owner, to_owner: o.to_owner, uri: o.uri, object_addr: o.object, event_index: o.event_index });
+          t.nft.collections.push({ collection: nft.collection, name: '', origin_name: '', creator: '', lookup: 'move' });
         }
         t.nft.objectEvents = [];
         t.nft.events.sort((a, b) => a.event_index - b.event_index);
@@ -178,7 +193,11 @@ export function createEnricher(vm: Vm, store: Store, source: ChainSource, log: L
           if (!fresh.has(c.collection)) continue;
           fresh.delete(c.collection);
           knownCollections.add(c.collection);
-          if (!c.name) c.name = await collectionName(c.collection, c.lookup, b.height);
+          if (c.lookup === 'move' && !c.name) {
+            const m = await moveCollection(c.collection, b.height);
+            c.name = m.name;
+            c.creator ||= m.creator;
+          } else if (!c.name) c.name = await collectionName(c.collection, c.lookup, b.height);
           keep.push(c);
         }
         t.nft.collections = keep;

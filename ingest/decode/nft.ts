@@ -25,8 +25,8 @@ export interface CollectionFact {
   name: string;
   origin_name: string;
   creator: string;
-  /** Where the name must be looked up (empty name): 'evm' name(), 'wasm' contract_info. */
-  lookup?: 'evm' | 'wasm';
+  /** Where the name must be looked up (empty name): 'evm' name(), 'wasm' contract_info, 'move' 0x1::collection::Collection. */
+  lookup?: 'evm' | 'wasm' | 'move';
 }
 
 /** A Move object event that concerns an NFT only if the object is a known NFT (resolved later). */
@@ -129,6 +129,8 @@ export function decodeNfts(vm: Vm, events: readonly AbciEvent[], signer: string,
           collection: moveObject(data.collection), token_id: String(data.token_id ?? data.index ?? ''), kind: 'mint', from_owner: '',
           to_owner: created ? owner(moveHex(created)) : signer, uri: '', object_addr: nft, event_index: i,
         });
+        // A collection created before the indexed range is first seen here.
+        out.collections.push({ collection: moveObject(data.collection), name: '', origin_name: '', creator: '', lookup: 'move' });
       } else if (tag === '0x1::collection::BurnEvent') {
         out.events.push({ collection: moveObject(data.collection), token_id: String(data.token_id ?? data.index ?? ''), kind: 'burn', from_owner: '', to_owner: '', uri: '', object_addr: moveObject(data.nft), event_index: i });
       } else if (tag === '0x1::object::TransferEvent') {

@@ -20,6 +20,14 @@ describe('Move sample chain ingest', () => {
     await expectNftOwners(s, expected);
   });
 
+  it('lists collections created before the indexed range, named from the chain (0x1::collection::Collection)', async () => {
+    const rows = await s.store.rows<{ collection: string; name: string }>('SELECT collection, name FROM nft_collection_events');
+    const byAddr = new Map(rows.map((r) => [r.collection, r.name]));
+    // Recorded resource of the collection minted in cosmos/move/nft/nft-mint.json (mock_api fixture).
+    expect(byAddr.get('0x0597cd3f37f21f59c771731a31e92ac1214f72b4f8a86541a94b50f0308f4e20')).toBe('Favorite food');
+    expect(rows.length).toBe(new Set(rows.map((r) => r.collection)).size);
+  });
+
   it('links txs to accounts and message types', async () => {
     const t = s.sample.manifest.txs.find((x) => x.signer && x.code === 0)!;
     const rows = await s.store.rows<{ is_signer: number }>('SELECT is_signer FROM account_txs WHERE account = {a:String} AND sequence = {q:UInt64}', { a: t.signer, q: t.height * 1_000_000 + t.index });
