@@ -71,6 +71,7 @@ export function batchRows(batch: readonly BlockBatchItem[]) {
   const rows = {
     blocks: [] as object[], txs: [] as object[], evm_logs: [] as object[], evm_txs: [] as object[], evm_internal_txs: [] as object[],
     nft_events: [] as object[], nft_collection_events: [] as object[], ingest_errors: [] as object[], nft_holdings: [] as object[],
+    tx_docs: [] as object[],
   };
   for (const { facts: b, blockTimeMs, receipts, traces } of batch) {
     const time = b.time.clickhouse;
@@ -79,7 +80,8 @@ export function batchRows(batch: readonly BlockBatchItem[]) {
       gas_used: b.gasUsed.toString(), gas_wanted: b.gasWanted.toString(), tx_count: b.txCount, total_fee: JSON.stringify(b.totalFee),
     });
     for (const t of b.txs) {
-      rows.txs.push({ sequence: t.sequence, height: b.height, tx_index: t.sequence % 1_000_000, hash: t.hash, code: t.code, signer: t.signer, msg_types: t.msgTypes, accounts: t.accounts, time, json: t.json });
+      rows.txs.push({ sequence: t.sequence, height: b.height, tx_index: t.sequence % 1_000_000, hash: t.hash, code: t.code, signer: t.signer, msg_types: t.msgTypes, accounts: t.accounts, time });
+      rows.tx_docs.push({ sequence: t.sequence, height: b.height, json: t.json });
       t.logs.forEach((l, i) =>
         rows.evm_logs.push({
           height: b.height, sequence: t.sequence, log_index: i, address: l.address, topic0: l.topics[0] ?? '', topic1: l.topics[1] ?? '',
@@ -122,9 +124,9 @@ export async function writeBatch(store: Store, batch: readonly BlockBatchItem[])
   if (batch.length === 0) return;
   const rows = batchRows(batch);
   // Parents before children of the derived views; txs last among facts so a tx is never visible without its block.
-  for (const table of ['blocks', 'evm_logs', 'evm_txs', 'evm_internal_txs', 'nft_events', 'nft_holdings', 'nft_collection_events', 'ingest_errors', 'txs'] as const) {
+  for (const table of ['blocks', 'evm_logs', 'evm_txs', 'evm_internal_txs', 'nft_events', 'nft_holdings', 'nft_collection_events', 'ingest_errors', 'tx_docs', 'txs'] as const) {
     // chDB inlines an insert's whole body into one statement: keep each statement small to bound memory.
-    const chunk = table === 'txs' || table === 'evm_txs' ? 2000 : 20_000;
+    const chunk = table === 'tx_docs' || table === 'evm_txs' ? 2000 : 20_000;
     for (let i = 0; i < rows[table].length; i += chunk) await store.insert(table, rows[table].slice(i, i + chunk), INSERT_SETTINGS);
     crashHook(table);
   }

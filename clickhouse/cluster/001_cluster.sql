@@ -39,11 +39,9 @@ CREATE TABLE IF NOT EXISTS txs_local ON CLUSTER '{cluster}'
     signer     String,
     msg_types  Array(LowCardinality(String)),
     accounts   Array(String),
-    time       DateTime64(9, 'UTC'),
-    json       String CODEC(ZSTD(3))
+    time       DateTime64(9, 'UTC')
 )
-ENGINE = ReplicatedMergeTree('/clickhouse/tables/{shard}/{database}/txs_local', '{replica}') ORDER BY sequence
-SETTINGS index_granularity = 1024;
+ENGINE = ReplicatedMergeTree('/clickhouse/tables/{shard}/{database}/txs_local', '{replica}') ORDER BY sequence;
 
 CREATE TABLE IF NOT EXISTS txs ON CLUSTER '{cluster}' AS txs_local
 ENGINE = Distributed('{cluster}', currentDatabase(), txs_local, height);
@@ -299,9 +297,6 @@ SETTINGS index_granularity = 32, min_compress_block_size = 16384, max_compress_b
 
 CREATE TABLE IF NOT EXISTS tx_docs ON CLUSTER '{cluster}' AS tx_docs_local
 ENGINE = Distributed('{cluster}', currentDatabase(), tx_docs_local, height);
-
-CREATE MATERIALIZED VIEW IF NOT EXISTS tx_docs_mv ON CLUSTER '{cluster}' TO tx_docs_local AS
-SELECT sequence, height, json FROM txs_local;
 
 CREATE TABLE IF NOT EXISTS transfer_events_local ON CLUSTER '{cluster}'
 (

@@ -24,7 +24,8 @@ CREATE TABLE IF NOT EXISTS blocks
 ENGINE = MergeTree ORDER BY height;
 
 -- sequence = height * 1,000,000 + index in block: a global order that follows (height, index) and can be
--- computed from one block alone, so parallel fetches and re-ingest always give the same key.
+-- computed from one block alone, so parallel fetches and re-ingest always give the same key. The rendered API
+-- document of each tx is stored once, in tx_docs (050), written by the ingest beside this row.
 CREATE TABLE IF NOT EXISTS txs
 (
     sequence   UInt64,
@@ -35,11 +36,9 @@ CREATE TABLE IF NOT EXISTS txs
     signer     String,
     msg_types  Array(LowCardinality(String)),
     accounts   Array(String),
-    time       DateTime64(9, 'UTC'),
-    json       String CODEC(ZSTD(3))
+    time       DateTime64(9, 'UTC')
 )
-ENGINE = MergeTree ORDER BY sequence
-SETTINGS index_granularity = 1024;
+ENGINE = MergeTree ORDER BY sequence;
 
 -- EVM logs as minievm emits them inside Cosmos events (`evm` event, `log` attribute), keyed to the Cosmos tx.
 CREATE TABLE IF NOT EXISTS evm_logs

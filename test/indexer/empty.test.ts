@@ -49,7 +49,8 @@ describe('empty store', () => {
     const { '@type': _drop, ...tx } = rec.tx;
     const doc = JSON.stringify({ ...rec, height: '1', tx });
     await store.insert('blocks', [{ height: 1, hash: 'AB'.repeat(32), chain_id: 'empty-1', time: '2025-01-01 00:00:00', block_time_ms: 0, proposer: '', gas_used: 1, gas_wanted: 1, tx_count: 1, total_fee: '[]' }]);
-    await store.insert('txs', [{ sequence: 1_000_000, height: 1, tx_index: 0, hash: rec.txhash, code: rec.code, signer: '', msg_types: [], accounts: [], time: '2025-01-01 00:00:00', json: doc }]);
+    await store.insert('tx_docs', [{ sequence: 1_000_000, height: 1, json: doc }]);
+    await store.insert('txs', [{ sequence: 1_000_000, height: 1, tx_index: 0, hash: rec.txhash, code: rec.code, signer: '', msg_types: [], accounts: [], time: '2025-01-01 00:00:00' }]);
     expect((await get(`/indexer/tx/v1/txs/${rec.txhash}`)).status).toBe(404);
     expect((await get('/indexer/block/v1/blocks/1')).status).toBe(404);
     expect((await get('/indexer/tx/v1/txs')).body.txs).toEqual([]);
