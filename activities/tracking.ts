@@ -16,7 +16,16 @@ import { ChainFeed, type FeedSource } from './feed.js';
 /** Blocks scanned back from the head when looking for LayerZero destination logs. */
 const LZ_LOOKBACK_BLOCKS = 9_000; // below the 10k-block eth_getLogs range limit of geth-like nodes
 
-export function createChainActivities(dir: ChainDirectory): ChainActivities {
+export interface ChainActivityOptions {
+  /**
+   * How often each shared chain feed reads new blocks. Independent of the per-transfer poll interval because a
+   * feed costs O(chains) requests however many transfers wait on it; it bounds detection latency.
+   */
+  feedIntervalMs?: number;
+}
+
+export function createChainActivities(dir: ChainDirectory, opts: ChainActivityOptions = {}): ChainActivities {
+  const feedInterval = (pollIntervalMs: number) => Math.min(pollIntervalMs, opts.feedIntervalMs ?? 250);
   const resolver: Resolver = resolverFor(dir);
   const comets = new Map<string, CometClient>();
   const evms = new Map<string, EvmClient>();
@@ -55,8 +64,8 @@ export function createChainActivities(dir: ChainDirectory): ChainActivities {
   }
 
   const feeds = new Map<string, ChainFeed>();
-  const cometFeed = (chainId: string, intervalMs: number) => feedOf(`comet:${chainId}`, () => comet(chainId), intervalMs);
-  const evmFeed = (chainId: string, intervalMs: number) => feedOf(`evm:${chainId}`, () => evm(chainId), intervalMs);
+  const cometFeed = (chainId: string, intervalMs: number) => feedOf(`comet:${chainId}`, () => comet(chainId), feedInterval(intervalMs));
+  const evmFeed = (chainId: string, intervalMs: number) => feedOf(`evm:${chainId}`, () => evm(chainId), feedInterval(intervalMs));
   function feedOf(key: string, source: () => FeedSource, intervalMs: number): ChainFeed {
     let f = feeds.get(key);
     if (!f) {

@@ -36,7 +36,7 @@ await ingest.run();
 const secs = Number(process.hrtime.bigint() - t0) / 1e9;
 const peakRss = vmHwm();
 
-const [counts] = await store.rows<{ txs: string; events: string }>("SELECT count() AS txs, sum(JSONLength(json, 'events')) AS events FROM txs");
+const [counts] = await store.rows<{ txs: string; events: string }>("SELECT count() AS txs, sum(JSONLength(json, 'events')) AS events FROM tx_docs");
 const [disk] = await store.rows<{ bytes: string }>('SELECT sum(bytes_on_disk) AS bytes FROM system.parts WHERE active AND database = currentDatabase()');
 const nTx = Number(counts!.txs);
 const result = {

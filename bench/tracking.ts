@@ -80,12 +80,12 @@ async function waitLine(child: ChildProcess, marker: string): Promise<void> {
 }
 
 /** autocannon in its own process, rotating over `paths`. */
-function cannon(url: string, paths: string[], seconds: number): Promise<{ rps: number; p50Ms: number; p99Ms: number; non2xx: number; errors: number }> {
+function cannon(url: string, paths: string[], seconds: number, rate = 0): Promise<{ rps: number; p50Ms: number; p99Ms: number; non2xx: number; errors: number }> {
   const script = `const ac = require('autocannon'); const paths = JSON.parse(process.env.PATHS); let i = 0;
-ac({ url: process.env.URL, connections: 32, duration: Number(process.env.SECS), requests: [{ method: 'GET', setupRequest: (r) => ({ ...r, path: paths[i++ % paths.length] }) }] })
+ac({ url: process.env.URL, connections: 32, duration: Number(process.env.SECS), ...(Number(process.env.RATE) ? { overallRate: Number(process.env.RATE) } : {}), requests: [{ method: 'GET', setupRequest: (r) => ({ ...r, path: paths[i++ % paths.length] }) }] })
   .then((r) => { process.stdout.write(JSON.stringify({ rps: Math.round(r.requests.average), p50Ms: r.latency.p50, p99Ms: r.latency.p99, non2xx: r.non2xx, errors: r.errors })); });`;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-e', script], { cwd: repo, env: { ...process.env, URL: url, PATHS: JSON.stringify(paths), SECS: String(seconds) }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['-e', script], { cwd: repo, env: { ...process.env, URL: url, PATHS: JSON.stringify(paths), SECS: String(seconds), RATE: String(rate) }, stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
     child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`autocannon exited ${code}`))));

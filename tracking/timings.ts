@@ -17,6 +17,13 @@ const schema = z.object({
   TRACKING_LZ_RETRY_WINDOW_MS: ms(10 * 60_000),
 });
 
+/** Worker-level: how often the shared per-chain feeds read new blocks (activities/feed.ts). */
+export function feedIntervalFromEnv(env: Record<string, string | undefined> = process.env): number {
+  const r = z.coerce.number().int().min(50).max(60_000).default(250).safeParse(env.TRACKING_FEED_INTERVAL_MS || undefined);
+  if (!r.success) throw new Error(`config: TRACKING_FEED_INTERVAL_MS ${r.error.issues[0]!.message}`);
+  return r.data;
+}
+
 export const DEFAULT_TIMINGS: TrackingTimings = timingsFromEnv({});
 
 export function timingsFromEnv(env: Record<string, string | undefined> = process.env): TrackingTimings {

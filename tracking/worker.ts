@@ -10,6 +10,7 @@ import type { Logger } from '../platform/log.js';
 import type { ChainDirectory } from '../activities/chains.js';
 import { createChainActivities } from '../activities/tracking.js';
 import { createProjectionActivities, type TrackingProjection } from '../activities/projection.js';
+import { feedIntervalFromEnv } from './timings.js';
 
 export const workflowsPath = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'workflows', 'index.ts');
 export const projectionQueue = (taskQueue: string) => `${taskQueue}-projection`;
@@ -69,7 +70,7 @@ export async function startWorkers(o: WorkerSetOptions): Promise<WorkerSet> {
     workers.push(
       await Worker.create({
         connection, namespace: o.namespace, taskQueue: o.taskQueue, workflowBundle: await workflowBundle(),
-        activities: createChainActivities(o.chains),
+        activities: createChainActivities(o.chains, { feedIntervalMs: feedIntervalFromEnv() }),
         // Polls are async I/O: thousands fit in one process; each is bounded by the poll window.
         maxConcurrentActivityTaskExecutions: o.maxConcurrentActivities ?? 2000,
         maxConcurrentWorkflowTaskExecutions: 200,
