@@ -191,7 +191,11 @@ async function main(): Promise<void> {
           const last = hop.ibc_transfer?.packet_txs.acknowledge_tx ?? hop.op_init_transfer?.txs.receive_tx;
           const inc = sim.includedAt.get(last.tx_hash);
           if (inc) det.push(at - inc);
-          if (inc && process.env.BENCH_DEBUG) console.log('detect', hop.ibc_transfer ? 'ibc' : 'deposit', at - inc, 'on_chain_at', last.on_chain_at);
+          if (inc && process.env.BENCH_DEBUG) {
+            const h = await tracking.client.client.workflow.getHandle(`transfer:${tx.chainId}:${tx.txHash}`).fetchHistory();
+            const ev = (h.events ?? []).slice(-14).map((e) => `${String(e.eventType).replace('EVENT_TYPE_', '')}@${Number(e.eventTime!.seconds) * 1000 + Math.round(e.eventTime!.nanos! / 1e6) - inc}`);
+            console.log('detect', hop.ibc_transfer ? 'ibc' : 'deposit', at - inc, ev.join(' '));
+          }
           return;
         }
         // 100 ms: fine enough to resolve a 2 s budget without the measuring clients loading the API themselves.
