@@ -36,6 +36,11 @@ async function chainEndpoints(config: AppConfig): Promise<ChainEndpoints | null>
 async function main() {
   const config = loadConfigOrExit();
   const role = config.ROLE;
+  if (role === 'worker') {
+    // The standalone tracking worker (docker-compose `worker`): workflows and chain-polling activities.
+    await import('../tracking/worker-main.js');
+    return;
+  }
   const store = createStore(
     config.CLICKHOUSE_URL
       ? { url: config.CLICKHOUSE_URL, user: config.CLICKHOUSE_USER, password: config.CLICKHOUSE_PASSWORD, database: config.CLICKHOUSE_DATABASE }
@@ -88,15 +93,14 @@ async function main() {
     log.info('indexer.listening', { url: `http://${config.HTTP_HOST}:${config.INDEXER_PORT}`, chain_id: chain.chainId, vm: chain.vm });
   }
 
-  if (role === 'all' || role === 'router' || role === 'worker') {
+  if (role === 'all' || role === 'router') {
     const { createRouterApp, loadRouterRegistry } = await import('../api/router/app.js');
     const { startTracking } = await import('../tracking/index.js');
-    const { directoryFromRegistry } = await import('../tracking/registry-adapter.js');
+    const { directoryFromEnv } = await import('../tracking/registry-adapter.js');
     const registry = loadRouterRegistry(config);
-    if (config.TRACKING_ENABLED && role !== 'router') {
-      tracking = await startTracking({ config, store, chains: directoryFromRegistry(registry), log, runChainWorker: true });
-    } else if (config.TRACKING_ENABLED && role === 'router') {
-      tracking = await startTracking({ config, store, chains: directoryFromRegistry(registry), log, runChainWorker: false });
+    if (config.TRACKING_ENABLED) {
+      // ROLE=router serves track/status and the projection; ROLE=worker processes run the chain workers.
+      tracking = await startTracking({ config, store, chains: directoryFromEnv(registry), log, runChainWorker: role === 'all' });
     }
     if ((role === 'all' || role === 'router') && config.ROUTER_ENABLED) {
       const app = createRouterApp({ registry, tracking: tracking?.routes });
@@ -107,6 +111,11 @@ async function main() {
 }
 
 main().catch((e: Error) => {
+  // A bad configuration or registry is one clear line and exit code 2; anything else is logged with its stack.
+  if (e.name === 'ConfigError' || e.name === 'RegistryError') {
+    process.stderr.write(`${e.message}\n`);
+    process.exit(2);
+  }
   log.error('main.failed', { error: e.stack ?? e.message });
   process.exit(1);
 });

@@ -1,7 +1,9 @@
 // Chain directory for tracking built from the router's registry (routing/registry.ts). The registry has
 // no CometBFT RPC address, so RPC URLs come from `rpcUrls` (config) or the chain's REST host is assumed
 // to expose none: such chains can still be tracked through EVM JSON-RPC only.
+import { readFileSync } from 'node:fs';
 import type { Registry } from '../routing/registry.js';
+import { ConfigError } from '../platform/config.js';
 import { staticDirectory, type ChainDirectory, type ChainInfo } from '../activities/chains.js';
 
 export function directoryFromRegistry(reg: Registry, rpcUrls: Record<string, string> = {}, executorUrls: Record<string, string> = {}): ChainDirectory {
@@ -27,4 +29,29 @@ export function directoryFromRegistry(reg: Registry, rpcUrls: Record<string, str
     ...(lzEid.has(c.chainId) ? { lzEid: lzEid.get(c.chainId)! } : {}),
   }));
   return staticDirectory(infos);
+}
+
+/**
+ * The chain directory of a tracking process, from the environment: TRACKING_CHAINS_FILE (JSON array of
+ * ChainInfo), else the router registry plus TRACKING_RPC_URLS / TRACKING_EXECUTOR_URLS (JSON objects chain id →
+ * URL; the registry has neither). Throws a one-line config error on malformed values.
+ */
+export function directoryFromEnv(reg: Registry, env: Record<string, string | undefined> = process.env): ChainDirectory {
+  if (env.TRACKING_CHAINS_FILE) {
+    try {
+      return staticDirectory(JSON.parse(readFileSync(env.TRACKING_CHAINS_FILE, 'utf8')) as ChainInfo[]);
+    } catch (e) {
+      throw new ConfigError(`config: TRACKING_CHAINS_FILE ${(e as Error).message}`);
+    }
+  }
+  const urls = (name: string): Record<string, string> => {
+    try {
+      const v = JSON.parse(env[name] ?? '{}') as unknown;
+      if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new Error('not an object');
+      return v as Record<string, string>;
+    } catch {
+      throw new ConfigError(`config: ${name} must be a JSON object of chain id → URL`);
+    }
+  };
+  return directoryFromRegistry(reg, urls('TRACKING_RPC_URLS'), urls('TRACKING_EXECUTOR_URLS'));
 }

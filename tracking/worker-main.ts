@@ -4,12 +4,11 @@
 //   TEMPORAL_ADDRESS            required (the main job or a cluster runs the server)
 //   TRACKING_CHAINS_FILE        JSON array of ChainInfo (activities/chains.ts); else the router registry plus
 //   TRACKING_RPC_URLS / TRACKING_EXECUTOR_URLS  JSON objects chain id → URL (the registry has neither)
-import { readFileSync } from 'node:fs';
 import { loadConfigOrExit } from '../platform/config.js';
 import { createLogger } from '../platform/log.js';
 import { createStore } from '../clickhouse/client.js';
 import { TrackingProjection } from '../activities/projection.js';
-import { staticDirectory, type ChainDirectory, type ChainInfo } from '../activities/chains.js';
+import type { ChainDirectory } from '../activities/chains.js';
 import { startWorkers } from './worker.js';
 
 async function main(): Promise<void> {
@@ -19,21 +18,14 @@ async function main(): Promise<void> {
     process.stderr.write('config: TEMPORAL_ADDRESS is required for the standalone tracking worker\n');
     process.exit(2);
   }
+  const { loadRouterRegistry } = await import('../routing/registry.js');
+  const { directoryFromEnv } = await import('./registry-adapter.js');
   let chains: ChainDirectory;
-  if (process.env.TRACKING_CHAINS_FILE) {
-    chains = staticDirectory(JSON.parse(readFileSync(process.env.TRACKING_CHAINS_FILE, 'utf8')) as ChainInfo[]);
-  } else {
-    const { loadRouterRegistry } = await import('../routing/registry.js');
-    const { directoryFromRegistry } = await import('./registry-adapter.js');
-    const urls = (name: string): Record<string, string> => {
-      try {
-        return JSON.parse(process.env[name] ?? '{}') as Record<string, string>;
-      } catch {
-        process.stderr.write(`config: ${name} must be a JSON object of chain id → URL\n`);
-        process.exit(2);
-      }
-    };
-    chains = directoryFromRegistry(loadRouterRegistry(config), urls('TRACKING_RPC_URLS'), urls('TRACKING_EXECUTOR_URLS'));
+  try {
+    chains = directoryFromEnv(loadRouterRegistry(config));
+  } catch (e) {
+    process.stderr.write(`${(e as Error).message}\n`);
+    process.exit(2);
   }
   const store = config.CLICKHOUSE_URL
     ? createStore({ url: config.CLICKHOUSE_URL, user: config.CLICKHOUSE_USER, password: config.CLICKHOUSE_PASSWORD, database: config.CLICKHOUSE_DATABASE })
