@@ -18,6 +18,7 @@ const kind = process.argv[4] ?? 'evm';
 const here = path.dirname(new URL(import.meta.url).pathname);
 
 const server = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'ingest-chain.ts'), String(txs), String(perBlock), kind], { stdio: ['ignore', 'pipe', 'inherit'] });
+process.on('exit', () => server.kill('SIGKILL'));
 const first = await new Promise<string>((resolve) => readline.createInterface({ input: server.stdout! }).once('line', resolve));
 const chain = JSON.parse(first) as { rpcUrl: string; restUrl: string; evmUrl?: string; chainId: string; vm: 'evm' | 'move' | 'wasm'; blocks: number };
 
