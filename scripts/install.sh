@@ -7,7 +7,9 @@ command -v node >/dev/null || { echo "install: Node.js 20+ is required" >&2; exi
 command -v go >/dev/null || { echo "install: Go is required to build the Temporal dev server" >&2; exit 1; }
 stamp=node_modules/.install-stamp
 if [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ]; then
-  npm ci --no-audit --no-fund --loglevel=error
+  # npm install (not npm ci): with this machine's npm config, npm 11's ci rejects the lock's optional
+  # platform packages of other OSes; install still follows the lock.
+  npm install --no-audit --no-fund --loglevel=error
   touch "$stamp"
 fi
 bash scripts/install-temporal.sh >/dev/null
