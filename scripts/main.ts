@@ -93,7 +93,7 @@ async function main() {
     log.info('indexer.listening', { url: `http://${config.HTTP_HOST}:${config.INDEXER_PORT}`, chain_id: chain.chainId, vm: chain.vm });
   }
 
-  if (role === 'all' || role === 'router') {
+  if ((role === 'all' || role === 'router') && config.ROUTER_ENABLED) {
     const { createRouterApp, loadRouterRegistry } = await import('../api/router/app.js');
     const { startTracking } = await import('../tracking/index.js');
     const { directoryFromEnv } = await import('../tracking/registry-adapter.js');
@@ -102,11 +102,9 @@ async function main() {
       // ROLE=router serves track/status and the projection; ROLE=worker processes run the chain workers.
       tracking = await startTracking({ config, store, chains: directoryFromEnv(registry), log, runChainWorker: role === 'all' });
     }
-    if ((role === 'all' || role === 'router') && config.ROUTER_ENABLED) {
-      const app = createRouterApp({ registry, tracking: tracking?.routes });
-      servers.push(await listen(app, config.ROUTER_PORT, config.HTTP_HOST));
-      log.info('router.listening', { url: `http://${config.HTTP_HOST}:${config.ROUTER_PORT}`, network: config.ROUTER_NETWORK, tracking: Boolean(tracking) });
-    }
+    const app = createRouterApp({ registry, tracking: tracking?.routes });
+    servers.push(await listen(app, config.ROUTER_PORT, config.HTTP_HOST));
+    log.info('router.listening', { url: `http://${config.HTTP_HOST}:${config.ROUTER_PORT}`, network: config.ROUTER_NETWORK, tracking: Boolean(tracking) });
   }
 }
 
