@@ -47,8 +47,9 @@ function describe(err: unknown): { status: number; message: string; grpc: number
       const where = first.path.replace(/^\/(query|params|body|path)\//, '').replace(/^\.(query|params|body)\./, '');
       message = `${where}: ${first.message}`;
     }
-    const grpc = status === 404 ? Grpc.NOT_FOUND : status === 413 ? Grpc.INVALID_ARGUMENT : Grpc.INVALID_ARGUMENT;
-    const out = status === 405 ? 405 : status === 413 ? 413 : status === 415 ? 415 : status === 404 ? 404 : 400;
+    const grpc = status === 404 ? Grpc.NOT_FOUND : Grpc.INVALID_ARGUMENT;
+    // Statuses that say something precise pass through; every other client error is a 400.
+    const out = [404, 405, 413, 415].includes(status) ? status : 400;
     return { status: out, message, grpc, extra: e.errors ? { errors: e.errors.map((x) => ({ path: x.path, message: x.message })) } : {} };
   }
   return { status: 500, message: 'internal server error', grpc: Grpc.UNKNOWN, extra: {} };

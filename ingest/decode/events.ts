@@ -12,11 +12,6 @@ export interface AbciEvent {
   attributes: EventAttribute[];
 }
 
-export function attr(event: AbciEvent, key: string): string | undefined {
-  for (const a of event.attributes) if (a.key === key) return a.value;
-  return undefined;
-}
-
 export function attrs(event: AbciEvent): Record<string, string> {
   const out: Record<string, string> = {};
   for (const a of event.attributes) out[a.key] = a.value;
