@@ -4,6 +4,7 @@
 // Together they make re-ingest and kill/restart leave exactly the same data.
 import type { Store } from '../clickhouse/client.js';
 import type { BlockFacts } from './decode/block.js';
+import { SEQUENCE_STRIDE } from './decode/tx.js';
 import type { CallFrame, EvmReceipt } from './source.js';
 
 /** Every table holding rows of a height (facts and the lookup tables the views derive from them). */
@@ -80,7 +81,7 @@ export function batchRows(batch: readonly BlockBatchItem[]) {
       gas_used: b.gasUsed.toString(), gas_wanted: b.gasWanted.toString(), tx_count: b.txCount, total_fee: JSON.stringify(b.totalFee),
     });
     for (const t of b.txs) {
-      rows.txs.push({ sequence: t.sequence, height: b.height, tx_index: t.sequence % 1_000_000, hash: t.hash, code: t.code, signer: t.signer, msg_types: t.msgTypes, accounts: t.accounts, time });
+      rows.txs.push({ sequence: t.sequence, height: b.height, tx_index: t.sequence % SEQUENCE_STRIDE, hash: t.hash, code: t.code, signer: t.signer, msg_types: t.msgTypes, accounts: t.accounts, time });
       rows.tx_docs.push({ sequence: t.sequence, height: b.height, json: t.json });
       t.logs.forEach((l, i) =>
         rows.evm_logs.push({

@@ -29,9 +29,3 @@ export function parseChainTime(value: string): ChainTime {
     nanos: BigInt(seconds) * 1_000_000_000n + BigInt(nanosFrac),
   };
 }
-
-/** ClickHouse DateTime64(9,'UTC') as returned in JSON ('YYYY-MM-DD HH:MM:SS.nnnnnnnnn' or ISO) → RFC3339Nano. */
-export function clickhouseTimeToRfc3339Nano(value: string): string {
-  const iso = value.includes('T') ? value : value.replace(' ', 'T');
-  return parseChainTime(iso.endsWith('Z') ? iso : iso + 'Z').rfc3339Nano;
-}
