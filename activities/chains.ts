@@ -36,6 +36,7 @@ export function staticDirectory(chains: ChainInfo[]): ChainDirectory {
 }
 
 export function explorerLink(c: ChainInfo | undefined, txHash: string): string {
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the registry's explorer page template uses a literal ${txHash} placeholder
   return c?.explorerTxPage ? c.explorerTxPage.split('${txHash}').join(txHash) : '';
 }
 

@@ -34,7 +34,10 @@ export class ChainFeed {
   /** Requests made (tests / bench). */
   readonly stats = { ticks: 0, txs: 0, errors: 0 };
 
-  constructor(private readonly source: FeedSource, private readonly intervalMs: number) {}
+  constructor(
+    private readonly source: FeedSource,
+    private readonly intervalMs: number,
+  ) {}
 
   /**
    * Start listening; once this resolves, every tx above the chain's height at that moment is matched, so a
@@ -42,13 +45,14 @@ export class ChainFeed {
    */
   async subscribe(match: (tx: ChainTx) => boolean): Promise<Subscription> {
     while (this.cursor === undefined) {
-      this.init ??= this.source.latest().then(
-        (h) => {
+      this.init ??= this.source
+        .latest()
+        .then((h) => {
           this.cursor ??= h + 1;
-        },
-      ).finally(() => {
-        this.init = undefined;
-      });
+        })
+        .finally(() => {
+          this.init = undefined;
+        });
       await this.init;
     }
     let resolve!: (tx: ChainTx) => void;

@@ -35,10 +35,24 @@ export interface LatestStatus {
 const ts = (ms: number) => new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
 const keyOf = (chainId: string, txHash: string) => `${chainId}\u0000${txHash}`;
 
-function row(chainId: string, txHash: string, version: number, phase: string, doc: StatusDocument, atMs: number): EventRow {
+function row(
+  chainId: string,
+  txHash: string,
+  version: number,
+  phase: string,
+  doc: StatusDocument,
+  atMs: number,
+): EventRow {
   return {
-    chain_id: chainId, tx_hash: txHash, version, event_id: `${chainId}:${txHash}:${version}`, phase,
-    state: doc.state, status: doc.status, doc: JSON.stringify(doc), recorded_at: ts(atMs),
+    chain_id: chainId,
+    tx_hash: txHash,
+    version,
+    event_id: `${chainId}:${txHash}:${version}`,
+    phase,
+    state: doc.state,
+    status: doc.status,
+    doc: JSON.stringify(doc),
+    recorded_at: ts(atMs),
   };
 }
 
@@ -68,7 +82,10 @@ export class TrackingProjection {
   /** Statements issued (the bench reports them). */
   readonly stats = { inserts: 0, selects: 0, cacheHits: 0, flushes: 0, flushMs: 0, maxFlushMs: 0 };
 
-  constructor(private readonly store: Store, o: ProjectionOptions = {}) {
+  constructor(
+    private readonly store: Store,
+    o: ProjectionOptions = {},
+  ) {
     this.ttlMs = o.ttlMs ?? 1_000;
     this.maxEntries = o.maxEntries ?? 200_000;
     this.batchMs = o.batchMs ?? 5;
@@ -91,7 +108,14 @@ export class TrackingProjection {
   }
 
   /** Append one status version; resolves once it is durably in ClickHouse (and visible to reads). */
-  append(chainId: string, txHash: string, version: number, phase: string, doc: StatusDocument, atMs: number): Promise<void> {
+  append(
+    chainId: string,
+    txHash: string,
+    version: number,
+    phase: string,
+    doc: StatusDocument,
+    atMs: number,
+  ): Promise<void> {
     return new Promise((resolve, reject) => {
       this.pendingRows.push({ row: row(chainId, txHash, version, phase, doc, atMs), w: { resolve, reject } });
       this.schedule();
@@ -150,15 +174,21 @@ export class TrackingProjection {
         const c = this.cache.get(keyOf(r.chain_id, r.tx_hash));
         return c?.v ? c.v.version >= r.version : false;
       };
-      const hashes = [...new Set(batch.filter((b) => !this.cache.has(keyOf(b.row.chain_id, b.row.tx_hash))).map((b) => b.row.tx_hash))];
+      const hashes = [
+        ...new Set(
+          batch.filter((b) => !this.cache.has(keyOf(b.row.chain_id, b.row.tx_hash))).map((b) => b.row.tx_hash),
+        ),
+      ];
       let have = new Set<string>();
       if (hashes.length) {
         this.stats.selects++;
         have = new Set(
-          (await this.store.rows<{ k: string }>(
-            `SELECT concat(chain_id, '|', tx_hash, '|', toString(version)) AS k FROM transfer_events WHERE tx_hash IN {hs:Array(String)}`,
-            { hs: hashes },
-          )).map((r) => r.k),
+          (
+            await this.store.rows<{ k: string }>(
+              `SELECT concat(chain_id, '|', tx_hash, '|', toString(version)) AS k FROM transfer_events WHERE tx_hash IN {hs:Array(String)}`,
+              { hs: hashes },
+            )
+          ).map((r) => r.k),
         );
       }
       const seen = new Set<string>();
@@ -170,16 +200,26 @@ export class TrackingProjection {
       });
       if (fresh.length) {
         this.stats.inserts++;
-        await this.store.insert('transfer_events', fresh.map((f) => f.row));
+        await this.store.insert(
+          'transfer_events',
+          fresh.map((f) => f.row),
+        );
       }
-      for (const { row: r } of batch) this.remember(keyOf(r.chain_id, r.tx_hash), { version: r.version, doc: JSON.parse(r.doc) as StatusDocument, json: r.doc });
+      for (const { row: r } of batch)
+        this.remember(keyOf(r.chain_id, r.tx_hash), {
+          version: r.version,
+          doc: JSON.parse(r.doc) as StatusDocument,
+          json: r.doc,
+        });
       for (const b of batch) b.w.resolve();
     } catch (e) {
       for (const b of batch) b.w.reject(e);
     }
   }
 
-  private async readBatch(reads: Map<string, { chainId: string; txHash: string; ws: Waiter<LatestStatus | null>[] }>): Promise<void> {
+  private async readBatch(
+    reads: Map<string, { chainId: string; txHash: string; ws: Waiter<LatestStatus | null>[] }>,
+  ): Promise<void> {
     try {
       this.stats.selects++;
       const rows = await this.store.rows<{ chain_id: string; tx_hash: string; v: number; d: string }>(
@@ -187,7 +227,12 @@ export class TrackingProjection {
          WHERE tx_hash IN {hs:Array(String)} GROUP BY chain_id, tx_hash`,
         { hs: [...new Set([...reads.values()].map((r) => r.txHash))] },
       );
-      const found = new Map(rows.map((r) => [keyOf(r.chain_id, r.tx_hash), { version: Number(r.v), doc: JSON.parse(r.d) as StatusDocument, json: r.d }]));
+      const found = new Map(
+        rows.map((r) => [
+          keyOf(r.chain_id, r.tx_hash),
+          { version: Number(r.v), doc: JSON.parse(r.d) as StatusDocument, json: r.d },
+        ]),
+      );
       for (const [k, r] of reads) {
         this.remember(k, found.get(k) ?? null);
         const v = this.cache.get(k)!.v;

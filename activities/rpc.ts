@@ -7,7 +7,10 @@ import { LZ_TOPICS } from '../workflows/evidence.js';
 const TIMEOUT_MS = 5_000;
 
 export class HttpStatusError extends Error {
-  constructor(readonly status: number, url: string) {
+  constructor(
+    readonly status: number,
+    url: string,
+  ) {
     super(`HTTP ${status} from ${url}`);
   }
 }
@@ -33,12 +36,19 @@ async function rpcCall(url: string, method: string, params: unknown): Promise<un
     throw new HttpStatusError(res.status, url);
   }
   const body = (await res.json()) as { result?: unknown; error?: { code: number; message: string; data?: string } };
-  if (body.error) throw new RpcError(body.error.code, `${method}: ${body.error.message}${body.error.data ? ` (${body.error.data})` : ''}`);
+  if (body.error)
+    throw new RpcError(
+      body.error.code,
+      `${method}: ${body.error.message}${body.error.data ? ` (${body.error.data})` : ''}`,
+    );
   return body.result;
 }
 
 export class RpcError extends Error {
-  constructor(readonly code: number, message: string) {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -52,10 +62,13 @@ interface CometTx {
 /** CometBFT RPC client for one chain; block times are cached (immutable once sealed). */
 export class CometClient {
   private readonly blockTimes = new Map<number, string>();
-  constructor(readonly chainId: string, private readonly base: string) {}
+  constructor(
+    readonly chainId: string,
+    private readonly base: string,
+  ) {}
 
   private url(path: string, q: Record<string, string>): string {
-    const u = new URL(path, this.base.endsWith('/') ? this.base : this.base + '/');
+    const u = new URL(path, this.base.endsWith('/') ? this.base : `${this.base}/`);
     for (const [k, v] of Object.entries(q)) u.searchParams.set(k, v);
     return u.toString();
   }
@@ -63,7 +76,9 @@ export class CometClient {
   async blockTime(height: number): Promise<string> {
     const hit = this.blockTimes.get(height);
     if (hit) return hit;
-    const body = (await getJson(this.url('block', { height: String(height) }))) as { result?: { block?: { header?: { time?: string } } } };
+    const body = (await getJson(this.url('block', { height: String(height) }))) as {
+      result?: { block?: { header?: { time?: string } } };
+    };
     const t = body.result?.block?.header?.time ?? '';
     // RFC 3339 without sub-second digits: the API's on_chain_at form.
     const time = t ? new Date(t).toISOString().replace(/\.\d{3}Z$/, 'Z') : '';
@@ -75,8 +90,13 @@ export class CometClient {
   /** Without the block time (filled lazily by withTime: most scanned txs never match anything). */
   private toChainTx(r: CometTx): ChainTx {
     return {
-      chainId: this.chainId, hash: r.hash.toUpperCase(), height: Number(r.height), time: '',
-      code: r.tx_result.code ?? 0, log: r.tx_result.log, events: r.tx_result.events ?? [],
+      chainId: this.chainId,
+      hash: r.hash.toUpperCase(),
+      height: Number(r.height),
+      time: '',
+      code: r.tx_result.code ?? 0,
+      log: r.tx_result.log,
+      events: r.tx_result.events ?? [],
     };
   }
 
@@ -85,7 +105,9 @@ export class CometClient {
   }
 
   async latest(): Promise<number> {
-    const body = (await getJson(this.url('status', {}))) as { result?: { sync_info?: { latest_block_height?: string } } };
+    const body = (await getJson(this.url('status', {}))) as {
+      result?: { sync_info?: { latest_block_height?: string } };
+    };
     const h = Number(body.result?.sync_info?.latest_block_height);
     if (!Number.isSafeInteger(h)) throw new Error(`status of ${this.chainId} has no latest_block_height`);
     return h;
@@ -95,9 +117,15 @@ export class CometClient {
   async range(from: number, to: number): Promise<ChainTx[]> {
     const out: ChainTx[] = [];
     for (let page = 1; page <= 100; page++) {
-      const body = (await getJson(this.url('tx_search', {
-        query: `"tx.height>=${from} AND tx.height<=${to}"`, prove: 'false', page: String(page), per_page: '100', order_by: '"asc"',
-      }))) as { result?: { txs?: CometTx[]; total_count?: string }; error?: { data?: string } };
+      const body = (await getJson(
+        this.url('tx_search', {
+          query: `"tx.height>=${from} AND tx.height<=${to}"`,
+          prove: 'false',
+          page: String(page),
+          per_page: '100',
+          order_by: '"asc"',
+        }),
+      )) as { result?: { txs?: CometTx[]; total_count?: string }; error?: { data?: string } };
       if (!body.result) break; // an empty range answers "page should be within [1, 1]" on some versions
       for (const t of body.result.txs ?? []) out.push(this.toChainTx(t));
       if (out.length >= Number(body.result.total_count ?? 0) || (body.result.txs ?? []).length === 0) break;
@@ -109,7 +137,7 @@ export class CometClient {
   async tx(hash: string): Promise<ChainTx | null> {
     let body: { result?: CometTx; error?: { data?: string; message?: string } };
     try {
-      body = (await getJson(this.url('tx', { hash: '0x' + hash, prove: 'false' }))) as typeof body;
+      body = (await getJson(this.url('tx', { hash: `0x${hash}`, prove: 'false' }))) as typeof body;
     } catch (e) {
       // CometBFT answers an unknown hash with a JSON-RPC error (HTTP 500 on some versions).
       if (e instanceof HttpStatusError && e.status === 500) return null;
@@ -125,11 +153,14 @@ export class CometClient {
   async search(conditions: Record<string, string>): Promise<ChainTx[]> {
     const query = Object.entries(conditions)
       .map(([k, v]) => {
-        if (!/^[A-Za-z0-9_.\-/]+$/.test(k) || !/^[A-Za-z0-9_.\-/]+$/.test(v)) throw new Error(`refusing to build tx_search query from ${k}=${v}`);
+        if (!/^[A-Za-z0-9_.\-/]+$/.test(k) || !/^[A-Za-z0-9_.\-/]+$/.test(v))
+          throw new Error(`refusing to build tx_search query from ${k}=${v}`);
         return `${k}='${v}'`;
       })
       .join(' AND ');
-    const body = (await getJson(this.url('tx_search', { query: `"${query}"`, prove: 'false', page: '1', per_page: '30', order_by: '"asc"' }))) as {
+    const body = (await getJson(
+      this.url('tx_search', { query: `"${query}"`, prove: 'false', page: '1', per_page: '30', order_by: '"asc"' }),
+    )) as {
       result?: { txs?: CometTx[] };
     };
     return (body.result?.txs ?? []).map((t) => this.toChainTx(t));
@@ -138,7 +169,7 @@ export class CometClient {
 
 export async function restGet(base: string, path: string): Promise<unknown | null> {
   try {
-    return await getJson(new URL(path.replace(/^\//, ''), base.endsWith('/') ? base : base + '/').toString());
+    return await getJson(new URL(path.replace(/^\//, ''), base.endsWith('/') ? base : `${base}/`).toString());
   } catch (e) {
     if (e instanceof HttpStatusError && e.status === 404) return null;
     throw e;
@@ -154,10 +185,13 @@ interface EvmReceipt {
 
 export class EvmClient {
   private readonly blockTimes = new Map<string, string>();
-  constructor(readonly chainId: string, private readonly url: string) {}
+  constructor(
+    readonly chainId: string,
+    private readonly url: string,
+  ) {}
 
   async withTime(tx: ChainTx): Promise<ChainTx> {
-    return tx.time ? tx : { ...tx, time: await this.blockTime('0x' + tx.height.toString(16)) };
+    return tx.time ? tx : { ...tx, time: await this.blockTime(`0x${tx.height.toString(16)}`) };
   }
 
   latest(): Promise<number> {
@@ -173,7 +207,9 @@ export class EvmClient {
     const hit = this.blockTimes.get(blockNumber);
     if (hit) return hit;
     const b = (await rpcCall(this.url, 'eth_getBlockByNumber', [blockNumber, false])) as { timestamp?: string } | null;
-    const time = b?.timestamp ? new Date(Number(BigInt(b.timestamp)) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z') : '';
+    const time = b?.timestamp
+      ? new Date(Number(BigInt(b.timestamp)) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z')
+      : '';
     if (this.blockTimes.size > 10_000) this.blockTimes.clear();
     this.blockTimes.set(blockNumber, time);
     return time;
@@ -183,8 +219,14 @@ export class EvmClient {
     const r = (await rpcCall(this.url, 'eth_getTransactionReceipt', [hash])) as EvmReceipt | null;
     if (!r) return null;
     return {
-      chainId: this.chainId, hash: r.transactionHash.toLowerCase(), height: Number(BigInt(r.blockNumber)), time: await this.blockTime(r.blockNumber),
-      code: BigInt(r.status) === 1n ? 0 : 1, log: BigInt(r.status) === 1n ? undefined : 'execution reverted', events: [], evmLogs: r.logs,
+      chainId: this.chainId,
+      hash: r.transactionHash.toLowerCase(),
+      height: Number(BigInt(r.blockNumber)),
+      time: await this.blockTime(r.blockNumber),
+      code: BigInt(r.status) === 1n ? 0 : 1,
+      log: BigInt(r.status) === 1n ? undefined : 'execution reverted',
+      events: [],
+      evmLogs: r.logs,
     };
   }
 
@@ -194,8 +236,10 @@ export class EvmClient {
 
   /** Logs matching topics in [fromBlock, latest], grouped into their txs (receipt-level detail not needed). */
   async logs(topics: (string | string[] | null)[], fromBlock: number, toBlock?: number): Promise<ChainTx[]> {
-    const to = toBlock === undefined ? 'latest' : '0x' + toBlock.toString(16);
-    const logs = (await rpcCall(this.url, 'eth_getLogs', [{ fromBlock: '0x' + fromBlock.toString(16), toBlock: to, topics }])) as (EvmLog & {
+    const to = toBlock === undefined ? 'latest' : `0x${toBlock.toString(16)}`;
+    const logs = (await rpcCall(this.url, 'eth_getLogs', [
+      { fromBlock: `0x${fromBlock.toString(16)}`, toBlock: to, topics },
+    ])) as (EvmLog & {
       transactionHash: string;
       blockNumber: string;
     })[];
@@ -204,7 +248,15 @@ export class EvmClient {
       const key = l.transactionHash.toLowerCase();
       let t = byTx.get(key);
       if (!t) {
-        t = { chainId: this.chainId, hash: key, height: Number(BigInt(l.blockNumber)), time: '', code: 0, events: [], evmLogs: [] };
+        t = {
+          chainId: this.chainId,
+          hash: key,
+          height: Number(BigInt(l.blockNumber)),
+          time: '',
+          code: 0,
+          events: [],
+          evmLogs: [],
+        };
         byTx.set(key, t);
       }
       t.evmLogs!.push(l);

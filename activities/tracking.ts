@@ -4,8 +4,17 @@
 // so the workflow regains control.
 import { Context } from '@temporalio/activity';
 import {
-  depositFinalized, deriveHops, findPacketEvent, ibcAckWritten, ibcAcknowledged, ibcReceived, ibcTimedOut,
-  lzDestination, LZ_TOPICS, withdrawalFinalized, type Resolver,
+  depositFinalized,
+  deriveHops,
+  findPacketEvent,
+  ibcAckWritten,
+  ibcAcknowledged,
+  ibcReceived,
+  ibcTimedOut,
+  lzDestination,
+  LZ_TOPICS,
+  withdrawalFinalized,
+  type Resolver,
 } from '../workflows/evidence.js';
 import type { ChainTx, Hop, IbcHop, LzHop, OpDepositHop, OpWithdrawalHop } from '../workflows/model.js';
 import type { ChainActivities, HopPollResult, SourceTxFound } from '../workflows/transfer.js';
@@ -51,7 +60,11 @@ export function createChainActivities(dir: ChainDirectory, opts: ChainActivityOp
   };
 
   /** Poll `probe` until it yields a value or the window closes; heartbeat every round (REST-only checks). */
-  async function pollUntil<T>(windowMs: number, pollIntervalMs: number, probe: () => Promise<T | undefined>): Promise<T | undefined> {
+  async function pollUntil<T>(
+    windowMs: number,
+    pollIntervalMs: number,
+    probe: () => Promise<T | undefined>,
+  ): Promise<T | undefined> {
     const ctx = Context.current();
     const end = Date.now() + windowMs;
     for (;;) {
@@ -64,8 +77,10 @@ export function createChainActivities(dir: ChainDirectory, opts: ChainActivityOp
   }
 
   const feeds = new Map<string, ChainFeed>();
-  const cometFeed = (chainId: string, intervalMs: number) => feedOf(`comet:${chainId}`, () => comet(chainId), feedInterval(intervalMs));
-  const evmFeed = (chainId: string, intervalMs: number) => feedOf(`evm:${chainId}`, () => evm(chainId), feedInterval(intervalMs));
+  const cometFeed = (chainId: string, intervalMs: number) =>
+    feedOf(`comet:${chainId}`, () => comet(chainId), feedInterval(intervalMs));
+  const evmFeed = (chainId: string, intervalMs: number) =>
+    feedOf(`evm:${chainId}`, () => evm(chainId), feedInterval(intervalMs));
   function feedOf(key: string, source: () => FeedSource, intervalMs: number): ChainFeed {
     let f = feeds.get(key);
     if (!f) {
@@ -85,7 +100,12 @@ export function createChainActivities(dir: ChainDirectory, opts: ChainActivityOp
    * Subscribe every probe to its chain feed, run one backfill check for what happened before, then wait for the
    * first feed match or the end of the window, heartbeating meanwhile.
    */
-  async function watch<T>(windowMs: number, pollIntervalMs: number, probes: Probe<T>[], backfill: () => Promise<T | undefined>): Promise<T | undefined> {
+  async function watch<T>(
+    windowMs: number,
+    pollIntervalMs: number,
+    probes: Probe<T>[],
+    backfill: () => Promise<T | undefined>,
+  ): Promise<T | undefined> {
     const ctx = Context.current();
     const subs = await Promise.all(probes.map((p) => p.feed.subscribe((tx) => p.match(tx))));
     const hb = setInterval(() => ctx.heartbeat(), Math.max(100, pollIntervalMs));
@@ -111,7 +131,9 @@ export function createChainActivities(dir: ChainDirectory, opts: ChainActivityOp
   }
 
   const key = (ev: string, hop: IbcHop) => ({
-    [`${ev}.packet_src_port`]: hop.srcPort, [`${ev}.packet_src_channel`]: hop.srcChannel, [`${ev}.packet_sequence`]: hop.sequence,
+    [`${ev}.packet_src_port`]: hop.srcPort,
+    [`${ev}.packet_src_channel`]: hop.srcChannel,
+    [`${ev}.packet_sequence`]: hop.sequence,
   });
 
   async function pollIbc(hop: IbcHop, windowMs: number, intervalMs: number): Promise<HopPollResult | undefined> {
@@ -122,22 +144,43 @@ export function createChainActivities(dir: ChainDirectory, opts: ChainActivityOp
     if (hop.state === 'TRANSFER_PENDING' && !hop.receiveTx) {
       const received = async (t: ChainTx) => ibcReceived(hop, await dst.withTime(t), resolver);
       const timedOut = async (t: ChainTx) => ({ hop: ibcTimedOut(hop, await src.withTime(t), resolver), forwards: [] });
-      return watch<HopPollResult>(windowMs, intervalMs, [
-        { feed: cometFeed(hop.toChainId, intervalMs), match: has('recv_packet'), apply: received },
-        { feed: cometFeed(hop.fromChainId, intervalMs), match: has('timeout_packet'), apply: timedOut },
-      ], async () => {
-        const recv = first(await dst.search(key('recv_packet', hop)), 'recv_packet');
-        if (recv) return received(recv);
-        const timeout = first(await src.search(key('timeout_packet', hop)), 'timeout_packet');
-        return timeout ? timedOut(timeout) : undefined;
-      });
+      return watch<HopPollResult>(
+        windowMs,
+        intervalMs,
+        [
+          { feed: cometFeed(hop.toChainId, intervalMs), match: has('recv_packet'), apply: received },
+          { feed: cometFeed(hop.fromChainId, intervalMs), match: has('timeout_packet'), apply: timedOut },
+        ],
+        async () => {
+          const recv = first(await dst.search(key('recv_packet', hop)), 'recv_packet');
+          if (recv) return received(recv);
+          const timeout = first(await src.search(key('timeout_packet', hop)), 'timeout_packet');
+          return timeout ? timedOut(timeout) : undefined;
+        },
+      );
     }
-    const ackWritten = async (t: ChainTx) => ({ hop: ibcAckWritten(hop, findPacketEvent(t, 'write_acknowledgement', hop)!), forwards: [] });
-    const acknowledged = async (t: ChainTx) => ({ hop: ibcAcknowledged(hop, await src.withTime(t), resolver), forwards: [] });
+    const ackWritten = async (t: ChainTx) => ({
+      hop: ibcAckWritten(hop, findPacketEvent(t, 'write_acknowledgement', hop)!),
+      forwards: [],
+    });
+    const acknowledged = async (t: ChainTx) => ({
+      hop: ibcAcknowledged(hop, await src.withTime(t), resolver),
+      forwards: [],
+    });
     const probes: Probe<HopPollResult>[] = [];
     // Async acknowledgement (PFM): written on the destination after the forwarded hop settles.
-    if (!hop.ack) probes.push({ feed: cometFeed(hop.toChainId, intervalMs), match: has('write_acknowledgement'), apply: ackWritten });
-    if (!hop.acknowledgeTx) probes.push({ feed: cometFeed(hop.fromChainId, intervalMs), match: has('acknowledge_packet'), apply: acknowledged });
+    if (!hop.ack)
+      probes.push({
+        feed: cometFeed(hop.toChainId, intervalMs),
+        match: has('write_acknowledgement'),
+        apply: ackWritten,
+      });
+    if (!hop.acknowledgeTx)
+      probes.push({
+        feed: cometFeed(hop.fromChainId, intervalMs),
+        match: has('acknowledge_packet'),
+        apply: acknowledged,
+      });
     return watch(windowMs, intervalMs, probes, async () => {
       let next = hop;
       if (!next.ack) {
@@ -152,38 +195,59 @@ export function createChainActivities(dir: ChainDirectory, opts: ChainActivityOp
     });
   }
 
-  async function pollDeposit(hop: OpDepositHop, windowMs: number, intervalMs: number): Promise<HopPollResult | undefined> {
+  async function pollDeposit(
+    hop: OpDepositHop,
+    windowMs: number,
+    intervalMs: number,
+  ): Promise<HopPollResult | undefined> {
     const l2 = comet(hop.toChainId);
     const apply = async (t: ChainTx) => {
       const next = depositFinalized(hop, await l2.withTime(t), resolver);
       return next ? { hop: next, forwards: [] } : undefined;
     };
-    return watch(windowMs, intervalMs, [{ feed: cometFeed(hop.toChainId, intervalMs), match: (t) => !!depositFinalized(hop, t, resolver), apply }], async () => {
-      for (const t of await l2.search({ 'finalize_token_deposit.l1_sequence': hop.l1Sequence })) {
-        const r = await apply(t);
-        if (r) return r;
-      }
-      return undefined;
-    });
+    return watch(
+      windowMs,
+      intervalMs,
+      [{ feed: cometFeed(hop.toChainId, intervalMs), match: (t) => !!depositFinalized(hop, t, resolver), apply }],
+      async () => {
+        for (const t of await l2.search({ 'finalize_token_deposit.l1_sequence': hop.l1Sequence })) {
+          const r = await apply(t);
+          if (r) return r;
+        }
+        return undefined;
+      },
+    );
   }
 
   async function findClaim(hop: OpWithdrawalHop): Promise<HopPollResult | undefined> {
     const l1 = comet(hop.toChainId);
-    for (const t of await l1.search({ 'finalize_token_withdrawal.bridge_id': hop.bridgeId, 'finalize_token_withdrawal.l2_sequence': hop.l2Sequence })) {
+    for (const t of await l1.search({
+      'finalize_token_withdrawal.bridge_id': hop.bridgeId,
+      'finalize_token_withdrawal.l2_sequence': hop.l2Sequence,
+    })) {
       const next = withdrawalFinalized(hop, await l1.withTime(t), resolver);
       if (next) return { hop: next, forwards: [] };
     }
     return undefined;
   }
 
-  async function pollWithdrawal(hop: OpWithdrawalHop, windowMs: number, intervalMs: number): Promise<HopPollResult | undefined> {
+  async function pollWithdrawal(
+    hop: OpWithdrawalHop,
+    windowMs: number,
+    intervalMs: number,
+  ): Promise<HopPollResult | undefined> {
     if (hop.finalizesAtMs !== undefined) {
       const l1 = comet(hop.toChainId);
       const apply = async (t: ChainTx) => {
         const next = withdrawalFinalized(hop, await l1.withTime(t), resolver);
         return next ? { hop: next, forwards: [] } : undefined;
       };
-      return watch(windowMs, intervalMs, [{ feed: cometFeed(hop.toChainId, intervalMs), match: (t) => !!withdrawalFinalized(hop, t, resolver), apply }], () => findClaim(hop));
+      return watch(
+        windowMs,
+        intervalMs,
+        [{ feed: cometFeed(hop.toChainId, intervalMs), match: (t) => !!withdrawalFinalized(hop, t, resolver), apply }],
+        () => findClaim(hop),
+      );
     }
     // Before the output is known: which output covers the withdrawal (executor), its L1 time and the bridge's
     // finalization period say when it can be claimed. REST only, so plain polling.
@@ -198,11 +262,16 @@ export function createChainActivities(dir: ChainDirectory, opts: ChainActivityOp
       const out = (await restGet(restUrl, `/opinit/ophost/v1/bridges/${hop.bridgeId}/outputs/${w.output_index}`)) as {
         output_proposal?: { l1_block_time?: string };
       } | null;
-      const bridge = (await restGet(restUrl, `/opinit/ophost/v1/bridges/${hop.bridgeId}`)) as { bridge_config?: { finalization_period?: string } } | null;
+      const bridge = (await restGet(restUrl, `/opinit/ophost/v1/bridges/${hop.bridgeId}`)) as {
+        bridge_config?: { finalization_period?: string };
+      } | null;
       const at = out?.output_proposal?.l1_block_time;
       const period = bridge?.bridge_config?.finalization_period;
       if (!at || !period) return undefined;
-      return { hop: { ...hop, outputIndex: String(w.output_index), finalizesAtMs: Date.parse(at) + durationMs(period) }, forwards: [] };
+      return {
+        hop: { ...hop, outputIndex: String(w.output_index), finalizesAtMs: Date.parse(at) + durationMs(period) },
+        forwards: [],
+      };
     });
   }
 
@@ -216,16 +285,21 @@ export function createChainActivities(dir: ChainDirectory, opts: ChainActivityOp
       const next = changed(await c.withTime(t));
       return next ? { hop: next, forwards: [] } : undefined;
     };
-    return watch(windowMs, intervalMs, [{ feed: evmFeed(hop.toChainId, intervalMs), match: (t) => !!changed(t), apply }], async () => {
-      const from = Math.max(0, (await c.latestBlock()) - LZ_LOOKBACK_BLOCKS);
-      const received = await c.logs([LZ_TOPICS.OFTReceived, hop.guid], from);
-      const alerts = hop.state === 'LAYER_ZERO_TRANSFER_FAILED' ? [] : await c.logs([LZ_TOPICS.LzReceiveAlert], from);
-      for (const t of [...received, ...alerts]) {
-        const r = await apply(t);
-        if (r) return r;
-      }
-      return undefined;
-    });
+    return watch(
+      windowMs,
+      intervalMs,
+      [{ feed: evmFeed(hop.toChainId, intervalMs), match: (t) => !!changed(t), apply }],
+      async () => {
+        const from = Math.max(0, (await c.latestBlock()) - LZ_LOOKBACK_BLOCKS);
+        const received = await c.logs([LZ_TOPICS.OFTReceived, hop.guid], from);
+        const alerts = hop.state === 'LAYER_ZERO_TRANSFER_FAILED' ? [] : await c.logs([LZ_TOPICS.LzReceiveAlert], from);
+        for (const t of [...received, ...alerts]) {
+          const r = await apply(t);
+          if (r) return r;
+        }
+        return undefined;
+      },
+    );
   }
 
   const pollOnce = (hop: Hop, windowMs: number, intervalMs: number): Promise<HopPollResult | undefined> => {
@@ -248,9 +322,12 @@ export function createChainActivities(dir: ChainDirectory, opts: ChainActivityOp
         found = await pollUntil(windowMs, pollIntervalMs, async () => (await evm(chainId).tx(txHash)) ?? undefined);
       } else {
         const c = comet(chainId);
-        found = await watch(windowMs, pollIntervalMs,
+        found = await watch(
+          windowMs,
+          pollIntervalMs,
           [{ feed: cometFeed(chainId, pollIntervalMs), match: (t) => t.hash === txHash, apply: (t) => c.withTime(t) }],
-          async () => (await c.tx(txHash)) ?? undefined);
+          async () => (await c.tx(txHash)) ?? undefined,
+        );
       }
       if (!found) return null;
       const ref = resolver.txRef(chainId, found.hash, found.time);

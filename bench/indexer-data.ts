@@ -21,7 +21,7 @@ export const BENCH = {
   nfts: small ? 1_000 : 100_000,
   collections: small ? 20 : 200,
   holders: small ? 10_000 : 1_000_000,
-  richToken: '0x' + 'ee'.repeat(20),
+  richToken: `0x${'ee'.repeat(20)}`,
   chainId: 'bench-1',
 } as const;
 export const BLOCKS = BENCH.txs / BENCH.txsPerBlock;
@@ -34,7 +34,7 @@ export function benchAccount(k: number): string {
 }
 /** Collection c's address: 0x + 20 bytes (EVM). */
 export function benchCollection(c: number): string {
-  return '0x' + createHash('sha256').update(`col${c}`).digest().subarray(0, 20).toString('hex');
+  return `0x${createHash('sha256').update(`col${c}`).digest().subarray(0, 20).toString('hex')}`;
 }
 
 const T0 = 1735689600; // 2025-01-01T00:00:00Z; one block every 500 ms
@@ -136,9 +136,25 @@ export async function isComplete(store: Store): Promise<boolean> {
 
 export async function buildBenchData(store: Store): Promise<void> {
   await migrate(store);
-  await store.exec("CREATE TABLE IF NOT EXISTS bench_meta (step String, at DateTime DEFAULT now()) ENGINE = MergeTree ORDER BY step");
+  await store.exec(
+    'CREATE TABLE IF NOT EXISTS bench_meta (step String, at DateTime DEFAULT now()) ENGINE = MergeTree ORDER BY step',
+  );
   if (await isComplete(store)) return;
-  for (const t of ['blocks', 'txs', 'tx_hashes', 'account_txs', 'msg_type_txs', 'tx_docs', 'nft_events', 'nft_collection_events', 'nft_holdings', 'nft_token_txs', 'richlist', 'richlist_snapshots', 'ingest_checkpoints'])
+  for (const t of [
+    'blocks',
+    'txs',
+    'tx_hashes',
+    'account_txs',
+    'msg_type_txs',
+    'tx_docs',
+    'nft_events',
+    'nft_collection_events',
+    'nft_holdings',
+    'nft_token_txs',
+    'richlist',
+    'richlist_snapshots',
+    'ingest_checkpoints',
+  ])
     await store.exec(`TRUNCATE TABLE IF EXISTS ${t}`);
   await timed('accounts (1M bech32, computed in JS)', () => accountsTable(store));
   await timed('blocks', () => store.exec(`INSERT INTO blocks ${BLOCKS_SELECT}`));
@@ -147,7 +163,10 @@ export async function buildBenchData(store: Store): Promise<void> {
     await timed(`txs ${start + chunk}`, async () => {
       // As the ingest does: the row in txs (its views fill the lookups) and the rendered document in tx_docs.
       await store.exec(`INSERT INTO txs SELECT * EXCEPT (json) FROM (${TXS_SELECT})`, { start, count: chunk });
-      await store.exec(`INSERT INTO tx_docs SELECT sequence, height, json FROM (${TXS_SELECT})`, { start, count: chunk });
+      await store.exec(`INSERT INTO tx_docs SELECT sequence, height, json FROM (${TXS_SELECT})`, {
+        start,
+        count: chunk,
+      });
     });
   await timed('nft collections', () => store.exec(`INSERT INTO nft_collection_events ${COLLECTIONS_SELECT}`));
   await timed('nft events', () => store.exec(`INSERT INTO nft_events ${NFT_EVENTS_SELECT}`));
@@ -155,7 +174,8 @@ export async function buildBenchData(store: Store): Promise<void> {
   await store.insert('richlist_snapshots', [{ snapshot_height: BLOCKS, holders: BENCH.holders }]);
   await store.insert('ingest_checkpoints', [{ height: BLOCKS }]);
   await timed('optimize', async () => {
-    for (const t of ['tx_hashes', 'account_txs', 'msg_type_txs', 'tx_docs', 'nft_token_txs']) await store.exec(`OPTIMIZE TABLE ${t} FINAL`);
+    for (const t of ['tx_hashes', 'account_txs', 'msg_type_txs', 'tx_docs', 'nft_token_txs'])
+      await store.exec(`OPTIMIZE TABLE ${t} FINAL`);
   });
   await store.insert('bench_meta', [{ step: 'done' }]);
 }

@@ -13,7 +13,14 @@ const store = createStore({ dataDir: process.argv[2] ?? defaultBenchDir() });
 await buildBenchData(store);
 const app = createIndexerApp({
   store,
-  config: { CHAIN_ID: BENCH.chainId, VM: 'evm', BECH32_PREFIX: 'init', VERSION: 'bench', COMMIT_HASH: 'bench', EVM_INTERNAL_TXS: false },
+  config: {
+    CHAIN_ID: BENCH.chainId,
+    VM: 'evm',
+    BECH32_PREFIX: 'init',
+    VERSION: 'bench',
+    COMMIT_HASH: 'bench',
+    EVM_INTERNAL_TXS: false,
+  },
   // BENCH_NO_CACHE=1 measures every request against the engine (no upstream-style response cache).
   responseCache: process.env.BENCH_NO_CACHE !== '1',
 });

@@ -10,7 +10,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-// @ts-ignore -- autocannon ships no types; the slice we use is typed below (ts-ignore, not expect-error, in case a declaration appears)
+// @ts-expect-error -- autocannon ships no types; the slice we use is typed below (ts-ignore, not expect-error, in case a declaration appears)
 import autocannonUntyped from 'autocannon';
 import { BENCH, BLOCKS, benchAccount, benchCollection, defaultBenchDir } from './indexer-data.js';
 
@@ -22,7 +22,8 @@ const dataDir = args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--se
 const noCache = args.includes('--no-cache');
 
 const rnd = (n: number) => Math.floor(Math.random() * n);
-const b64 = (v: unknown) => encodeURIComponent(Buffer.from(typeof v === 'string' ? v : JSON.stringify(v)).toString('base64'));
+const b64 = (v: unknown) =>
+  encodeURIComponent(Buffer.from(typeof v === 'string' ? v : JSON.stringify(v)).toString('base64'));
 const txHash = (n: number) => createHash('sha256').update(`tx${n}`).digest('hex').toUpperCase();
 const seqAt = (height: number) => height * 1_000_000;
 const accounts = Array.from({ length: 2000 }, () => benchAccount(rnd(BENCH.accounts)));
@@ -42,25 +43,53 @@ const scenarios: [string, () => string][] = [
   ['txs first page', () => `${P}/tx/v1/txs`],
   ['txs deep (cursor)', () => `${P}/tx/v1/txs?pagination.key=${b64({ sequence: seqAt(1000 + rnd(BLOCKS - 1000)) })}`],
   ['txs msgs=MsgSend first page', () => `${P}/tx/v1/txs?msgs=cosmos.bank.v1beta1.MsgSend`],
-  ['txs msgs=MsgSend deep (cursor)', () => `${P}/tx/v1/txs?msgs=cosmos.bank.v1beta1.MsgSend&pagination.key=${b64({ sequence: seqAt(1000 + rnd(BLOCKS - 1000)) })}`],
+  [
+    'txs msgs=MsgSend deep (cursor)',
+    () =>
+      `${P}/tx/v1/txs?msgs=cosmos.bank.v1beta1.MsgSend&pagination.key=${b64({ sequence: seqAt(1000 + rnd(BLOCKS - 1000)) })}`,
+  ],
   ['txs by_account (random account)', () => `${P}/tx/v1/txs/by_account/${accounts[rnd(accounts.length)]}`],
   ['txs by_account hot first page', () => `${P}/tx/v1/txs/by_account/${hot}`],
-  ['txs by_account hot deep (cursor)', () => `${P}/tx/v1/txs/by_account/${hot}?pagination.key=${b64({ sequence: seqAt(1000 + rnd(BLOCKS - 1000)) })}`],
+  [
+    'txs by_account hot deep (cursor)',
+    () => `${P}/tx/v1/txs/by_account/${hot}?pagination.key=${b64({ sequence: seqAt(1000 + rnd(BLOCKS - 1000)) })}`,
+  ],
   ['txs by_height', () => `${P}/tx/v1/txs/by_height/${1 + rnd(BLOCKS)}`],
   ['collections first page', () => `${P}/nft/v1/collections`],
-  ['collections deep (cursor)', () => `${P}/nft/v1/collections?pagination.limit=10&pagination.key=${b64({ height: 1 + rnd(BENCH.collections) * 9, object_addr: anyCollection() })}`],
+  [
+    'collections deep (cursor)',
+    () =>
+      `${P}/nft/v1/collections?pagination.limit=10&pagination.key=${b64({ height: 1 + rnd(BENCH.collections) * 9, object_addr: anyCollection() })}`,
+  ],
   ['collection by address', () => `${P}/nft/v1/collections/${anyCollection()}`],
   ['collections by_account (hot)', () => `${P}/nft/v1/collections/by_account/${hot}`],
   ['collections by_name', () => `${P}/nft/v1/collections/by_name/collection%20${rnd(20)}`],
   ['tokens by_collection first page', () => `${P}/nft/v1/tokens/by_collection/${anyCollection()}`],
-  ['tokens by_collection deep (cursor)', () => `${P}/nft/v1/tokens/by_collection/${anyCollection()}?pagination.key=${b64({ height: 0, token_id: String(rnd(BENCH.nfts)) })}`],
+  [
+    'tokens by_collection deep (cursor)',
+    () =>
+      `${P}/nft/v1/tokens/by_collection/${anyCollection()}?pagination.key=${b64({ height: 0, token_id: String(rnd(BENCH.nfts)) })}`,
+  ],
   ['tokens by_collection order_by=height', () => `${P}/nft/v1/tokens/by_collection/${anyCollection()}?order_by=height`],
   ['tokens by_account hot first page', () => `${P}/nft/v1/tokens/by_account/${hot}`],
-  ['tokens by_account hot deep (cursor)', () => `${P}/nft/v1/tokens/by_account/${hot}?pagination.key=${b64({ collection_addr: anyCollection(), height: 0, token_id: String(rnd(BENCH.nfts)) })}`],
+  [
+    'tokens by_account hot deep (cursor)',
+    () =>
+      `${P}/nft/v1/tokens/by_account/${hot}?pagination.key=${b64({ collection_addr: anyCollection(), height: 0, token_id: String(rnd(BENCH.nfts)) })}`,
+  ],
   ['tokens by_account (random account)', () => `${P}/nft/v1/tokens/by_account/${accounts[rnd(accounts.length)]}`],
-  ['nft txs', () => { const n = rnd(BENCH.nfts); return `${P}/nft/v1/txs/${collections[n % BENCH.collections]}/${n}`; }],
+  [
+    'nft txs',
+    () => {
+      const n = rnd(BENCH.nfts);
+      return `${P}/nft/v1/txs/${collections[n % BENCH.collections]}/${n}`;
+    },
+  ],
   ['richlist first page', () => `${P}/richlist/v1/${BENCH.richToken}`],
-  ['richlist deep (offset key)', () => `${P}/richlist/v1/${BENCH.richToken}?pagination.key=${b64(String(rnd(BENCH.holders - 100)))}`],
+  [
+    'richlist deep (offset key)',
+    () => `${P}/richlist/v1/${BENCH.richToken}?pagination.key=${b64(String(rnd(BENCH.holders - 100)))}`,
+  ],
 ];
 
 interface CannonResult {
@@ -73,9 +102,26 @@ interface CannonResult {
 type Cannon = (opts: Record<string, unknown>) => Promise<CannonResult>;
 const autocannon = autocannonUntyped as Cannon;
 
-interface Result { name: string; connections: number; rps: number; p50: number; p90: number; p99: number; max: number; non2xx: number; errors: number; requests: number }
+interface Result {
+  name: string;
+  connections: number;
+  rps: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+  non2xx: number;
+  errors: number;
+  requests: number;
+}
 
-async function run(base: string, name: string, pathOf: () => string, connections: number, duration: number): Promise<Result> {
+async function run(
+  base: string,
+  name: string,
+  pathOf: () => string,
+  connections: number,
+  duration: number,
+): Promise<Result> {
   const r = await autocannon({
     url: base,
     connections,
@@ -83,8 +129,16 @@ async function run(base: string, name: string, pathOf: () => string, connections
     requests: [{ method: 'GET', setupRequest: (req: Record<string, unknown>) => ({ ...req, path: pathOf() }) }],
   });
   return {
-    name, connections, rps: Math.round(r.requests.average), p50: r.latency.p50, p90: r.latency.p90, p99: r.latency.p99, max: r.latency.max,
-    non2xx: r.non2xx, errors: r.errors + r.timeouts, requests: r.requests.total,
+    name,
+    connections,
+    rps: Math.round(r.requests.average),
+    p50: r.latency.p50,
+    p90: r.latency.p90,
+    p99: r.latency.p99,
+    max: r.latency.max,
+    non2xx: r.non2xx,
+    errors: r.errors + r.timeouts,
+    requests: r.requests.total,
   };
 }
 
@@ -93,7 +147,10 @@ function rssMb(pid: number): number {
   return m ? Math.round(Number(m[1]) / 1024) : 0;
 }
 
-const server = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'indexer-server.ts'), dataDir], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, LOG_LEVEL: 'warn', BENCH_NO_CACHE: noCache ? '1' : '0' } });
+const server = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'indexer-server.ts'), dataDir], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+  env: { ...process.env, LOG_LEVEL: 'warn', BENCH_NO_CACHE: noCache ? '1' : '0' },
+});
 const base = await new Promise<string>((resolve, reject) => {
   let out = '';
   server.stdout.on('data', (d: Buffer) => {
@@ -110,24 +167,49 @@ try {
     await run(base, name, p, 1, 1); // warm-up
     const r = await run(base, name, p, 1, seconds);
     latency.push(r);
-    process.stdout.write(`${name.padEnd(40)} p50 ${String(r.p50).padStart(4)} ms  p99 ${String(r.p99).padStart(4)} ms  ${r.rps} req/s  non2xx ${r.non2xx}\n`);
+    process.stdout.write(
+      `${name.padEnd(40)} p50 ${String(r.p50).padStart(4)} ms  p99 ${String(r.p99).padStart(4)} ms  ${r.rps} req/s  non2xx ${r.non2xx}\n`,
+    );
   }
   const throughput: (Result & { rssPeakMb: number })[] = [];
   // A fixed set of 50 hot accounts: what the response cache does for popular pages.
   const hotAccounts = accounts.slice(0, 50);
-  scenarios.push(['txs by_account (50 hot accounts)', () => `${P}/tx/v1/txs/by_account/${hotAccounts[rnd(hotAccounts.length)]}`]);
-  for (const name of ['txs by_account (random account)', 'txs by_account (50 hot accounts)', 'richlist deep (offset key)', 'richlist first page']) {
+  scenarios.push([
+    'txs by_account (50 hot accounts)',
+    () => `${P}/tx/v1/txs/by_account/${hotAccounts[rnd(hotAccounts.length)]}`,
+  ]);
+  for (const name of [
+    'txs by_account (random account)',
+    'txs by_account (50 hot accounts)',
+    'richlist deep (offset key)',
+    'richlist first page',
+  ]) {
     const p = scenarios.find(([n]) => n === name)![1];
     let peak = 0;
     const t = setInterval(() => (peak = Math.max(peak, rssMb(server.pid!))), 100);
     const r = await run(base, name, p, 32, Math.max(seconds * 2, 10));
     clearInterval(t);
     throughput.push({ ...r, rssPeakMb: peak });
-    process.stdout.write(`32 conns ${name.padEnd(31)} ${r.rps} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  non2xx ${r.non2xx}  RSS peak ${peak} MB\n`);
+    process.stdout.write(
+      `32 conns ${name.padEnd(31)} ${r.rps} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  non2xx ${r.non2xx}  RSS peak ${peak} MB\n`,
+    );
   }
-  const machine = { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, memGb: Math.round(os.totalmem() / 2 ** 30), node: process.version, load: os.loadavg() };
+  const machine = {
+    cpus: os.cpus().length,
+    cpu: os.cpus()[0]?.model,
+    memGb: Math.round(os.totalmem() / 2 ** 30),
+    node: process.version,
+    load: os.loadavg(),
+  };
   mkdirSync(path.join(here, 'results'), { recursive: true });
-  writeFileSync(path.join(here, 'results', noCache ? 'indexer-nocache.json' : 'indexer.json'), JSON.stringify({ at: new Date().toISOString(), dataDir, seconds, noCache, machine, rssIdleMb: rssIdle, latency, throughput }, null, 2));
+  writeFileSync(
+    path.join(here, 'results', noCache ? 'indexer-nocache.json' : 'indexer.json'),
+    JSON.stringify(
+      { at: new Date().toISOString(), dataDir, seconds, noCache, machine, rssIdleMb: rssIdle, latency, throughput },
+      null,
+      2,
+    ),
+  );
   process.stdout.write(`idle RSS ${rssIdle} MB; machine ${JSON.stringify(machine)}\n`);
 } finally {
   server.kill('SIGTERM');

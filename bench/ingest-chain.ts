@@ -9,7 +9,16 @@ const txsPerBlock = Number(process.argv[3] ?? 100);
 const kind = (process.argv[4] ?? 'evm') as 'evm' | 'move' | 'wasm';
 const chain = generateReplicatedChain({ txs, txsPerBlock, kind, cacheBlocks: 2048 });
 const server = await startChainServer(chain);
-process.stdout.write(JSON.stringify({ rpcUrl: server.rpcUrl, restUrl: server.restUrl, evmUrl: server.evmUrl, chainId: chain.chainId, vm: kind, blocks: Math.ceil(txs / txsPerBlock) }) + '\n');
+process.stdout.write(
+  `${JSON.stringify({
+    rpcUrl: server.rpcUrl,
+    restUrl: server.restUrl,
+    evmUrl: server.evmUrl,
+    chainId: chain.chainId,
+    vm: kind,
+    blocks: Math.ceil(txs / txsPerBlock),
+  })}\n`,
+);
 // Keep-alive connections would hold server.close() open: a benchmark source just exits.
 process.on('SIGTERM', () => process.exit(0));
 process.on('disconnect', () => process.exit(0));

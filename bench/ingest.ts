@@ -17,18 +17,41 @@ const perBlock = Number(process.argv[3] ?? 100);
 const kind = process.argv[4] ?? 'evm';
 const here = path.dirname(new URL(import.meta.url).pathname);
 
-const server = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'ingest-chain.ts'), String(txs), String(perBlock), kind], { stdio: ['ignore', 'pipe', 'inherit'] });
+const server = spawn(
+  process.execPath,
+  ['--import', 'tsx', path.join(here, 'ingest-chain.ts'), String(txs), String(perBlock), kind],
+  { stdio: ['ignore', 'pipe', 'inherit'] },
+);
 process.on('exit', () => server.kill('SIGKILL'));
-const first = await new Promise<string>((resolve) => readline.createInterface({ input: server.stdout! }).once('line', resolve));
-const chain = JSON.parse(first) as { rpcUrl: string; restUrl: string; evmUrl?: string; chainId: string; vm: 'evm' | 'move' | 'wasm'; blocks: number };
+const first = await new Promise<string>((resolve) =>
+  readline.createInterface({ input: server.stdout! }).once('line', resolve),
+);
+const chain = JSON.parse(first) as {
+  rpcUrl: string;
+  restUrl: string;
+  evmUrl?: string;
+  chainId: string;
+  vm: 'evm' | 'move' | 'wasm';
+  blocks: number;
+};
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-ingest-'));
 const store = createStore({ dataDir: path.join(dataDir, 'clickhouse') });
 await migrate(store);
-const source = createChainSource({ rpcUrl: chain.rpcUrl, restUrl: chain.restUrl, evmUrl: chain.vm === 'evm' ? chain.evmUrl : undefined });
+const source = createChainSource({
+  rpcUrl: chain.rpcUrl,
+  restUrl: chain.restUrl,
+  evmUrl: chain.vm === 'evm' ? chain.evmUrl : undefined,
+});
 const ingest = createIngest({
-  store, source, vm: chain.vm, log: createLogger({ bench: 'ingest' }), batchBlocks: Number(process.env.BATCH_BLOCKS ?? 200),
-  fetchConcurrency: Number(process.env.FETCH_CONCURRENCY ?? 16), richListIntervalMs: 30_000, stopAtHeight: chain.blocks,
+  store,
+  source,
+  vm: chain.vm,
+  log: createLogger({ bench: 'ingest' }),
+  batchBlocks: Number(process.env.BATCH_BLOCKS ?? 200),
+  fetchConcurrency: Number(process.env.FETCH_CONCURRENCY ?? 16),
+  richListIntervalMs: 30_000,
+  stopAtHeight: chain.blocks,
 });
 
 const vmHwm = () => Number(/VmHWM:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 0) * 1024;
@@ -37,14 +60,25 @@ await ingest.run();
 const secs = Number(process.hrtime.bigint() - t0) / 1e9;
 const peakRss = vmHwm();
 
-const [counts] = await store.rows<{ txs: string; events: string }>("SELECT count() AS txs, sum(JSONLength(json, 'events')) AS events FROM tx_docs");
-const [disk] = await store.rows<{ bytes: string }>('SELECT sum(bytes_on_disk) AS bytes FROM system.parts WHERE active AND database = currentDatabase()');
+const [counts] = await store.rows<{ txs: string; events: string }>(
+  "SELECT count() AS txs, sum(JSONLength(json, 'events')) AS events FROM tx_docs",
+);
+const [disk] = await store.rows<{ bytes: string }>(
+  'SELECT sum(bytes_on_disk) AS bytes FROM system.parts WHERE active AND database = currentDatabase()',
+);
 const nTx = Number(counts!.txs);
 const result = {
   machine: `${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, load avg at end ${os.loadavg()[0]!.toFixed(1)}`,
-  kind, blocks: chain.blocks, txs: nTx, events: Number(counts!.events), seconds: +secs.toFixed(1),
-  blocks_per_s: +(chain.blocks / secs).toFixed(0), txs_per_s: +(nTx / secs).toFixed(0), events_per_s: +(Number(counts!.events) / secs).toFixed(0),
-  peak_rss_mib: +(peakRss / 2 ** 20).toFixed(0), disk_bytes_per_tx: +(Number(disk!.bytes) / nTx).toFixed(0),
+  kind,
+  blocks: chain.blocks,
+  txs: nTx,
+  events: Number(counts!.events),
+  seconds: +secs.toFixed(1),
+  blocks_per_s: +(chain.blocks / secs).toFixed(0),
+  txs_per_s: +(nTx / secs).toFixed(0),
+  events_per_s: +(Number(counts!.events) / secs).toFixed(0),
+  peak_rss_mib: +(peakRss / 2 ** 20).toFixed(0),
+  disk_bytes_per_tx: +(Number(disk!.bytes) / nTx).toFixed(0),
 };
 console.log(JSON.stringify(result));
 source.close();

@@ -19,18 +19,35 @@ const BLOCKS = Number(process.env.BLOCKS ?? '40');
 const POLL_MS = process.env.POLL_MS ?? '100';
 
 const sample = await startSampleChain('evm');
-const ep: NodeEndpoints = { chainId: sample.chainId, cometRpc: sample.rpcUrl, rest: sample.restUrl, evmRpc: sample.evmUrl ?? '' };
+const ep: NodeEndpoints = {
+  chainId: sample.chainId,
+  cometRpc: sample.rpcUrl,
+  rest: sample.restUrl,
+  evmRpc: sample.evmUrl ?? '',
+};
 const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-minievm-sample-'));
-const ingest = new IngestProcess({ endpoints: ep, dataDir: dir, port: await freePort(), pollIntervalMs: Number(POLL_MS), extraEnv: { LOG_LEVEL: 'warn' } });
+const ingest = new IngestProcess({
+  endpoints: ep,
+  dataDir: dir,
+  port: await freePort(),
+  pollIntervalMs: Number(POLL_MS),
+  extraEnv: { LOG_LEVEL: 'warn' },
+});
 const rows: string[] = [];
 try {
   await ingest.start();
   await ingest.waitForHeight(await latestHeight(ep), 120_000);
   for (const interval of INTERVALS) {
     sample.chain.startProducing(interval);
-    const lags = await measureStatusLag(ep, ingest.baseUrl, BLOCKS, { pollMs: 20, timeoutMs: BLOCKS * interval * 4 + 60_000, alive: () => ingest.running });
+    const lags = await measureStatusLag(ep, ingest.baseUrl, BLOCKS, {
+      pollMs: 20,
+      timeoutMs: BLOCKS * interval * 4 + 60_000,
+      alive: () => ingest.running,
+    });
     sample.chain.stopProducing();
-    rows.push(`| ${interval} | ${POLL_MS} | ${lags.length} | ${percentile(lags, 50)} | ${percentile(lags, 95)} | ${Math.max(...lags)} |`);
+    rows.push(
+      `| ${interval} | ${POLL_MS} | ${lags.length} | ${percentile(lags, 50)} | ${percentile(lags, 95)} | ${Math.max(...lags)} |`,
+    );
     process.stderr.write(`${rows[rows.length - 1]}\n`);
   }
 } finally {

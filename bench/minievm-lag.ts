@@ -14,7 +14,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Contract, ContractFactory, JsonRpcProvider, Wallet, type InterfaceAbi } from 'ethers';
+import { type Contract, ContractFactory, JsonRpcProvider, Wallet, type InterfaceAbi } from 'ethers';
 import { deriveDevAccounts } from '../devnet/minievm/accounts.js';
 import { percentile } from '../devnet/minievm/checks.js';
 import { getContract } from '../devnet/minievm/contracts.js';
@@ -42,7 +42,11 @@ async function blockTxCount(ep: NodeEndpoints, from: number, to: number): Promis
   let first = 0;
   let last = 0;
   for (let h = from; h <= to; h++) {
-    const b = await cometRpc<{ block: { header: { time: string }; data: { txs: string[] | null } } }>(ep.cometRpc, 'block', { height: String(h) });
+    const b = await cometRpc<{ block: { header: { time: string }; data: { txs: string[] | null } } }>(
+      ep.cometRpc,
+      'block',
+      { height: String(h) },
+    );
     txs += b.block.data.txs?.length ?? 0;
     const t = Date.parse(b.block.header.time);
     if (h === from) first = t;
@@ -82,9 +86,24 @@ async function main(): Promise<void> {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const env = Object.fromEntries(out.trim().split('\n').map((l) => l.split('=', 2) as [string, string]));
-  const ep: NodeEndpoints = { chainId: env.CHAIN_ID ?? '', cometRpc: env.COMETBFT_RPC_URL ?? '', rest: env.COSMOS_REST_URL ?? '', evmRpc: env.EVM_JSONRPC_URL ?? '' };
-  const ingest = new IngestProcess({ endpoints: ep, dataDir: path.join(tmp, 'data'), port: await freePort(), extraEnv: { LOG_LEVEL: 'warn' } });
+  const env = Object.fromEntries(
+    out
+      .trim()
+      .split('\n')
+      .map((l) => l.split('=', 2) as [string, string]),
+  );
+  const ep: NodeEndpoints = {
+    chainId: env.CHAIN_ID ?? '',
+    cometRpc: env.COMETBFT_RPC_URL ?? '',
+    rest: env.COSMOS_REST_URL ?? '',
+    evmRpc: env.EVM_JSONRPC_URL ?? '',
+  };
+  const ingest = new IngestProcess({
+    endpoints: ep,
+    dataDir: path.join(tmp, 'data'),
+    port: await freePort(),
+    extraEnv: { LOG_LEVEL: 'warn' },
+  });
   const provider = new JsonRpcProvider(ep.evmRpc);
   provider.pollingInterval = 200;
   const results: StepResult[] = [];
@@ -93,11 +112,17 @@ async function main(): Promise<void> {
     const wallets = deriveDevAccounts(maxSenders + 1).map((a) => new Wallet(a.privateKey, provider));
     const deployer = wallets[0] as Wallet;
     const { abi, bytecode } = getContract('DevToken');
-    const token = (await new ContractFactory(abi as InterfaceAbi, bytecode, deployer).deploy('Bench', 'BNCH', 10n ** 30n)) as Contract;
+    const token = (await new ContractFactory(abi as InterfaceAbi, bytecode, deployer).deploy(
+      'Bench',
+      'BNCH',
+      10n ** 30n,
+    )) as Contract;
     await token.waitForDeployment();
     const senders = wallets.slice(1);
     let nonce = await provider.getTransactionCount(deployer.address, 'pending');
-    const funding = await Promise.all(senders.map(async (s) => (await token.getFunction('transfer')(s.address, 10n ** 24n, { nonce: nonce++ })).wait()));
+    const funding = await Promise.all(
+      senders.map(async (s) => (await token.getFunction('transfer')(s.address, 10n ** 24n, { nonce: nonce++ })).wait()),
+    );
     if (funding.some((r) => r?.status !== 1)) throw new Error('funding failed');
     await ingest.waitForHeight(await latestHeight(ep), 120_000);
 
@@ -106,7 +131,10 @@ async function main(): Promise<void> {
       const until = Date.now() + STEP_S * 1000;
       const [submitted, lags] = await Promise.all([
         load(provider, token, senders.slice(0, n), until),
-        measureStatusLag(ep, ingest.baseUrl, Math.max(3, Math.floor(STEP_S * 1.5)), { timeoutMs: (STEP_S + 60) * 1000, alive: () => ingest.running }).catch(() => [] as number[]),
+        measureStatusLag(ep, ingest.baseUrl, Math.max(3, Math.floor(STEP_S * 1.5)), {
+          timeoutMs: (STEP_S + 60) * 1000,
+          alive: () => ingest.running,
+        }).catch(() => [] as number[]),
       ]);
       const endHeight = await latestHeight(ep);
       const { txs, seconds } = await blockTxCount(ep, startHeight + 1, endHeight);
@@ -131,7 +159,9 @@ async function main(): Promise<void> {
   console.log('| senders | submitted | included | devnet tx/s | lag p50 (ms) | lag max (ms) | sustainable |');
   console.log('|---|---|---|---|---|---|---|');
   for (const r of results) {
-    console.log(`| ${r.senders} | ${r.submitted} | ${r.included} | ${r.txPerSec.toFixed(1)} | ${r.lagP50} | ${r.lagMax} | ${r.sustainable ? 'yes' : 'no'} |`);
+    console.log(
+      `| ${r.senders} | ${r.submitted} | ${r.included} | ${r.txPerSec.toFixed(1)} | ${r.lagP50} | ${r.lagMax} | ${r.sustainable ? 'yes' : 'no'} |`,
+    );
   }
 }
 

@@ -7,14 +7,22 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import os from 'node:os';
-// @ts-ignore -- autocannon ships no types; the slice we use is typed below
+// @ts-expect-error -- autocannon ships no types; the slice we use is typed below
 import autocannonUntyped from 'autocannon';
 import { loadRouterRegistry, type Registry } from '../routing/registry.js';
 import { renderRoute, resolveRoute, type RouteRequest } from '../routing/route.js';
 
 type Req = { method: string; path: string; headers: Record<string, string>; body?: string };
-type Cannon = (o: { url: string; connections: number; duration: number; requests: (Req & { setupRequest: (r: Req) => Req })[] }) => Promise<{
-  requests: { average: number }; latency: { p50: number; p99: number }; non2xx: number; errors: number;
+type Cannon = (o: {
+  url: string;
+  connections: number;
+  duration: number;
+  requests: (Req & { setupRequest: (r: Req) => Req })[];
+}) => Promise<{
+  requests: { average: number };
+  latency: { p50: number; p99: number };
+  non2xx: number;
+  errors: number;
 }>;
 const autocannon = autocannonUntyped as Cannon;
 const seconds = Number(process.argv[2] ?? 15);
@@ -27,11 +35,19 @@ function routablePairs(reg: Registry): RouteRequest[] {
   for (const [sc, sd] of assets)
     for (const [dc, dd] of assets) {
       if (sc === dc && sd === dd) continue;
-      const req = { amount_in: '1000000000000000000', source_asset_chain_id: sc, source_asset_denom: sd, dest_asset_chain_id: dc, dest_asset_denom: dd };
+      const req = {
+        amount_in: '1000000000000000000',
+        source_asset_chain_id: sc,
+        source_asset_denom: sd,
+        dest_asset_chain_id: dc,
+        dest_asset_denom: dd,
+      };
       try {
         resolveRoute(reg, req, false);
         out.push(req);
-      } catch { /* no route: not part of the routable set */ }
+      } catch {
+        /* no route: not part of the routable set */
+      }
     }
   return out;
 }
@@ -50,7 +66,9 @@ function inProcess(name: string, reg: Registry, pairs: RouteRequest[], cached: b
       times.push(Number(process.hrtime.bigint() - t) / 1e6);
     }
   times.sort((a, b) => a - b);
-  console.log(`in-process ${name} (${cached ? 'search memoised' : 'full search'}): ${pairs.length} routable pairs × 5, p50 ${pct(times, 50).toFixed(3)} ms, p99 ${pct(times, 99).toFixed(3)} ms, max ${times[times.length - 1]!.toFixed(3)} ms`);
+  console.log(
+    `in-process ${name} (${cached ? 'search memoised' : 'full search'}): ${pairs.length} routable pairs × 5, p50 ${pct(times, 50).toFixed(3)} ms, p99 ${pct(times, 99).toFixed(3)} ms, max ${times[times.length - 1]!.toFixed(3)} ms`,
+  );
 }
 
 const mainnet = loadRouterRegistry({ ROUTER_NETWORK: 'mainnet' });
@@ -63,20 +81,38 @@ for (const cached of [false, true]) {
 }
 
 // HTTP: server in its own process so autocannon does not steal its event loop.
-const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/serve-router.ts', '0'], { env: { ...process.env, ROUTER_NETWORK: 'mainnet', LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'inherit'] });
+const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/serve-router.ts', '0'], {
+  env: { ...process.env, ROUTER_NETWORK: 'mainnet', LOG_LEVEL: 'warn' },
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
 const [line] = (await once(child.stdout!, 'data')) as [Buffer];
 const port = (JSON.parse(line.toString()) as { port: number }).port;
 const bodies = mainPairs.map((q) => JSON.stringify(q));
 let i = 0;
-const run = (duration: number) => autocannon({
-  url: `http://127.0.0.1:${port}`,
-  connections: 32,
-  duration,
-  requests: [{ method: 'POST', path: '/v2/fungible/route', headers: { 'content-type': 'application/json' }, setupRequest: (r) => ({ ...r, body: bodies[i++ % bodies.length] }) }],
-});
+const run = (duration: number) =>
+  autocannon({
+    url: `http://127.0.0.1:${port}`,
+    connections: 32,
+    duration,
+    requests: [
+      {
+        method: 'POST',
+        path: '/v2/fungible/route',
+        headers: { 'content-type': 'application/json' },
+        setupRequest: (r) => ({ ...r, body: bodies[i++ % bodies.length] }),
+      },
+    ],
+  });
 await run(3); // warm-up
 const res = await run(seconds);
-console.log(`http mainnet: 32 connections, ${seconds}s: ${res.requests.average.toFixed(0)} req/s, latency p50 ${res.latency.p50} ms, p99 ${res.latency.p99} ms, non-2xx ${res.non2xx}, errors ${res.errors}`);
-console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, node ${process.version}, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+console.log(
+  `http mainnet: 32 connections, ${seconds}s: ${res.requests.average.toFixed(0)} req/s, latency p50 ${res.latency.p50} ms, p99 ${res.latency.p99} ms, non-2xx ${res.non2xx}, errors ${res.errors}`,
+);
+console.log(
+  `machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, node ${process.version}, load average ${os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')}`,
+);
 child.kill('SIGTERM');
 await once(child, 'exit');

@@ -42,29 +42,50 @@ function procSample(pid: number): { cpuS: number; rssMb: number } {
 }
 
 function tsx(script: string, args: string[], env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', path.join(repo, script), ...args], { cwd: repo, env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['pipe', 'pipe', 'inherit'] });
+  return spawn(process.execPath, ['--import', 'tsx', path.join(repo, script), ...args], {
+    cwd: repo,
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
 }
 
 /** The simnet in its own process, driven over JSON lines. */
-async function startSimnet(): Promise<{ child: ChildProcess; chains: ChainInfo[]; call(op: string, args?: object): Promise<unknown>; includedAt: Map<string, number> }> {
+async function startSimnet(): Promise<{
+  child: ChildProcess;
+  chains: ChainInfo[];
+  call(op: string, args?: object): Promise<unknown>;
+  includedAt: Map<string, number>;
+}> {
   const child = tsx('devnet/simnet/main.ts', ['--control'], {});
   const includedAt = new Map<string, number>();
   const pending = new Map<number, (v: unknown) => void>();
   let seq = 0;
   const chains = await new Promise<ChainInfo[]>((resolve, reject) => {
     createInterface({ input: child.stdout! }).on('line', (line) => {
-      const m = JSON.parse(line) as { event?: string; chains?: ChainInfo[]; hash?: string; at?: number; id?: number; result?: unknown; error?: string };
+      const m = JSON.parse(line) as {
+        event?: string;
+        chains?: ChainInfo[];
+        hash?: string;
+        at?: number;
+        id?: number;
+        result?: unknown;
+        error?: string;
+      };
       if (m.event === 'simnet.ready') resolve(m.chains!);
       else if (m.event === 'included') includedAt.set(m.hash!, m.at!);
-      else if (m.id !== undefined) pending.get(m.id)?.(m.error ? Promise.reject(new Error(m.error)) : m.result), pending.delete(m.id);
+      else if (m.id !== undefined) {
+        pending.get(m.id)?.(m.error ? Promise.reject(new Error(m.error)) : m.result);
+        pending.delete(m.id);
+      }
     });
     child.once('exit', (c) => reject(new Error(`simnet exited ${c}`)));
   });
-  const call = (op: string, args: object = {}) => new Promise<unknown>((resolve) => {
-    const id = ++seq;
-    pending.set(id, resolve);
-    child.stdin!.write(JSON.stringify({ id, op, args }) + '\n');
-  });
+  const call = (op: string, args: object = {}) =>
+    new Promise<unknown>((resolve) => {
+      const id = ++seq;
+      pending.set(id, resolve);
+      child.stdin!.write(`${JSON.stringify({ id, op, args })}\n`);
+    });
   return { child, chains, call, includedAt };
 }
 
@@ -80,15 +101,26 @@ async function waitLine(child: ChildProcess, marker: string): Promise<void> {
 }
 
 /** autocannon in its own process, rotating over `paths`. */
-function cannon(url: string, paths: string[], seconds: number, rate = 0): Promise<{ rps: number; p50Ms: number; p99Ms: number; non2xx: number; errors: number }> {
+function cannon(
+  url: string,
+  paths: string[],
+  seconds: number,
+  rate = 0,
+): Promise<{ rps: number; p50Ms: number; p99Ms: number; non2xx: number; errors: number }> {
   const script = `const ac = require('autocannon'); const paths = JSON.parse(process.env.PATHS); let i = 0;
 ac({ url: process.env.URL, connections: 32, duration: Number(process.env.SECS), ...(Number(process.env.RATE) ? { overallRate: Number(process.env.RATE) } : {}), requests: [{ method: 'GET', setupRequest: (r) => ({ ...r, path: paths[i++ % paths.length] }) }] })
   .then((r) => { process.stdout.write(JSON.stringify({ rps: Math.round(r.requests.average), p50Ms: r.latency.p50, p99Ms: r.latency.p99, non2xx: r.non2xx, errors: r.errors })); });`;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-e', script], { cwd: repo, env: { ...process.env, URL: url, PATHS: JSON.stringify(paths), SECS: String(seconds), RATE: String(rate) }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['-e', script], {
+      cwd: repo,
+      env: { ...process.env, URL: url, PATHS: JSON.stringify(paths), SECS: String(seconds), RATE: String(rate) },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
-    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`autocannon exited ${code}`))));
+    child.once('exit', (code) =>
+      code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`autocannon exited ${code}`)),
+    );
   });
 }
 
@@ -100,53 +132,99 @@ async function main(): Promise<void> {
   const store = createStore({ dataDir: path.join(dataDir, 'clickhouse') });
   const chains = staticDirectory(sim.chains);
   const tracking = await startTracking({
-    config: { DATA_DIR: dataDir, TEMPORAL_ADDRESS: undefined, TEMPORAL_NAMESPACE: 'default', TEMPORAL_TASK_QUEUE: 'transfer-tracking' },
-    store, chains, log: createLogger({ bench: 'tracking' }), runChainWorker: false,
-    timings: { pollIntervalMs: POLL_MS, pollWindowMs: 20_000, sourceTimeoutMs: 300_000, ibcStallMs: 600_000, lzStallMs: 600_000, depositStallMs: 600_000, withdrawalStallMs: 600_000, lzRetryWindowMs: 60_000 },
+    config: {
+      DATA_DIR: dataDir,
+      TEMPORAL_ADDRESS: undefined,
+      TEMPORAL_NAMESPACE: 'default',
+      TEMPORAL_TASK_QUEUE: 'transfer-tracking',
+    },
+    store,
+    chains,
+    log: createLogger({ bench: 'tracking' }),
+    runChainWorker: false,
+    timings: {
+      pollIntervalMs: POLL_MS,
+      pollWindowMs: 20_000,
+      sourceTimeoutMs: 300_000,
+      ibcStallMs: 600_000,
+      lzStallMs: 600_000,
+      depositStallMs: 600_000,
+      withdrawalStallMs: 600_000,
+      lzRetryWindowMs: 60_000,
+    },
   });
   const chainsFile = path.join(dataDir, 'chains.json');
   writeFileSync(chainsFile, JSON.stringify(sim.chains));
-  const worker = tsx('tracking/worker-main.ts', [], { TEMPORAL_ADDRESS: tracking.address, TRACKING_CHAINS_FILE: chainsFile });
+  const worker = tsx('tracking/worker-main.ts', [], {
+    TEMPORAL_ADDRESS: tracking.address,
+    TRACKING_CHAINS_FILE: chainsFile,
+  });
   await waitLine(worker, 'tracking.worker.ready');
-  const server = await listen(createRouterApp({ registry: loadRouterRegistry({ ROUTER_NETWORK: 'mainnet' }), tracking: tracking.routes }), 0);
+  const server = await listen(
+    createRouterApp({ registry: loadRouterRegistry({ ROUTER_NETWORK: 'mainnet' }), tracking: tracking.routes }),
+    0,
+  );
   const api = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   const track = async (tx: SentTx) => {
-    const r = await fetch(`${api}/v2/tx/track`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chain_id: tx.chainId, tx_hash: tx.txHash }) });
+    const r = await fetch(`${api}/v2/tx/track`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ chain_id: tx.chainId, tx_hash: tx.txHash }),
+    });
     await r.arrayBuffer();
     return r.status;
   };
-  const status = async (tx: SentTx) => (await (await fetch(`${api}/v2/tx/status?chain_id=${tx.chainId}&tx_hash=${tx.txHash}`)).json()) as Record<string, any>;
+  const status = async (tx: SentTx) =>
+    (await (await fetch(`${api}/v2/tx/status?chain_id=${tx.chainId}&tx_hash=${tx.txHash}`)).json()) as Record<
+      string,
+      any
+    >;
   const report: Record<string, unknown> = { transfers: N, pollIntervalMs: POLL_MS, cpus: cpus().length };
   try {
     // ---- 1. registration: open loop at RATE track requests/s over N distinct txs ----
     const txs: SentTx[] = [];
     for (let i = 0; i < N; i++) {
       const k = i % 4;
-      const op = k === 0 ? ['deposit', { l2: SIM.move }] : k === 1 ? ['lzSend', {}] : ['ibcTransfer', { from: SIM.l1, channel: k === 2 ? 'channel-1' : 'channel-2' }];
+      const op =
+        k === 0
+          ? ['deposit', { l2: SIM.move }]
+          : k === 1
+            ? ['lzSend', {}]
+            : ['ibcTransfer', { from: SIM.l1, channel: k === 2 ? 'channel-1' : 'channel-2' }];
       txs.push((await sim.call(op[0] as string, op[1] as object)) as SentTx);
     }
     const w0 = procSample(worker.pid!);
     const lat: number[] = [];
     let retries = 0;
     const t0 = Date.now();
-    await Promise.all(txs.map(async (tx, i) => {
-      await sleep(Math.max(0, t0 + (i * 1000) / RATE - Date.now()));
-      const s = performance.now();
-      for (let attempt = 1; ; attempt++) { // clients retry track (Skip: 10 × 1 s)
-        const st = await track(tx).catch(() => 0);
-        if (st === 200) break;
-        retries++;
-        if (attempt >= 10) throw new Error(`track failed with ${st}`);
-        await sleep(200);
-      }
-      lat.push(performance.now() - s);
-    }));
+    await Promise.all(
+      txs.map(async (tx, i) => {
+        await sleep(Math.max(0, t0 + (i * 1000) / RATE - Date.now()));
+        const s = performance.now();
+        for (let attempt = 1; ; attempt++) {
+          // clients retry track (Skip: 10 × 1 s)
+          const st = await track(tx).catch(() => 0);
+          if (st === 200) break;
+          retries++;
+          if (attempt >= 10) throw new Error(`track failed with ${st}`);
+          await sleep(200);
+        }
+        lat.push(performance.now() - s);
+      }),
+    );
     const regS = (Date.now() - t0) / 1000;
     await tracking.starter.drained();
     const startS = (Date.now() - t0) / 1000;
     report.registration = {
-      offeredPerSecond: RATE, requests: N, seconds: regS, achievedPerSecond: Math.round(N / regS), p50Ms: +pct(lat, 50).toFixed(1),
-      p99Ms: +pct(lat, 99).toFixed(1), retries, allWorkflowsStartedAfterS: startS, workflowStartsPerSecond: Math.round(N / startS),
+      offeredPerSecond: RATE,
+      requests: N,
+      seconds: regS,
+      achievedPerSecond: Math.round(N / regS),
+      p50Ms: +pct(lat, 50).toFixed(1),
+      p99Ms: +pct(lat, 99).toFixed(1),
+      retries,
+      allWorkflowsStartedAfterS: startS,
+      workflowStartsPerSecond: Math.round(N / startS),
     };
     console.log('registration', report.registration);
 
@@ -163,7 +241,9 @@ async function main(): Promise<void> {
     while (done.size < N && Date.now() < end) {
       const open = txs.filter((t) => !done.has(t.txHash)).map((t) => t.txHash);
       const rows = await store.rows<{ tx_hash: string; state: string }>(
-        `SELECT tx_hash, argMax(state, version) AS state FROM transfer_events WHERE tx_hash IN {hs:Array(String)} GROUP BY tx_hash`, { hs: open });
+        `SELECT tx_hash, argMax(state, version) AS state FROM transfer_events WHERE tx_hash IN {hs:Array(String)} GROUP BY tx_hash`,
+        { hs: open },
+      );
       for (const r of rows) if (TERMINAL.has(r.state)) done.set(r.tx_hash, r.state);
       await sleep(1_000);
     }
@@ -173,36 +253,60 @@ async function main(): Promise<void> {
     const byState: Record<string, number> = {};
     for (const st of done.values()) byState[st] = (byState[st] ?? 0) + 1;
     report.inFlight = { transfers: N, completed: done.size, byState, secondsFromFirstTrackToAllTerminal: completeS };
-    report.worker = { cpuSeconds: +(w1.cpuS - w0.cpuS).toFixed(1), avgCpuPct: +((100 * (w1.cpuS - w0.cpuS)) / completeS).toFixed(1), peakRssMb: +peak.rssMb.toFixed(0) };
+    report.worker = {
+      cpuSeconds: +(w1.cpuS - w0.cpuS).toFixed(1),
+      avgCpuPct: +((100 * (w1.cpuS - w0.cpuS)) / completeS).toFixed(1),
+      peakRssMb: +peak.rssMb.toFixed(0),
+    };
     console.log('in-flight', report.inFlight, 'worker', report.worker);
 
     // ---- 4. detection latency: final destination event included → status terminal (quiet system) ----
     await sim.call('setDelays', { recvMs: 500, ackMs: 500, depositMs: 500 });
     const fresh: SentTx[] = [];
-    for (let i = 0; i < 20; i++) fresh.push((await sim.call(i % 2 ? 'deposit' : 'ibcTransfer', i % 2 ? { l2: SIM.evm } : { from: SIM.l1, channel: 'channel-1' })) as SentTx);
+    for (let i = 0; i < 20; i++)
+      fresh.push(
+        (await sim.call(
+          i % 2 ? 'deposit' : 'ibcTransfer',
+          i % 2 ? { l2: SIM.evm } : { from: SIM.l1, channel: 'channel-1' },
+        )) as SentTx,
+      );
     for (const tx of fresh) await track(tx);
     const det: number[] = [];
-    await Promise.all(fresh.map(async (tx) => {
-      for (;;) {
-        const b = await status(tx);
-        if (TERMINAL.has(b.state)) {
-          const at = Date.now();
-          const hop = b.transfer_sequence[0];
-          const last = hop.ibc_transfer?.packet_txs.acknowledge_tx ?? hop.op_init_transfer?.txs.receive_tx;
-          const inc = sim.includedAt.get(last.tx_hash);
-          if (inc) det.push(at - inc);
-          if (inc && process.env.BENCH_DEBUG) {
-            const h = await tracking.client.client.workflow.getHandle(`transfer:${tx.chainId}:${tx.txHash}`).fetchHistory();
-            const ev = (h.events ?? []).slice(-14).map((e) => `${String(e.eventType).replace('EVENT_TYPE_', '')}@${Number(e.eventTime!.seconds) * 1000 + Math.round(e.eventTime!.nanos! / 1e6) - inc}`);
-            console.log('detect', hop.ibc_transfer ? 'ibc' : 'deposit', at - inc, ev.join(' '));
+    await Promise.all(
+      fresh.map(async (tx) => {
+        for (;;) {
+          const b = await status(tx);
+          if (TERMINAL.has(b.state)) {
+            const at = Date.now();
+            const hop = b.transfer_sequence[0];
+            const last = hop.ibc_transfer?.packet_txs.acknowledge_tx ?? hop.op_init_transfer?.txs.receive_tx;
+            const inc = sim.includedAt.get(last.tx_hash);
+            if (inc) det.push(at - inc);
+            if (inc && process.env.BENCH_DEBUG) {
+              const h = await tracking.client.client.workflow
+                .getHandle(`transfer:${tx.chainId}:${tx.txHash}`)
+                .fetchHistory();
+              const ev = (h.events ?? [])
+                .slice(-14)
+                .map(
+                  (e) =>
+                    `${String(e.eventType).replace('EVENT_TYPE_', '')}@${Number(e.eventTime!.seconds) * 1000 + Math.round(e.eventTime!.nanos! / 1e6) - inc}`,
+                );
+              console.log('detect', hop.ibc_transfer ? 'ibc' : 'deposit', at - inc, ev.join(' '));
+            }
+            return;
           }
-          return;
+          // 100 ms: fine enough to resolve a 2 s budget without the measuring clients loading the API themselves.
+          await sleep(100);
         }
-        // 100 ms: fine enough to resolve a 2 s budget without the measuring clients loading the API themselves.
-        await sleep(100);
-      }
-    }));
-    report.detectionLatency = { samples: det.length, p50Ms: pct(det, 50), maxMs: Math.max(...det), budgetMs: POLL_MS + 1000 };
+      }),
+    );
+    report.detectionLatency = {
+      samples: det.length,
+      p50Ms: pct(det, 50),
+      maxMs: Math.max(...det),
+      budgetMs: POLL_MS + 1000,
+    };
     console.log('detection latency', report.detectionLatency);
 
     // ---- 5. status at 32 connections on a quiet system ----
@@ -220,7 +324,10 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(() => process.exit(0), (e) => {
-  console.error(e);
-  process.exit(1);
-});
+main().then(
+  () => process.exit(0),
+  (e) => {
+    console.error(e);
+    process.exit(1);
+  },
+);

@@ -53,7 +53,8 @@ export function createStore(opts: StoreOptions): Store {
   const dir = path.resolve(opts.dataDir ?? './data/clickhouse');
   const existing = embedded.get(dir);
   if (existing) return existing;
-  if (embedded.size > 0) throw new Error(`chDB already bound to ${[...embedded.keys()][0]} in this process; cannot open ${dir}`);
+  if (embedded.size > 0)
+    throw new Error(`chDB already bound to ${[...embedded.keys()][0]} in this process; cannot open ${dir}`);
   mkdirSync(dir, { recursive: true });
   const client = createClient({
     // The `connection` option is how @clickhouse/client plugs in chDB (see infrastructure.md §1).
@@ -81,7 +82,12 @@ function wrap(kind: Store['kind'], client: ClickHouseClient, close: () => Promis
     },
     async insert(table: string, values: readonly object[], settings?: Record<string, string | number>) {
       if (values.length === 0) return;
-      await client.insert({ table, values: values as object[], format: 'JSONEachRow', ...(settings ? { clickhouse_settings: settings } : {}) });
+      await client.insert({
+        table,
+        values: values as object[],
+        format: 'JSONEachRow',
+        ...(settings ? { clickhouse_settings: settings } : {}),
+      });
     },
     close,
   };

@@ -32,19 +32,25 @@ export function clusterDdl(): string {
         tables.add(name);
         const local = stmt
           .replace(`CREATE TABLE IF NOT EXISTS ${name}`, `CREATE TABLE IF NOT EXISTS ${name}_local ${ON}`)
-          .replace(/ENGINE = (Replacing)?MergeTree(\([^)]*\))?/, (_m, rep: string | undefined, args: string | undefined) => {
-            const extra = args && args !== '()' ? ', ' + args.slice(1, -1) : '';
-            return `ENGINE = Replicated${rep ?? ''}MergeTree('/clickhouse/tables/{shard}/{database}/${name}_local', '{replica}'${extra})`;
-          });
-        out.push(local + ';', '');
-        out.push(`CREATE TABLE IF NOT EXISTS ${name} ${ON} AS ${name}_local\nENGINE = Distributed('{cluster}', currentDatabase(), ${name}_local, ${shardKey(stmt)});`, '');
+          .replace(
+            /ENGINE = (Replacing)?MergeTree(\([^)]*\))?/,
+            (_m, rep: string | undefined, args: string | undefined) => {
+              const extra = args && args !== '()' ? `, ${args.slice(1, -1)}` : '';
+              return `ENGINE = Replicated${rep ?? ''}MergeTree('/clickhouse/tables/{shard}/{database}/${name}_local', '{replica}'${extra})`;
+            },
+          );
+        out.push(`${local};`, '');
+        out.push(
+          `CREATE TABLE IF NOT EXISTS ${name} ${ON} AS ${name}_local\nENGINE = Distributed('{cluster}', currentDatabase(), ${name}_local, ${shardKey(stmt)});`,
+          '',
+        );
         continue;
       }
       const mv = /^CREATE MATERIALIZED VIEW IF NOT EXISTS (\w+) TO (\w+) AS/.exec(stmt);
       if (mv) {
         let body = stmt.replace(mv[0], `CREATE MATERIALIZED VIEW IF NOT EXISTS ${mv[1]} ${ON} TO ${mv[2]}_local AS`);
         for (const t of tables) body = body.replace(new RegExp(`FROM ${t}\\b`), `FROM ${t}_local`);
-        out.push(body + ';', '');
+        out.push(`${body};`, '');
       }
     }
   }

@@ -30,7 +30,9 @@ export async function migrate(store: Store, dir = migrationsDir): Promise<string
     `CREATE TABLE IF NOT EXISTS schema_migrations (version String, applied_at DateTime64(3, 'UTC') DEFAULT now64(3))
      ENGINE = ReplacingMergeTree ORDER BY version`,
   );
-  const done = new Set((await store.rows<{ version: string }>('SELECT version FROM schema_migrations FINAL')).map((r) => r.version));
+  const done = new Set(
+    (await store.rows<{ version: string }>('SELECT version FROM schema_migrations FINAL')).map((r) => r.version),
+  );
   const applied: string[] = [];
   for (const m of listMigrations(dir)) {
     if (done.has(m.version)) continue;

@@ -13,7 +13,10 @@ import { moveObject, type NftEventFact, type Vm } from './decode/nft.js';
 import { withRetry, type ChainSource } from './source.js';
 import { normalizeAccount } from './decode/address.js';
 
-const erc721 = new Interface(['function name() view returns (string)', 'function tokenURI(uint256) view returns (string)']);
+const erc721 = new Interface([
+  'function name() view returns (string)',
+  'function tokenURI(uint256) view returns (string)',
+]);
 const LOOKUP_CONCURRENCY = 8;
 const CACHE_LIMIT = 100_000;
 const MOVE_OBJECT_RE = /^0x[0-9a-f]{64}$/;
@@ -25,9 +28,11 @@ export interface Enricher {
 /** Run jobs with at most `n` in flight. */
 async function pool(jobs: (() => Promise<void>)[], n: number): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(n, jobs.length) }, async () => {
-    while (next < jobs.length) await jobs[next++]!();
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(n, jobs.length) }, async () => {
+      while (next < jobs.length) await jobs[next++]!();
+    }),
+  );
 }
 
 function remember<K, V>(map: Map<K, V>, k: K, v: V) {
@@ -36,7 +41,7 @@ function remember<K, V>(map: Map<K, V>, k: K, v: V) {
 }
 
 /** Move REST takes addresses without leading zeros as well as padded; the short form is what nodes print. */
-const shortHex = (addr: string) => '0x' + (addr.slice(2).replace(/^0+/, '') || '0');
+const shortHex = (addr: string) => `0x${addr.slice(2).replace(/^0+/, '') || '0'}`;
 
 const isRevert = (e: unknown) => /revert/i.test((e as Error)?.message ?? '');
 const isNotFound = (e: unknown) => /HTTP 404|not found/i.test((e as Error)?.message ?? '');
@@ -47,7 +52,12 @@ export function createEnricher(vm: Vm, store: Store, source: ChainSource, log: L
   const reverted = new Set<string>();
   const objects = new Map<string, { collection: string; token_id: string } | null>();
 
-  async function cosmetic<T>(what: string, fn: () => Promise<T>, fallback: T, onError?: (e: unknown) => void): Promise<T> {
+  async function cosmetic<T>(
+    what: string,
+    fn: () => Promise<T>,
+    fallback: T,
+    onError?: (e: unknown) => void,
+  ): Promise<T> {
     try {
       return await withRetry(fn, { attempts: 3, baseMs: 100 });
     } catch (e) {
@@ -58,25 +68,55 @@ export function createEnricher(vm: Vm, store: Store, source: ChainSource, log: L
   }
 
   async function moveCollection(collection: string, height: number): Promise<{ name: string; creator: string }> {
-    return cosmetic('0x1::collection::Collection', async () => {
-      const r = await source.restGet<{ resource?: { move_resource?: string } }>(
-        `/initia/move/v1/accounts/${shortHex(collection)}/resources/by_struct_tag?struct_tag=${encodeURIComponent('0x1::collection::Collection')}`, height,
-      );
-      const d = (JSON.parse(r.resource?.move_resource ?? '{}') as { data?: { name?: string; creator?: string } }).data;
-      return { name: d?.name ?? '', creator: d?.creator ? normalizeAccount(d.creator, prefix) ?? '' : '' };
-    }, { name: '', creator: '' });
+    return cosmetic(
+      '0x1::collection::Collection',
+      async () => {
+        const r = await source.restGet<{ resource?: { move_resource?: string } }>(
+          `/initia/move/v1/accounts/${shortHex(collection)}/resources/by_struct_tag?struct_tag=${encodeURIComponent('0x1::collection::Collection')}`,
+          height,
+        );
+        const d = (JSON.parse(r.resource?.move_resource ?? '{}') as { data?: { name?: string; creator?: string } })
+          .data;
+        return { name: d?.name ?? '', creator: d?.creator ? (normalizeAccount(d.creator, prefix) ?? '') : '' };
+      },
+      { name: '', creator: '' },
+    );
   }
 
-  async function collectionName(collection: string, lookup: 'evm' | 'wasm' | 'move' | undefined, height: number): Promise<string> {
+  async function collectionName(
+    collection: string,
+    lookup: 'evm' | 'wasm' | 'move' | undefined,
+    height: number,
+  ): Promise<string> {
     if (names.has(collection)) return names.get(collection)!;
     let name = '';
     if (lookup === 'evm' && !reverted.has(collection)) {
-      name = await cosmetic('name()', async () => erc721.decodeFunctionResult('name', await source.evmCall(collection, erc721.encodeFunctionData('name'), height))[0] as string, '',
-        (e) => { if (isRevert(e)) reverted.add(collection); });
+      name = await cosmetic(
+        'name()',
+        async () =>
+          erc721.decodeFunctionResult(
+            'name',
+            await source.evmCall(collection, erc721.encodeFunctionData('name'), height),
+          )[0] as string,
+        '',
+        (e) => {
+          if (isRevert(e)) reverted.add(collection);
+        },
+      );
     } else if (lookup === 'wasm') {
       const addr = toBech32(prefix, fromHex(collection.slice(2)));
       const q = toBase64(new TextEncoder().encode('{"contract_info":{}}'));
-      name = await cosmetic('contract_info', async () => (await source.restGet<{ data?: { name?: string } }>(`/cosmwasm/wasm/v1/contract/${addr}/smart/${encodeURIComponent(q)}`, height)).data?.name ?? '', '');
+      name = await cosmetic(
+        'contract_info',
+        async () =>
+          (
+            await source.restGet<{ data?: { name?: string } }>(
+              `/cosmwasm/wasm/v1/contract/${addr}/smart/${encodeURIComponent(q)}`,
+              height,
+            )
+          ).data?.name ?? '',
+        '',
+      );
     }
     remember(names, collection, name);
     return name;
@@ -84,10 +124,14 @@ export function createEnricher(vm: Vm, store: Store, source: ChainSource, log: L
 
   async function tokenUri(e: NftEventFact, height: number): Promise<string> {
     if (vm === 'evm' && !reverted.has(e.collection)) {
-      return cosmetic('tokenURI', async () => {
-        const data = erc721.encodeFunctionData('tokenURI', [BigInt(e.token_id)]);
-        return erc721.decodeFunctionResult('tokenURI', await source.evmCall(e.collection, data, height))[0] as string;
-      }, '');
+      return cosmetic(
+        'tokenURI',
+        async () => {
+          const data = erc721.encodeFunctionData('tokenURI', [BigInt(e.token_id)]);
+          return erc721.decodeFunctionResult('tokenURI', await source.evmCall(e.collection, data, height))[0] as string;
+        },
+        '',
+      );
     }
     if (vm === 'move' && MOVE_OBJECT_RE.test(e.object_addr)) {
       return cosmetic('0x1::nft::Nft uri', async () => (await nftResource(e.object_addr, height))?.uri ?? '', '');
@@ -95,13 +139,23 @@ export function createEnricher(vm: Vm, store: Store, source: ChainSource, log: L
     return '';
   }
 
-  async function nftResource(object: string, height: number): Promise<{ collection: string; token_id: string; uri: string } | null> {
+  async function nftResource(
+    object: string,
+    height: number,
+  ): Promise<{ collection: string; token_id: string; uri: string } | null> {
     try {
       const r = await source.restGet<{ resource?: { move_resource?: string } }>(
-        `/initia/move/v1/accounts/${shortHex(object)}/resources/by_struct_tag?struct_tag=${encodeURIComponent('0x1::nft::Nft')}`, height,
+        `/initia/move/v1/accounts/${shortHex(object)}/resources/by_struct_tag?struct_tag=${encodeURIComponent('0x1::nft::Nft')}`,
+        height,
       );
-      const data = (JSON.parse(r.resource?.move_resource ?? '{}') as { data?: { collection?: { inner?: string }; token_id?: string; uri?: string } }).data;
-      return data?.collection?.inner && data.token_id !== undefined ? { collection: moveObject(data.collection.inner), token_id: String(data.token_id), uri: data.uri ?? '' } : null;
+      const data = (
+        JSON.parse(r.resource?.move_resource ?? '{}') as {
+          data?: { collection?: { inner?: string }; token_id?: string; uri?: string };
+        }
+      ).data;
+      return data?.collection?.inner && data.token_id !== undefined
+        ? { collection: moveObject(data.collection.inner), token_id: String(data.token_id), uri: data.uri ?? '' }
+        : null;
     } catch (e) {
       if (isNotFound(e)) return null; // definitely not an NFT
       throw e;
@@ -117,18 +171,23 @@ export function createEnricher(vm: Vm, store: Store, source: ChainSource, log: L
       { a: missing.map((m) => m.object) },
     );
     for (const r of rows) remember(objects, r.object_addr, { collection: r.collection, token_id: r.token_id });
-    const jobs = missing.filter((m) => !objects.has(m.object)).map((m) => async () => {
-      if (!MOVE_OBJECT_RE.test(m.object)) return void remember(objects, m.object, null);
-      const nft = await withRetry(() => nftResource(m.object, m.height), { baseMs: 200 });
-      remember(objects, m.object, nft ? { collection: nft.collection, token_id: nft.token_id } : null);
-    });
+    const jobs = missing
+      .filter((m) => !objects.has(m.object))
+      .map((m) => async () => {
+        if (!MOVE_OBJECT_RE.test(m.object)) return void remember(objects, m.object, null);
+        const nft = await withRetry(() => nftResource(m.object, m.height), { baseMs: 200 });
+        remember(objects, m.object, nft ? { collection: nft.collection, token_id: nft.token_id } : null);
+      });
     await pool(jobs, LOOKUP_CONCURRENCY);
   }
 
   async function unknownCollections(cols: string[]): Promise<Set<string>> {
     const fresh = cols.filter((c) => !knownCollections.has(c));
     if (fresh.length === 0) return new Set();
-    const rows = await store.rows<{ collection: string }>('SELECT DISTINCT collection FROM nft_collection_events WHERE collection IN {c:Array(String)}', { c: fresh });
+    const rows = await store.rows<{ collection: string }>(
+      'SELECT DISTINCT collection FROM nft_collection_events WHERE collection IN {c:Array(String)}',
+      { c: fresh },
+    );
     for (const r of rows) knownCollections.add(r.collection);
     if (knownCollections.size > CACHE_LIMIT) knownCollections.clear();
     return new Set(fresh.filter((c) => !knownCollections.has(c)));
@@ -138,11 +197,13 @@ export function createEnricher(vm: Vm, store: Store, source: ChainSource, log: L
   async function priorOwners(blocks: BlockFacts[]): Promise<Map<string, string>> {
     const seen = new Set<string>();
     const need = new Set<string>();
-    for (const b of blocks) for (const t of b.txs) for (const e of t.nft.events) {
-      const key = `${e.collection}|${e.token_id}`;
-      if ((e.kind === 'transfer' || e.kind === 'burn') && !seen.has(key)) need.add(key);
-      if (e.kind !== 'mutate') seen.add(key);
-    }
+    for (const b of blocks)
+      for (const t of b.txs)
+        for (const e of t.nft.events) {
+          const key = `${e.collection}|${e.token_id}`;
+          if ((e.kind === 'transfer' || e.kind === 'burn') && !seen.has(key)) need.add(key);
+          if (e.kind !== 'mutate') seen.add(key);
+        }
     const result = new Map<string, string>();
     if (need.size === 0) return result;
     const keys = [...need].map((k) => k.split('|') as [string, string]);
@@ -159,54 +220,84 @@ export function createEnricher(vm: Vm, store: Store, source: ChainSource, log: L
   return {
     async enrich(blocks) {
       // 1. Move object events → NFT transfers/mutations, in chain order so a mint earlier in the batch is known.
-      const wanted = blocks.flatMap((b) => b.txs.flatMap((t) => t.nft.objectEvents.map((o) => ({ object: o.object, height: b.height }))));
-      for (const b of blocks) for (const t of b.txs) for (const e of t.nft.events) if (e.kind === 'mint' && e.object_addr) remember(objects, e.object_addr, { collection: e.collection, token_id: e.token_id });
+      const wanted = blocks.flatMap((b) =>
+        b.txs.flatMap((t) => t.nft.objectEvents.map((o) => ({ object: o.object, height: b.height }))),
+      );
+      for (const b of blocks)
+        for (const t of b.txs)
+          for (const e of t.nft.events)
+            if (e.kind === 'mint' && e.object_addr)
+              remember(objects, e.object_addr, { collection: e.collection, token_id: e.token_id });
       if (wanted.length) await lookupObjects(wanted);
-      for (const b of blocks) for (const t of b.txs) {
-        for (const o of t.nft.objectEvents) {
-          const nft = objects.get(o.object);
-          if (!nft) continue; // not an NFT (fungible store, module object, …)
-          t.nft.events.push({ collection: nft.collection, token_id: nft.token_id, kind: o.kind, from_owner: o.from_owner, to_owner: o.to_owner, uri: o.uri, object_addr: o.object, event_index: o.event_index });
-          t.nft.collections.push({ collection: nft.collection, name: '', origin_name: '', creator: '', lookup: 'move' });
+      for (const b of blocks)
+        for (const t of b.txs) {
+          for (const o of t.nft.objectEvents) {
+            const nft = objects.get(o.object);
+            if (!nft) continue; // not an NFT (fungible store, module object, …)
+            t.nft.events.push({
+              collection: nft.collection,
+              token_id: nft.token_id,
+              kind: o.kind,
+              from_owner: o.from_owner,
+              to_owner: o.to_owner,
+              uri: o.uri,
+              object_addr: o.object,
+              event_index: o.event_index,
+            });
+            t.nft.collections.push({
+              collection: nft.collection,
+              name: '',
+              origin_name: '',
+              creator: '',
+              lookup: 'move',
+            });
+          }
+          t.nft.objectEvents = [];
+          t.nft.events.sort((a, b) => a.event_index - b.event_index);
         }
-        t.nft.objectEvents = [];
-        t.nft.events.sort((a, b) => a.event_index - b.event_index);
-      }
       // 2. Previous owners for events that do not carry them, and ledger openings for tokens minted before the
       //    indexed range (their first transfer proves the sender held them), so nft_holdings nets to the truth.
       const current = await priorOwners(blocks);
-      for (const b of blocks) for (const t of b.txs) for (const e of t.nft.events) {
-        const key = `${e.collection}|${e.token_id}`;
-        if (e.kind === 'transfer' || e.kind === 'burn') {
-          if (!current.has(key) && e.from_owner) (t.nft.openings ??= []).push({ collection: e.collection, token_id: e.token_id, owner: e.from_owner });
-          if (!e.from_owner) e.from_owner = current.get(key) ?? '';
-        }
-        if (e.kind === 'mint' || e.kind === 'transfer') current.set(key, e.to_owner);
-        else if (e.kind === 'burn') current.set(key, '');
-      }
+      for (const b of blocks)
+        for (const t of b.txs)
+          for (const e of t.nft.events) {
+            const key = `${e.collection}|${e.token_id}`;
+            if (e.kind === 'transfer' || e.kind === 'burn') {
+              if (!current.has(key) && e.from_owner)
+                (t.nft.openings ??= []).push({ collection: e.collection, token_id: e.token_id, owner: e.from_owner });
+              if (!e.from_owner) e.from_owner = current.get(key) ?? '';
+            }
+            if (e.kind === 'mint' || e.kind === 'transfer') current.set(key, e.to_owner);
+            else if (e.kind === 'burn') current.set(key, '');
+          }
       // 3. One creation row per collection (the first time it is seen), with its name.
-      const candidates = [...new Set(blocks.flatMap((b) => b.txs.flatMap((t) => t.nft.collections.map((c) => c.collection))))];
+      const candidates = [
+        ...new Set(blocks.flatMap((b) => b.txs.flatMap((t) => t.nft.collections.map((c) => c.collection)))),
+      ];
       const fresh = await unknownCollections(candidates);
-      for (const b of blocks) for (const t of b.txs) {
-        const keep = [];
-        for (const c of t.nft.collections) {
-          if (!fresh.has(c.collection)) continue;
-          fresh.delete(c.collection);
-          knownCollections.add(c.collection);
-          if (c.lookup === 'move' && !c.name) {
-            const m = await moveCollection(c.collection, b.height);
-            c.name = m.name;
-            c.creator ||= m.creator;
-          } else if (!c.name) c.name = await collectionName(c.collection, c.lookup, b.height);
-          keep.push(c);
+      for (const b of blocks)
+        for (const t of b.txs) {
+          const keep = [];
+          for (const c of t.nft.collections) {
+            if (!fresh.has(c.collection)) continue;
+            fresh.delete(c.collection);
+            knownCollections.add(c.collection);
+            if (c.lookup === 'move' && !c.name) {
+              const m = await moveCollection(c.collection, b.height);
+              c.name = m.name;
+              c.creator ||= m.creator;
+            } else if (!c.name) c.name = await collectionName(c.collection, c.lookup, b.height);
+            keep.push(c);
+          }
+          t.nft.collections = keep;
         }
-        t.nft.collections = keep;
-      }
       // 4. Token URIs of mints that did not carry one.
       const jobs: (() => Promise<void>)[] = [];
-      for (const b of blocks) for (const t of b.txs) for (const e of t.nft.events) {
-        if (e.kind === 'mint' && !e.uri) jobs.push(async () => void (e.uri = await tokenUri(e, b.height)));
-      }
+      for (const b of blocks)
+        for (const t of b.txs)
+          for (const e of t.nft.events) {
+            if (e.kind === 'mint' && !e.uri) jobs.push(async () => void (e.uri = await tokenUri(e, b.height)));
+          }
       await pool(jobs, LOOKUP_CONCURRENCY);
     },
   };

@@ -62,7 +62,7 @@ export function createIngest(opts: IngestOptions): Ingest {
   const pollMs = opts.pollIntervalMs ?? 500;
   const richListEvery = opts.richListIntervalMs ?? 10_000;
   const newEnricher = () => (opts.enrich === false ? null : createEnricher(vm, store, source, log, prefix));
-  let enricher = newEnricher();
+  const enricher = newEnricher();
   let stopped = false;
   let indexed = 0;
   let prevTimeNanos: bigint | null = null;
@@ -70,11 +70,19 @@ export function createIngest(opts: IngestOptions): Ingest {
   let richListDirty = false;
   let wake: (() => void) | null = null;
   let avgTxsPerBlock = 0;
-  const blocksPerBatch = () => Math.max(1, Math.min(batchBlocks, avgTxsPerBlock > 0 ? Math.floor(TARGET_BATCH_TXS / avgTxsPerBlock) : 10));
+  const blocksPerBatch = () =>
+    Math.max(1, Math.min(batchBlocks, avgTxsPerBlock > 0 ? Math.floor(TARGET_BATCH_TXS / avgTxsPerBlock) : 10));
   let running: Promise<void> | null = null;
   let active = false;
 
-  const sleep = (ms: number) => new Promise<void>((r) => { const t = setTimeout(r, ms); wake = () => { clearTimeout(t); r(); }; });
+  const sleep = (ms: number) =>
+    new Promise<void>((r) => {
+      const t = setTimeout(r, ms);
+      wake = () => {
+        clearTimeout(t);
+        r();
+      };
+    });
 
   async function fetchOne(height: number): Promise<{ fetched: Fetched; facts: BlockFacts }> {
     let decodeFailures = 0;
@@ -87,7 +95,10 @@ export function createIngest(opts: IngestOptions): Ingest {
           if (attempt % 5 === 1) log.warn('ingest.retry', { height, attempt, error: err.message });
         },
       }).catch((e: Error) => {
-        if (e instanceof MalformedResponseError) throw new IngestFatalError(`block ${height} cannot be decoded: the node keeps answering malformed data (${e.message})`);
+        if (e instanceof MalformedResponseError)
+          throw new IngestFatalError(
+            `block ${height} cannot be decoded: the node keeps answering malformed data (${e.message})`,
+          );
         throw e;
       });
       try {
@@ -96,7 +107,8 @@ export function createIngest(opts: IngestOptions): Ingest {
         return { fetched: { height, receipts: fetched.receipts, traces: fetched.traces }, facts };
       } catch (e) {
         metrics.ingestErrors.inc({ kind: 'block_decode' });
-        if (++decodeFailures >= 5 || stopped) throw new IngestFatalError(`block ${height} cannot be decoded: ${(e as Error).message}`);
+        if (++decodeFailures >= 5 || stopped)
+          throw new IngestFatalError(`block ${height} cannot be decoded: ${(e as Error).message}`);
         log.warn('ingest.block_decode_retry', { height, attempt: decodeFailures, error: (e as Error).message });
         await new Promise((r) => setTimeout(r, 500 * decodeFailures));
       }
@@ -118,7 +130,10 @@ export function createIngest(opts: IngestOptions): Ingest {
 
   async function previousBlockTime(height: number): Promise<bigint | null> {
     if (height < 1) return null;
-    const [r] = await store.rows<{ ns: string }>('SELECT toString(toUnixTimestamp64Nano(time)) AS ns FROM blocks WHERE height = {h:UInt64}', { h: height });
+    const [r] = await store.rows<{ ns: string }>(
+      'SELECT toString(toUnixTimestamp64Nano(time)) AS ns FROM blocks WHERE height = {h:UInt64}',
+      { h: height },
+    );
     return r ? BigInt(r.ns) : null;
   }
 
@@ -132,12 +147,20 @@ export function createIngest(opts: IngestOptions): Ingest {
       prevTimeNanos = f.time.nanos;
       return { facts: f, blockTimeMs: Math.max(ms, 0), receipts: fetched.receipts, traces: fetched.traces };
     });
-    for (const f of facts) for (const e of f.errors) log.error('ingest.tx_decode_error', { height: f.height, tx_index: e.tx_index, error: e.message });
+    for (const f of facts)
+      for (const e of f.errors)
+        log.error('ingest.tx_decode_error', { height: f.height, tx_index: e.tx_index, error: e.message });
     await writeBatch(store, batch);
     const t2 = Date.now();
     const txs = facts.reduce((n, f) => n + f.txCount, 0);
     avgTxsPerBlock = avgTxsPerBlock === 0 ? txs / facts.length : 0.7 * avgTxsPerBlock + 0.3 * (txs / facts.length);
-    log.debug('ingest.batch_written', { from: facts[0]!.height, to: facts[facts.length - 1]!.height, txs, enrich_ms: t1 - t0, write_ms: t2 - t1 });
+    log.debug('ingest.batch_written', {
+      from: facts[0]!.height,
+      to: facts[facts.length - 1]!.height,
+      txs,
+      enrich_ms: t1 - t0,
+      write_ms: t2 - t1,
+    });
     metrics.ingestBlocks.inc(facts.length);
     metrics.ingestTxs.inc(txs);
     indexed = facts[facts.length - 1]!.height;
@@ -194,7 +217,8 @@ export function createIngest(opts: IngestOptions): Ingest {
           continue;
         }
         const to = Math.min(head, next + blocksPerBatch() - 1);
-        const current: Pending = prefetch && prefetch.from === next ? prefetch : { from: next, to, p: fetchRange(next, to) };
+        const current: Pending =
+          prefetch && prefetch.from === next ? prefetch : { from: next, to, p: fetchRange(next, to) };
         const tw = Date.now();
         const range = await current.p;
         log.debug('ingest.fetch_wait', { from: current.from, to: current.to, ms: Date.now() - tw });

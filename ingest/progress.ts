@@ -24,10 +24,20 @@ export function createProgress(log: Logger, everyMs = 5000): Progress {
       const bps = blocks / secs;
       const remaining = Math.max(head - height, 0);
       const eta = bps > 0 ? Math.round(remaining / bps) : null;
-      if (tty) process.stderr.write(`\r  height ${height}/${head}  ${bps.toFixed(0)} blocks/s  ${(txs / secs).toFixed(0)} txs/s  ${(events / secs).toFixed(0)} events/s  ETA ${eta ?? '?'}s   `);
+      if (tty)
+        process.stderr.write(
+          `\r  height ${height}/${head}  ${bps.toFixed(0)} blocks/s  ${(txs / secs).toFixed(0)} txs/s  ${(events / secs).toFixed(0)} events/s  ETA ${eta ?? '?'}s   `,
+        );
       if (now - last >= everyMs) {
         last = now;
-        log.info('ingest.progress', { height, head, blocks_per_s: +bps.toFixed(1), txs_per_s: +(txs / secs).toFixed(1), events_per_s: +(events / secs).toFixed(1), eta_s: eta });
+        log.info('ingest.progress', {
+          height,
+          head,
+          blocks_per_s: +bps.toFixed(1),
+          txs_per_s: +(txs / secs).toFixed(1),
+          events_per_s: +(events / secs).toFixed(1),
+          eta_s: eta,
+        });
       }
     },
     done() {

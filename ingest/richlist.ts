@@ -35,7 +35,9 @@ export async function buildRichListSnapshot(store: Store, height: number): Promi
      )`,
     { h: height },
   );
-  const [c] = await store.rows<{ c: string }>('SELECT count() AS c FROM richlist WHERE snapshot_height = {h:UInt64}', { h: height });
+  const [c] = await store.rows<{ c: string }>('SELECT count() AS c FROM richlist WHERE snapshot_height = {h:UInt64}', {
+    h: height,
+  });
   const holders = Number(c?.c ?? 0);
   await store.insert('richlist_snapshots', [{ snapshot_height: height, holders }]);
   // Older snapshots are no longer read.

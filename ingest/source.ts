@@ -61,7 +61,8 @@ export class MalformedResponseError extends TransientSourceError {
   override name = 'MalformedResponseError';
 }
 
-const isParseError = (e: unknown) => e instanceof SyntaxError || /JSON|Unexpected (end|token)/i.test((e as Error)?.message ?? '');
+const isParseError = (e: unknown) =>
+  e instanceof SyntaxError || /JSON|Unexpected (end|token)/i.test((e as Error)?.message ?? '');
 
 let rpcId = 0;
 
@@ -78,7 +79,9 @@ function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
 export function createChainSource(opts: ChainSourceOptions): ChainSource {
   const timeoutMs = opts.timeoutMs ?? 15_000;
   const rpc = new HttpClient(opts.rpcUrl);
-  const evm = opts.evmUrl ? new JsonRpcProvider(opts.evmUrl, undefined, { staticNetwork: true, batchMaxCount: 1 }) : undefined;
+  const evm = opts.evmUrl
+    ? new JsonRpcProvider(opts.evmUrl, undefined, { staticNetwork: true, batchMaxCount: 1 })
+    : undefined;
   const rest = opts.restUrl.replace(/\/$/, '');
 
   async function call<T>(method: string, params: Record<string, string>): Promise<T> {
@@ -88,7 +91,8 @@ export function createChainSource(opts: ChainSourceOptions): ChainSource {
     } catch (e) {
       if (e instanceof TransientSourceError) throw e;
       // A pruned node will never have the height again: retrying forever would be a silent stall.
-      if (/lowest height is|is not available, lowest/i.test((e as Error).message)) throw new Error(`${method}: ${(e as Error).message.slice(0, 300)}`);
+      if (/lowest height is|is not available, lowest/i.test((e as Error).message))
+        throw new Error(`${method}: ${(e as Error).message.slice(0, 300)}`);
       const Err = isParseError(e) ? MalformedResponseError : TransientSourceError;
       throw new Err(`${method}: ${(e as Error).message.slice(0, 300)}`);
     }
@@ -122,14 +126,17 @@ export function createChainSource(opts: ChainSourceOptions): ChainSource {
       const q: string = key ? `pagination.key=${encodeURIComponent(key)}` : `pagination.offset=${out.length}`;
       // A REST server lagging behind CometBFT (or a proxy during a restart) answers 404 for a fresh block: retry.
       const body: { txs?: RestTx[]; pagination?: { next_key?: string | null; total?: string } } = await restGet(
-        `/cosmos/tx/v1beta1/txs/block/${height}?pagination.limit=100&${q}`, undefined, true,
+        `/cosmos/tx/v1beta1/txs/block/${height}?pagination.limit=100&${q}`,
+        undefined,
+        true,
       );
       const txs = body.txs ?? [];
       if (txs.length === 0) break;
       out.push(...txs);
       key = body.pagination?.next_key ?? null;
     }
-    if (out.length !== expected) throw new TransientSourceError(`REST returned ${out.length} of ${expected} txs at height ${height}`);
+    if (out.length !== expected)
+      throw new TransientSourceError(`REST returned ${out.length} of ${expected} txs at height ${height}`);
     return out;
   }
 
@@ -144,23 +151,26 @@ export function createChainSource(opts: ChainSourceOptions): ChainSource {
         call<RawBlockResults>('block_results', { height: String(height) }),
       ]);
       const expected = block.block.data.txs?.length ?? 0;
-      const hex = '0x' + height.toString(16);
+      const hex = `0x${height.toString(16)}`;
       const [txs, receipts, traces] = await Promise.all([
         expected > 0 ? restTxs(height, expected) : Promise.resolve([]),
         evm
           ? evmBulk<EvmReceipt[] | null>('eth_getBlockReceipts', [hex]).then((r) => {
               // null = the JSON-RPC side has not caught up with CometBFT yet: never store the block without them.
-              if (r === null && expected > 0) throw new TransientSourceError(`eth_getBlockReceipts(${height}) returned null`);
+              if (r === null && expected > 0)
+                throw new TransientSourceError(`eth_getBlockReceipts(${height}) returned null`);
               return r ?? [];
             })
           : Promise.resolve(undefined),
-        evm && opts.evmTraces ? evmBulk<FetchedBlock['traces']>('debug_traceBlockByNumber', [hex, { tracer: 'callTracer' }]) : Promise.resolve(undefined),
+        evm && opts.evmTraces
+          ? evmBulk<FetchedBlock['traces']>('debug_traceBlockByNumber', [hex, { tracer: 'callTracer' }])
+          : Promise.resolve(undefined),
       ]);
       return { height, block, results, restTxs: txs, receipts, traces };
     },
     restGet: (path, height) => restGet(path, height),
     async evmCall(to, data, height) {
-      return evmSend<string>('eth_call', [{ to, data }, '0x' + height.toString(16)]);
+      return evmSend<string>('eth_call', [{ to, data }, `0x${height.toString(16)}`]);
     },
     close() {
       rpc.disconnect();
@@ -177,7 +187,9 @@ export function createChainSource(opts: ChainSourceOptions): ChainSource {
     let text: string;
     try {
       const res = await fetch(opts.evmUrl!, {
-        method: 'POST', headers: { 'content-type': 'application/json' }, signal: AbortSignal.timeout(timeoutMs),
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        signal: AbortSignal.timeout(timeoutMs),
         body: JSON.stringify({ jsonrpc: '2.0', id: ++rpcId, method, params }),
       });
       text = await res.text();
@@ -192,7 +204,8 @@ export function createChainSource(opts: ChainSourceOptions): ChainSource {
     } catch (e) {
       throw new MalformedResponseError(`${method}: ${(e as Error).message}`);
     }
-    if (body.error) throw new TransientSourceError(`${method}: ${body.error.message ?? JSON.stringify(body.error)}`.slice(0, 300));
+    if (body.error)
+      throw new TransientSourceError(`${method}: ${body.error.message ?? JSON.stringify(body.error)}`.slice(0, 300));
     return body.result as T;
   }
 
@@ -214,7 +227,14 @@ export function createChainSource(opts: ChainSourceOptions): ChainSource {
  */
 export async function withRetry<T>(
   fn: () => Promise<T>,
-  opts: { baseMs?: number; maxMs?: number; attempts?: number; malformedAttempts?: number; onRetry?: (err: Error, attempt: number) => void; isStopped?: () => boolean } = {},
+  opts: {
+    baseMs?: number;
+    maxMs?: number;
+    attempts?: number;
+    malformedAttempts?: number;
+    onRetry?: (err: Error, attempt: number) => void;
+    isStopped?: () => boolean;
+  } = {},
 ): Promise<T> {
   const base = opts.baseMs ?? 200;
   const max = opts.maxMs ?? 10_000;
@@ -225,7 +245,12 @@ export async function withRetry<T>(
     } catch (e) {
       const err = e as Error;
       if (err instanceof MalformedResponseError && ++malformed >= (opts.malformedAttempts ?? 8)) throw err;
-      if (!(err instanceof TransientSourceError) || (opts.attempts !== undefined && attempt >= opts.attempts) || opts.isStopped?.()) throw err;
+      if (
+        !(err instanceof TransientSourceError) ||
+        (opts.attempts !== undefined && attempt >= opts.attempts) ||
+        opts.isStopped?.()
+      )
+        throw err;
       opts.onRetry?.(err, attempt);
       await new Promise((r) => setTimeout(r, Math.min(max, base * 2 ** (attempt - 1))));
     }

@@ -9,8 +9,22 @@ import type { CallFrame, EvmReceipt } from './source.js';
 
 /** Every table holding rows of a height (facts and the lookup tables the views derive from them). */
 export const HEIGHT_TABLES = [
-  'blocks', 'txs', 'evm_logs', 'evm_txs', 'evm_internal_txs', 'nft_events', 'nft_collection_events', 'ingest_errors',
-  'tx_hashes', 'account_txs', 'msg_type_txs', 'nft_holdings', 'nft_token_txs', 'balance_deltas', 'nft_objects', 'tx_docs',
+  'blocks',
+  'txs',
+  'evm_logs',
+  'evm_txs',
+  'evm_internal_txs',
+  'nft_events',
+  'nft_collection_events',
+  'ingest_errors',
+  'tx_hashes',
+  'account_txs',
+  'msg_type_txs',
+  'nft_holdings',
+  'nft_token_txs',
+  'balance_deltas',
+  'nft_objects',
+  'tx_docs',
 ] as const;
 
 export interface BlockBatchItem {
@@ -28,7 +42,10 @@ export async function lastCheckpoint(store: Store): Promise<number> {
 export async function deleteRange(store: Store, from: number, to: number): Promise<number> {
   let deleted = 0;
   for (const table of HEIGHT_TABLES) {
-    const [c] = await store.rows<{ c: string }>(`SELECT count() AS c FROM ${table} WHERE height BETWEEN {from:UInt64} AND {to:UInt64}`, { from, to });
+    const [c] = await store.rows<{ c: string }>(
+      `SELECT count() AS c FROM ${table} WHERE height BETWEEN {from:UInt64} AND {to:UInt64}`,
+      { from, to },
+    );
     if (Number(c?.c ?? 0) === 0) continue;
     deleted += Number(c!.c);
     await store.exec(`DELETE FROM ${table} WHERE height BETWEEN {from:UInt64} AND {to:UInt64}`, { from, to });
@@ -59,8 +76,18 @@ function flattenCalls(height: number, hash: string, root: CallFrame) {
   const walk = (f: CallFrame, parent: number) => {
     const idx = rows.length;
     rows.push({
-      height, hash, idx, parent_index: parent, type: f.type ?? '', from_addr: (f.from ?? '').toLowerCase(), to_addr: (f.to ?? '').toLowerCase(),
-      value: f.value ?? '0x0', gas: f.gas ?? '0x0', gas_used: f.gasUsed ?? '0x0', input: f.input ?? '0x', output: f.output ?? '0x',
+      height,
+      hash,
+      idx,
+      parent_index: parent,
+      type: f.type ?? '',
+      from_addr: (f.from ?? '').toLowerCase(),
+      to_addr: (f.to ?? '').toLowerCase(),
+      value: f.value ?? '0x0',
+      gas: f.gas ?? '0x0',
+      gas_used: f.gasUsed ?? '0x0',
+      input: f.input ?? '0x',
+      output: f.output ?? '0x',
     });
     for (const c of f.calls ?? []) if (!c.error) walk(c, idx);
   };
@@ -70,27 +97,68 @@ function flattenCalls(height: number, hash: string, root: CallFrame) {
 
 export function batchRows(batch: readonly BlockBatchItem[]) {
   const rows = {
-    blocks: [] as object[], txs: [] as object[], evm_logs: [] as object[], evm_txs: [] as object[], evm_internal_txs: [] as object[],
-    nft_events: [] as object[], nft_collection_events: [] as object[], ingest_errors: [] as object[], nft_holdings: [] as object[],
+    blocks: [] as object[],
+    txs: [] as object[],
+    evm_logs: [] as object[],
+    evm_txs: [] as object[],
+    evm_internal_txs: [] as object[],
+    nft_events: [] as object[],
+    nft_collection_events: [] as object[],
+    ingest_errors: [] as object[],
+    nft_holdings: [] as object[],
     tx_docs: [] as object[],
   };
   for (const { facts: b, blockTimeMs, receipts, traces } of batch) {
     const time = b.time.clickhouse;
     rows.blocks.push({
-      height: b.height, hash: b.hash, chain_id: b.chainId, time, block_time_ms: blockTimeMs, proposer: b.proposer,
-      gas_used: b.gasUsed.toString(), gas_wanted: b.gasWanted.toString(), tx_count: b.txCount, total_fee: JSON.stringify(b.totalFee),
+      height: b.height,
+      hash: b.hash,
+      chain_id: b.chainId,
+      time,
+      block_time_ms: blockTimeMs,
+      proposer: b.proposer,
+      gas_used: b.gasUsed.toString(),
+      gas_wanted: b.gasWanted.toString(),
+      tx_count: b.txCount,
+      total_fee: JSON.stringify(b.totalFee),
     });
     for (const t of b.txs) {
-      rows.txs.push({ sequence: t.sequence, height: b.height, tx_index: t.sequence % SEQUENCE_STRIDE, hash: t.hash, code: t.code, signer: t.signer, msg_types: t.msgTypes, accounts: t.accounts, time });
+      rows.txs.push({
+        sequence: t.sequence,
+        height: b.height,
+        tx_index: t.sequence % SEQUENCE_STRIDE,
+        hash: t.hash,
+        code: t.code,
+        signer: t.signer,
+        msg_types: t.msgTypes,
+        accounts: t.accounts,
+        time,
+      });
       rows.tx_docs.push({ sequence: t.sequence, height: b.height, json: t.json });
-      t.logs.forEach((l, i) =>
+      t.logs.forEach((l, i) => {
         rows.evm_logs.push({
-          height: b.height, sequence: t.sequence, log_index: i, address: l.address, topic0: l.topics[0] ?? '', topic1: l.topics[1] ?? '',
-          topic2: l.topics[2] ?? '', topic3: l.topics[3] ?? '', topics: l.topics.length, data: l.data,
-        }),
-      );
+          height: b.height,
+          sequence: t.sequence,
+          log_index: i,
+          address: l.address,
+          topic0: l.topics[0] ?? '',
+          topic1: l.topics[1] ?? '',
+          topic2: l.topics[2] ?? '',
+          topic3: l.topics[3] ?? '',
+          topics: l.topics.length,
+          data: l.data,
+        });
+      });
       for (const e of t.nft.events) rows.nft_events.push({ ...e, height: b.height, sequence: t.sequence, time });
-      for (const o of t.nft.openings ?? []) rows.nft_holdings.push({ owner: o.owner, collection: o.collection, token_id: o.token_id, delta: 1, height: b.height, sequence: t.sequence });
+      for (const o of t.nft.openings ?? [])
+        rows.nft_holdings.push({
+          owner: o.owner,
+          collection: o.collection,
+          token_id: o.token_id,
+          delta: 1,
+          height: b.height,
+          sequence: t.sequence,
+        });
       for (const c of t.nft.collections) {
         const { lookup: _lookup, ...fact } = c;
         rows.nft_collection_events.push({ ...fact, height: b.height, sequence: t.sequence, time });
@@ -100,9 +168,16 @@ export function batchRows(batch: readonly BlockBatchItem[]) {
     for (const r of receipts ?? []) {
       // The logs are already rows of evm_logs and the bloom is derivable from them: keep the rest of the receipt.
       const { logs: _logs, logsBloom: _bloom, ...rest } = r;
-      rows.evm_txs.push({ height: b.height, tx_index: Number(BigInt(r.transactionIndex)), hash: r.transactionHash.toLowerCase(), sender: (r.from ?? '').toLowerCase(), receipt: JSON.stringify(rest) });
+      rows.evm_txs.push({
+        height: b.height,
+        tx_index: Number(BigInt(r.transactionIndex)),
+        hash: r.transactionHash.toLowerCase(),
+        sender: (r.from ?? '').toLowerCase(),
+        receipt: JSON.stringify(rest),
+      });
     }
-    for (const t of traces ?? []) if (t.result) rows.evm_internal_txs.push(...flattenCalls(b.height, t.txHash.toLowerCase(), t.result));
+    for (const t of traces ?? [])
+      if (t.result) rows.evm_internal_txs.push(...flattenCalls(b.height, t.txHash.toLowerCase(), t.result));
   }
   return rows;
 }
@@ -112,23 +187,41 @@ export function batchRows(batch: readonly BlockBatchItem[]) {
 const crashSpec = process.env.INGEST_CRASH_AFTER?.split(':');
 let crashCount = 0;
 function crashHook(table: string) {
-  if (crashSpec && crashSpec[0] === table && ++crashCount === Number(crashSpec[1] ?? 1)) process.kill(process.pid, 'SIGKILL');
+  if (crashSpec && crashSpec[0] === table && ++crashCount === Number(crashSpec[1] ?? 1))
+    process.kill(process.pid, 'SIGKILL');
 }
 
 // Views of one insert run in parallel; Replacing targets skip the merge-on-insert pass (readers never rely on it).
 // For the cluster DDL: no insert dedup (a block re-inserted after recovery deleted it must land again) and
 // synchronous Distributed inserts (a checkpoint must never be visible before its facts).
-const INSERT_SETTINGS = { parallel_view_processing: 1, optimize_on_insert: 0, insert_deduplicate: 0, distributed_foreground_insert: 1 };
+const INSERT_SETTINGS = {
+  parallel_view_processing: 1,
+  optimize_on_insert: 0,
+  insert_deduplicate: 0,
+  distributed_foreground_insert: 1,
+};
 
 /** Write one ordered batch and then its checkpoint (the batch's last height). */
 export async function writeBatch(store: Store, batch: readonly BlockBatchItem[]): Promise<void> {
   if (batch.length === 0) return;
   const rows = batchRows(batch);
   // Parents before children of the derived views; txs last among facts so a tx is never visible without its block.
-  for (const table of ['blocks', 'evm_logs', 'evm_txs', 'evm_internal_txs', 'nft_events', 'nft_holdings', 'nft_collection_events', 'ingest_errors', 'tx_docs', 'txs'] as const) {
+  for (const table of [
+    'blocks',
+    'evm_logs',
+    'evm_txs',
+    'evm_internal_txs',
+    'nft_events',
+    'nft_holdings',
+    'nft_collection_events',
+    'ingest_errors',
+    'tx_docs',
+    'txs',
+  ] as const) {
     // chDB inlines an insert's whole body into one statement: keep each statement small to bound memory.
     const chunk = table === 'tx_docs' || table === 'evm_txs' ? 2000 : 20_000;
-    for (let i = 0; i < rows[table].length; i += chunk) await store.insert(table, rows[table].slice(i, i + chunk), INSERT_SETTINGS);
+    for (let i = 0; i < rows[table].length; i += chunk)
+      await store.insert(table, rows[table].slice(i, i + chunk), INSERT_SETTINGS);
     crashHook(table);
   }
   await store.insert('ingest_checkpoints', [{ height: batch[batch.length - 1]!.facts.height }]);

@@ -19,9 +19,15 @@ export const configSchema = z
     VERSION: z.string().max(64).default('dev'),
     COMMIT_HASH: z.string().max(64).default('unknown'),
     // chain being indexed
-    CHAIN_ID: z.string().regex(/^[a-zA-Z0-9._-]{1,64}$/, 'must be 1-64 chars of [a-zA-Z0-9._-]').optional(),
+    CHAIN_ID: z
+      .string()
+      .regex(/^[a-zA-Z0-9._-]{1,64}$/, 'must be 1-64 chars of [a-zA-Z0-9._-]')
+      .optional(),
     VM: z.enum(['evm', 'move', 'wasm']).optional(),
-    BECH32_PREFIX: z.string().regex(/^[a-z]{1,16}$/).default('init'),
+    BECH32_PREFIX: z
+      .string()
+      .regex(/^[a-z]{1,16}$/)
+      .default('init'),
     COMETBFT_RPC_URL: url.optional(),
     COSMOS_REST_URL: url.optional(),
     EVM_JSONRPC_URL: url.optional(),
@@ -40,7 +46,10 @@ export const configSchema = z
     CLICKHOUSE_URL: url.optional(),
     CLICKHOUSE_USER: z.string().default('default'),
     CLICKHOUSE_PASSWORD: z.string().default(''),
-    CLICKHOUSE_DATABASE: z.string().regex(/^[a-zA-Z_][a-zA-Z0-9_]{0,63}$/).default('default'),
+    CLICKHOUSE_DATABASE: z
+      .string()
+      .regex(/^[a-zA-Z_][a-zA-Z0-9_]{0,63}$/)
+      .default('default'),
     // HTTP
     INDEXER_PORT: port.default(8080),
     ROUTER_PORT: port.default(8081),
@@ -56,13 +65,25 @@ export const configSchema = z
   })
   .superRefine((c, ctx) => {
     if (c.VM === 'evm' && c.COMETBFT_RPC_URL && !c.EVM_JSONRPC_URL)
-      ctx.addIssue({ code: 'custom', path: ['EVM_JSONRPC_URL'], message: 'is required when VM=evm and a chain is configured' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['EVM_JSONRPC_URL'],
+        message: 'is required when VM=evm and a chain is configured',
+      });
     if (c.COMETBFT_RPC_URL && !c.COSMOS_REST_URL)
       ctx.addIssue({ code: 'custom', path: ['COSMOS_REST_URL'], message: 'is required when COMETBFT_RPC_URL is set' });
     if (c.COMETBFT_RPC_URL && (!c.CHAIN_ID || !c.VM))
-      ctx.addIssue({ code: 'custom', path: [!c.CHAIN_ID ? 'CHAIN_ID' : 'VM'], message: 'is required when COMETBFT_RPC_URL is set' });
+      ctx.addIssue({
+        code: 'custom',
+        path: [!c.CHAIN_ID ? 'CHAIN_ID' : 'VM'],
+        message: 'is required when COMETBFT_RPC_URL is set',
+      });
     if (c.ROUTER_NETWORK === 'custom' && !c.ROUTER_REGISTRY_FILE)
-      ctx.addIssue({ code: 'custom', path: ['ROUTER_REGISTRY_FILE'], message: 'is required when ROUTER_NETWORK=custom' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['ROUTER_REGISTRY_FILE'],
+        message: 'is required when ROUTER_NETWORK=custom',
+      });
   });
 
 export type AppConfig = z.infer<typeof configSchema>;
@@ -82,7 +103,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     }
   }
   const merged: Record<string, unknown> = { ...fileValues };
-  for (const [k, v] of Object.entries(env)) if (v !== undefined && v !== '' && k in configSchema.innerType().shape) merged[k] = v;
+  for (const [k, v] of Object.entries(env))
+    if (v !== undefined && v !== '' && k in configSchema.innerType().shape) merged[k] = v;
   const parsed = configSchema.safeParse(merged);
   if (!parsed.success) {
     const first = parsed.error.issues[0]!;

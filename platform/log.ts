@@ -24,8 +24,10 @@ function jsonSafe(value: unknown): unknown {
 export function createLogger(base: Record<string, unknown> = {}): Logger {
   const emit = (level: Level, event: string, fields?: Record<string, unknown>) => {
     if (order[level] < threshold()) return;
-    const line = JSON.stringify({ ts: new Date().toISOString(), level, event, ...base, ...fields }, (_k, v) => jsonSafe(v));
-    (level === 'warn' || level === 'error' ? process.stderr : process.stdout).write(line + '\n');
+    const line = JSON.stringify({ ts: new Date().toISOString(), level, event, ...base, ...fields }, (_k, v) =>
+      jsonSafe(v),
+    );
+    (level === 'warn' || level === 'error' ? process.stderr : process.stdout).write(`${line}\n`);
   };
   return {
     debug: (e, f) => emit('debug', e, f),

@@ -6,14 +6,29 @@ client.collectDefaultMetrics({ register: registry });
 
 export const metrics = {
   httpRequests: new client.Counter({
-    name: 'http_requests_total', help: 'HTTP requests', labelNames: ['service', 'route', 'status'], registers: [registry],
+    name: 'http_requests_total',
+    help: 'HTTP requests',
+    labelNames: ['service', 'route', 'status'],
+    registers: [registry],
   }),
   httpDuration: new client.Histogram({
-    name: 'http_request_duration_seconds', help: 'HTTP request latency', labelNames: ['service', 'route'],
-    buckets: [0.001, 0.0025, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 1], registers: [registry],
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request latency',
+    labelNames: ['service', 'route'],
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 1],
+    registers: [registry],
   }),
-  ingestHeight: new client.Gauge({ name: 'ingest_indexed_height', help: 'Last fully indexed height', registers: [registry] }),
+  ingestHeight: new client.Gauge({
+    name: 'ingest_indexed_height',
+    help: 'Last fully indexed height',
+    registers: [registry],
+  }),
   ingestBlocks: new client.Counter({ name: 'ingest_blocks_total', help: 'Blocks ingested', registers: [registry] }),
   ingestTxs: new client.Counter({ name: 'ingest_txs_total', help: 'Txs ingested', registers: [registry] }),
-  ingestErrors: new client.Counter({ name: 'ingest_errors_total', help: 'Ingest errors', labelNames: ['kind'], registers: [registry] }),
+  ingestErrors: new client.Counter({
+    name: 'ingest_errors_total',
+    help: 'Ingest errors',
+    labelNames: ['kind'],
+    registers: [registry],
+  }),
 };

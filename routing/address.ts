@@ -13,14 +13,19 @@ export interface ParsedAddress {
   hex: string;
 }
 
-const toHex = (b: Uint8Array) => '0x' + Buffer.from(b).toString('hex');
+const toHex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 
 export function parseAddress(chain: ChainInfo, value: string, field: string): ParsedAddress {
   if (typeof value !== 'string' || value.length > 128) throw badRequest(`invalid ${field}: not an address`);
   if (HEX20.test(value)) {
-    if (chain.vm !== 'external-evm' && chain.vm !== 'minievm') throw badRequest(`invalid ${field}: ${chain.chainId} needs a bech32 address`);
+    if (chain.vm !== 'external-evm' && chain.vm !== 'minievm')
+      throw badRequest(`invalid ${field}: ${chain.chainId} needs a bech32 address`);
     const bytes = Uint8Array.from(Buffer.from(value.slice(2), 'hex'));
-    return { bytes, native: chain.vm === 'minievm' ? toBech32(chain.bech32Prefix ?? 'init', bytes) : value, hex: value };
+    return {
+      bytes,
+      native: chain.vm === 'minievm' ? toBech32(chain.bech32Prefix ?? 'init', bytes) : value,
+      hex: value,
+    };
   }
   if (chain.vm === 'external-evm') throw badRequest(`invalid ${field}: ${chain.chainId} needs a 0x address`);
   let decoded: { prefix: string; data: Uint8Array };
@@ -29,7 +34,9 @@ export function parseAddress(chain: ChainInfo, value: string, field: string): Pa
   } catch {
     throw badRequest(`invalid ${field}: not a bech32 address`);
   }
-  if (chain.bech32Prefix && decoded.prefix !== chain.bech32Prefix) throw badRequest(`invalid ${field}: ${chain.chainId} addresses start with ${chain.bech32Prefix}`);
-  if (decoded.data.length !== 20 && decoded.data.length !== 32) throw badRequest(`invalid ${field}: must be 20 or 32 bytes`);
+  if (chain.bech32Prefix && decoded.prefix !== chain.bech32Prefix)
+    throw badRequest(`invalid ${field}: ${chain.chainId} addresses start with ${chain.bech32Prefix}`);
+  if (decoded.data.length !== 20 && decoded.data.length !== 32)
+    throw badRequest(`invalid ${field}: must be 20 or 32 bytes`);
   return { bytes: decoded.data, native: value, hex: toHex(decoded.data) };
 }

@@ -27,7 +27,8 @@ export function decimalsOf(reg: Registry, chainId: string, denom: string): numbe
   const lz = reg.layerZero.find((d) => d.chain_id === chainId && d.denom === denom);
   if (lz) return lz.local_decimals;
   // An origin denom on a chain outside the registry: take the decimals of an asset bridged from it.
-  for (const m of reg.assets.values()) for (const x of m.values()) if (x.originChainId === chainId && x.originDenom === denom) return x.decimals;
+  for (const m of reg.assets.values())
+    for (const x of m.values()) if (x.originChainId === chainId && x.originDenom === denom) return x.decimals;
   return 6;
 }
 
@@ -41,7 +42,7 @@ export function assetJson(reg: Registry, chainId: string, denom: string): Record
     chain_id: chainId,
     origin_denom: a?.originDenom ?? t?.base ?? denom,
     origin_chain_id: a?.originChainId ?? chainId,
-    trace: t && t.hops.length ? fullPath(t).slice(0, -(t.base.length + 1)) : '',
+    trace: t?.hops.length ? fullPath(t).slice(0, -(t.base.length + 1)) : '',
     is_cw20: false,
     is_evm: isEvm,
     is_svm: false,
@@ -66,6 +67,17 @@ export function gasAsset(reg: Registry, chainId: string): Record<string, unknown
   const chain = reg.chains.get(chainId);
   const lzNative = reg.layerZero.find((d) => d.chain_id === chainId && d.kind === 'native');
   if (chain?.vm === 'external-evm')
-    return { denom: lzNative?.denom ?? `${chainId}-native`, chain_id: chainId, origin_denom: lzNative?.denom ?? `${chainId}-native`, origin_chain_id: chainId, trace: '', is_cw20: false, is_evm: true, is_svm: false, symbol: 'ETH', decimals: 18 };
+    return {
+      denom: lzNative?.denom ?? `${chainId}-native`,
+      chain_id: chainId,
+      origin_denom: lzNative?.denom ?? `${chainId}-native`,
+      origin_chain_id: chainId,
+      trace: '',
+      is_cw20: false,
+      is_evm: true,
+      is_svm: false,
+      symbol: 'ETH',
+      decimals: 18,
+    };
   return assetJson(reg, chainId, chain?.feeDenom ?? 'uinit');
 }

@@ -19,7 +19,10 @@ function chainJson(reg: Registry, c: ChainInfo): Json {
     supports_memo: !evm,
     cosmos_module_support: { authz: !evm, feegrant: !evm },
     bech32_prefix: c.bech32Prefix ?? '',
-    fee_assets: c.feeTokens.map((t) => ({ denom: t.denom, gas_price: { low: price(t.low), average: price(t.average), high: price(t.high) } })),
+    fee_assets: c.feeTokens.map((t) => ({
+      denom: t.denom,
+      gas_price: { low: price(t.low), average: price(t.average), high: price(t.high) },
+    })),
     chain_type: evm ? 'evm' : 'cosmos',
     ibc_capabilities: { cosmos_pfm: c.pfm, cosmos_ibc_hooks: false, cosmos_memo: !evm, cosmos_autopilot: false },
     is_testnet: reg.network === 'testnet',
@@ -43,8 +46,13 @@ function built(reg: Registry) {
   const assets = new Map<string, Json[]>();
   for (const c of reg.chains.values()) {
     if (!listed(c)) continue;
-    const list = [...(reg.assets.get(c.chainId)?.keys() ?? [])].map((d) => ({ ...assetJson(reg, c.chainId, d), hidden: c.removed }));
-    for (const d of reg.layerZero) if (d.chain_id === c.chainId && !reg.assets.get(c.chainId)?.has(d.denom)) list.push({ ...assetJson(reg, c.chainId, d.denom), hidden: c.removed });
+    const list = [...(reg.assets.get(c.chainId)?.keys() ?? [])].map((d) => ({
+      ...assetJson(reg, c.chainId, d),
+      hidden: c.removed,
+    }));
+    for (const d of reg.layerZero)
+      if (d.chain_id === c.chainId && !reg.assets.get(c.chainId)?.has(d.denom))
+        list.push({ ...assetJson(reg, c.chainId, d.denom), hidden: c.removed });
     assets.set(c.chainId, list);
   }
   b = { chains, assets };
@@ -53,12 +61,15 @@ function built(reg: Registry) {
 }
 
 /** chain_ids as Skip sends it (repeated) or as InterwovenKit may (comma-separated). */
-const asList = (v: unknown): string[] | undefined => (v === undefined ? undefined : (Array.isArray(v) ? v : [v]).flatMap((x) => String(x).split(',')).filter(Boolean));
+const asList = (v: unknown): string[] | undefined =>
+  v === undefined ? undefined : (Array.isArray(v) ? v : [v]).flatMap((x) => String(x).split(',')).filter(Boolean);
 
 export function chainsHandler(reg: Registry, query: Record<string, unknown>): Json {
   const ids = asList(query.chain_ids);
   const includeEvm = query.include_evm === true || query.include_evm === 'true';
-  const chains = built(reg).chains.filter((c) => (!ids || ids.includes(c.chain_id as string)) && (includeEvm || ids || c.chain_type !== 'evm'));
+  const chains = built(reg).chains.filter(
+    (c) => (!ids || ids.includes(c.chain_id as string)) && (includeEvm || ids || c.chain_type !== 'evm'),
+  );
   return { chains };
 }
 

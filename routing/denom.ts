@@ -11,7 +11,7 @@ export function l2Denom(bridgeId: bigint, l1Denom: string): string {
   if (out === undefined) {
     const id = Buffer.alloc(8);
     id.writeBigUInt64BE(bridgeId);
-    out = 'l2/' + createHash('sha3-256').update(id).update(l1Denom, 'utf8').digest('hex');
+    out = `l2/${createHash('sha3-256').update(id).update(l1Denom, 'utf8').digest('hex')}`;
     l2Cache.set(key, out);
   }
   return out;
@@ -21,7 +21,7 @@ export function l2Denom(bridgeId: bigint, l1Denom: string): string {
 export function ibcDenom(fullTrace: string): string {
   let out = ibcCache.get(fullTrace);
   if (out === undefined) {
-    out = 'ibc/' + createHash('sha256').update(fullTrace, 'utf8').digest('hex').toUpperCase();
+    out = `ibc/${createHash('sha256').update(fullTrace, 'utf8').digest('hex').toUpperCase()}`;
     ibcCache.set(fullTrace, out);
   }
   return out;

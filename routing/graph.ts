@@ -70,15 +70,25 @@ function adjacencyOf(reg: Registry): Adjacency {
   a = { deposits: new Map(), lz: new Map() };
   for (const r of reg.chains.values())
     if (r.opBridgeId !== undefined)
-      for (const d of r.opDenoms) a.deposits.set(d, [...(a.deposits.get(d) ?? []), { chainId: r.chainId, bridgeId: r.opBridgeId }]);
+      for (const d of r.opDenoms)
+        a.deposits.set(d, [...(a.deposits.get(d) ?? []), { chainId: r.chainId, bridgeId: r.opBridgeId }]);
   for (const src of reg.layerZero)
-    a.lz.set(`${src.chain_id}|${src.denom}`, reg.layerZero.filter((d) => d.symbol === src.symbol && d.chain_id !== src.chain_id));
+    a.lz.set(
+      `${src.chain_id}|${src.denom}`,
+      reg.layerZero.filter((d) => d.symbol === src.symbol && d.chain_id !== src.chain_id),
+    );
   adjacency.set(reg, a);
   return a;
 }
 
 /** Every hop leaving (chain, denom) with the given amount. */
-export function edges(reg: Registry, chainId: string, denom: string, amount: bigint, bridges?: ReadonlySet<BridgeType>): Hop[] {
+export function edges(
+  reg: Registry,
+  chainId: string,
+  denom: string,
+  amount: bigint,
+  bridges?: ReadonlySet<BridgeType>,
+): Hop[] {
   const chain = reg.chains.get(chainId);
   if (!chain) return [];
   const out: Hop[] = [];
@@ -89,18 +99,42 @@ export function edges(reg: Registry, chainId: string, denom: string, amount: big
     if (t)
       for (const [to, ch] of chain.channels) {
         const unwinding = t.hops[0] === `transfer/${ch.channel}`;
-        const next: DenomTrace = unwinding ? { hops: t.hops.slice(1), base: t.base } : { hops: [`transfer/${ch.counterpartyChannel}`, ...t.hops], base: t.base };
-        out.push({ ...base, kind: 'ibc', to, channel: ch.channel, counterpartyChannel: ch.counterpartyChannel, denomOut: remember(reg, to, next), amountOut: amount });
+        const next: DenomTrace = unwinding
+          ? { hops: t.hops.slice(1), base: t.base }
+          : { hops: [`transfer/${ch.counterpartyChannel}`, ...t.hops], base: t.base };
+        out.push({
+          ...base,
+          kind: 'ibc',
+          to,
+          channel: ch.channel,
+          counterpartyChannel: ch.counterpartyChannel,
+          denomOut: remember(reg, to, next),
+          amountOut: amount,
+        });
       }
   }
   if (!bridges || bridges.has('OPINIT')) {
     if (chain.isL1) {
       for (const r of adjacencyOf(reg).deposits.get(denom) ?? [])
-        out.push({ ...base, kind: 'op_deposit', to: r.chainId, bridgeId: r.bridgeId, denomOut: l2Denom(r.bridgeId, denom), amountOut: amount });
+        out.push({
+          ...base,
+          kind: 'op_deposit',
+          to: r.chainId,
+          bridgeId: r.bridgeId,
+          denomOut: l2Denom(r.bridgeId, denom),
+          amountOut: amount,
+        });
     } else if (chain.opBridgeId !== undefined) {
       const l1Denom = reg.opL2ToL1.get(chainId)?.get(denom);
       if (l1Denom !== undefined)
-        out.push({ ...base, kind: 'op_withdraw', to: reg.l1ChainId, bridgeId: chain.opBridgeId, denomOut: l1Denom, amountOut: amount });
+        out.push({
+          ...base,
+          kind: 'op_withdraw',
+          to: reg.l1ChainId,
+          bridgeId: chain.opBridgeId,
+          denomOut: l1Denom,
+          amountOut: amount,
+        });
     }
   }
   if (!bridges || bridges.has('LAYER_ZERO')) {
@@ -109,7 +143,16 @@ export function edges(reg: Registry, chainId: string, denom: string, amount: big
       const src = reg.layerZero.find((d) => d.chain_id === chainId && d.denom === denom)!;
       for (const dst of dsts) {
         const a = lzAmounts(amount, src, dst);
-        out.push({ ...base, kind: 'lz', to: dst.chain_id, src, dst, dust: a.dust, denomOut: dst.denom, amountOut: a.receivedLD });
+        out.push({
+          ...base,
+          kind: 'lz',
+          to: dst.chain_id,
+          src,
+          dst,
+          dust: a.dust,
+          denomOut: dst.denom,
+          amountOut: a.receivedLD,
+        });
       }
     }
   }
@@ -134,7 +177,13 @@ export function plan(reg: Registry, hops: Hop[]): RoutePlan {
     else if (h.kind === 'op_withdraw') duration += reg.chains.get(h.from)?.finalizationPeriodSeconds ?? 0;
     else duration += DURATION.lz;
   });
-  return { hops, txIndex, txsRequired: hops.length === 0 ? 0 : tx + 1, durationSeconds: duration, amountOut: hops[hops.length - 1]?.amountOut ?? 0n };
+  return {
+    hops,
+    txIndex,
+    txsRequired: hops.length === 0 ? 0 : tx + 1,
+    durationSeconds: duration,
+    amountOut: hops[hops.length - 1]?.amountOut ?? 0n,
+  };
 }
 
 /**

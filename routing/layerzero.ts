@@ -46,13 +46,21 @@ export const lzConfigSchema = z.object({
   ),
 });
 export type LzConfig = z.infer<typeof lzConfigSchema>;
-export type LzDeployment = LzConfig['assets'][number]['deployments'][number] & { symbol: string; sharedDecimals: number; endpointId: number };
+export type LzDeployment = LzConfig['assets'][number]['deployments'][number] & {
+  symbol: string;
+  sharedDecimals: number;
+  endpointId: number;
+};
 
 /**
  * Shared-decimals dust: the OFT moves amounts in shared decimals, so digits below them are dropped on the
  * source and the destination re-scales to its local decimals. Integer math only.
  */
-export function lzAmounts(amountIn: bigint, src: LzDeployment, dst: LzDeployment): { sentLD: bigint; receivedLD: bigint; dust: bigint } {
+export function lzAmounts(
+  amountIn: bigint,
+  src: LzDeployment,
+  dst: LzDeployment,
+): { sentLD: bigint; receivedLD: bigint; dust: bigint } {
   const shared = src.sharedDecimals;
   const srcRate = 10n ** BigInt(Math.max(0, src.local_decimals - shared));
   const amountSD = amountIn / srcRate;

@@ -17,7 +17,9 @@ export interface LzFee {
 }
 export type LzQuoteProvider = (q: LzQuoteRequest) => Promise<LzFee>;
 
-export function createQuoteProvider(opts: { ttlMs?: number; timeoutMs?: number; maxEntries?: number } = {}): LzQuoteProvider {
+export function createQuoteProvider(
+  opts: { ttlMs?: number; timeoutMs?: number; maxEntries?: number } = {},
+): LzQuoteProvider {
   const ttl = opts.ttlMs ?? 15_000;
   const max = opts.maxEntries ?? 1_000;
   const cache = new Map<string, { at: number; fee: Promise<LzFee> }>();
@@ -36,9 +38,13 @@ export function createQuoteProvider(opts: { ttlMs?: number; timeoutMs?: number; 
     }
     const oft = new Contract(q.oftAddress, OFT_ABI, provider);
     const p = q.sendParam;
-    const call = oft.getFunction('quoteSend')
+    const call = oft
+      .getFunction('quoteSend')
       .staticCall([p.dstEid, p.to, p.amountLD, p.minAmountLD, p.extraOptions, p.composeMsg, p.oftCmd], false)
-      .then((r: { nativeFee: bigint; lzTokenFee: bigint }) => ({ nativeFee: BigInt(r.nativeFee), lzTokenFee: BigInt(r.lzTokenFee) }));
+      .then((r: { nativeFee: bigint; lzTokenFee: bigint }) => ({
+        nativeFee: BigInt(r.nativeFee),
+        lzTokenFee: BigInt(r.lzTokenFee),
+      }));
     const fee = withTimeout(call, opts.timeoutMs ?? 2_000);
     fee.catch(() => cache.delete(key)); // do not cache failures
     if (cache.size >= max) cache.delete(cache.keys().next().value as string);
@@ -50,6 +56,15 @@ export function createQuoteProvider(opts: { ttlMs?: number; timeoutMs?: number; 
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   return new Promise((resolve, reject) => {
     const t = setTimeout(() => reject(new Error(`quoteSend timed out after ${ms} ms`)), ms);
-    p.then((v) => { clearTimeout(t); resolve(v); }, (e) => { clearTimeout(t); reject(e); });
+    p.then(
+      (v) => {
+        clearTimeout(t);
+        resolve(v);
+      },
+      (e) => {
+        clearTimeout(t);
+        reject(e);
+      },
+    );
   });
 }

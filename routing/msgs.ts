@@ -7,7 +7,16 @@ import { minAmountOut, parseSlippage } from './amount.js';
 import { parseAddress, type ParsedAddress } from './address.js';
 import type { Hop } from './graph.js';
 import { encodeSend } from './layerzero.js';
-import { chainIds, lzSendParam, quoteLzFees, renderRoute, resolveRoute, type ResolvedRoute, type RouteDeps, type RouteRequest } from './route.js';
+import {
+  chainIds,
+  lzSendParam,
+  quoteLzFees,
+  renderRoute,
+  resolveRoute,
+  type ResolvedRoute,
+  type RouteDeps,
+  type RouteRequest,
+} from './route.js';
 import type { Registry } from './registry.js';
 
 type Json = Record<string, unknown>;
@@ -27,7 +36,15 @@ export const TYPE = {
 } as const;
 
 const OP_KEYS = ['transfer', 'op_init_transfer', 'layer_zero_transfer'];
-const COMPARED = ['from_chain_id', 'to_chain_id', 'denom_in', 'denom_out', 'channel', 'op_init_bridge_id', 'destination_endpoint_id'];
+const COMPARED = [
+  'from_chain_id',
+  'to_chain_id',
+  'denom_in',
+  'denom_out',
+  'channel',
+  'op_init_bridge_id',
+  'destination_endpoint_id',
+];
 
 /** The parts of an operation that identify the hop (fees and display fields are left out). */
 function opKey(op: Json): string {
@@ -63,7 +80,8 @@ export function matchRoute(reg: Registry, req: MsgsRequest): ResolvedRoute {
 export function parseSignedHook(v: MsgsRequest['signed_op_hook']): { hook: string; signer?: string } {
   const hook = typeof v === 'string' ? v : v?.hook;
   const signer = typeof v === 'object' ? v.signer : undefined;
-  if (typeof hook !== 'string' || !/^[A-Za-z0-9+/]+={0,2}$/.test(hook) || hook.length > 48_000) throw badRequest('invalid signed_op_hook: hook must be base64');
+  if (typeof hook !== 'string' || !/^[A-Za-z0-9+/]+={0,2}$/.test(hook) || hook.length > 48_000)
+    throw badRequest('invalid signed_op_hook: hook must be base64');
   try {
     const tx = decodeTxRaw(Buffer.from(hook, 'base64'));
     if (tx.body.messages.length === 0) throw new Error('no messages');
@@ -72,7 +90,11 @@ export function parseSignedHook(v: MsgsRequest['signed_op_hook']): { hook: strin
     throw badRequest(`invalid signed_op_hook: not a signed cosmos Tx (${(e as Error).message})`);
   }
   if (signer !== undefined) {
-    try { fromBech32(signer); } catch { throw badRequest('invalid signed_op_hook: signer is not a bech32 address'); }
+    try {
+      fromBech32(signer);
+    } catch {
+      throw badRequest('invalid signed_op_hook: signer is not a bech32 address');
+    }
   }
   return { hook, signer };
 }
@@ -86,15 +108,25 @@ export async function msgsHandler(deps: RouteDeps, req: MsgsRequest): Promise<Js
   const { plan } = route;
   const ids = chainIds(plan);
   if (req.address_list.length !== ids.length)
-    throw badRequest(`address_list must have ${ids.length} addresses, one per required_chain_addresses entry (${ids.join(', ')})`);
-  const addrs: ParsedAddress[] = ids.map((id, i) => parseAddress(reg.chains.get(id)!, req.address_list[i]!, `address_list[${i}]`));
+    throw badRequest(
+      `address_list must have ${ids.length} addresses, one per required_chain_addresses entry (${ids.join(', ')})`,
+    );
+  const addrs: ParsedAddress[] = ids.map((id, i) =>
+    parseAddress(reg.chains.get(id)!, req.address_list[i]!, `address_list[${i}]`),
+  );
   let hookData: string | undefined;
   if (route.hook) {
-    if (req.signed_op_hook === undefined) throw badRequest('signed_op_hook is required: this route deposits into an asset that needs an op-hook (POST /op-hook)');
+    if (req.signed_op_hook === undefined)
+      throw badRequest(
+        'signed_op_hook is required: this route deposits into an asset that needs an op-hook (POST /op-hook)',
+      );
     hookData = parseSignedHook(req.signed_op_hook).hook;
-  } else if (req.signed_op_hook !== undefined) throw badRequest('signed_op_hook was given but this route needs no op-hook');
+  } else if (req.signed_op_hook !== undefined)
+    throw badRequest('signed_op_hook was given but this route needs no op-hook');
   const timeoutNs = BigInt(Date.now() + (req.timeout_seconds ?? 300) * 1000) * 1_000_000n;
-  const lzFees = plan.hops.some((h) => h.kind === 'lz') ? await quoteLzFees(reg, plan, deps.quote) : new Map<Hop, bigint | null>();
+  const lzFees = plan.hops.some((h) => h.kind === 'lz')
+    ? await quoteLzFees(reg, plan, deps.quote)
+    : new Map<Hop, bigint | null>();
 
   const txs: Json[] = [];
   const legacy: Json[] = [];
@@ -120,32 +152,72 @@ export async function msgsHandler(deps: RouteDeps, req: MsgsRequest): Promise<Js
         let forward: Json | undefined;
         for (let k = group.length - 1; k >= 1; k--) {
           const hop = plan.hops[group[k]!]! as Hop & { kind: 'ibc' };
-          forward = { forward: { receiver: addrs[group[k]! + 1]!.native, port: 'transfer', channel: hop.channel, timeout: '10m', retries: 2, ...(forward ? { next: forward } : {}) } };
+          forward = {
+            forward: {
+              receiver: addrs[group[k]! + 1]!.native,
+              port: 'transfer',
+              channel: hop.channel,
+              timeout: '10m',
+              retries: 2,
+              ...(forward ? { next: forward } : {}),
+            },
+          };
         }
-        msg = { source_port: 'transfer', source_channel: h.channel, token: coin(h.denomIn, h.amountIn), sender: signer.native, receiver: next.native, timeout_height: {}, timeout_timestamp: timeoutNs.toString(), memo: forward ? JSON.stringify(forward) : '' };
+        msg = {
+          source_port: 'transfer',
+          source_channel: h.channel,
+          token: coin(h.denomIn, h.amountIn),
+          sender: signer.native,
+          receiver: next.native,
+          timeout_height: {},
+          timeout_timestamp: timeoutNs.toString(),
+          memo: forward ? JSON.stringify(forward) : '',
+        };
       } else if (h.kind === 'op_deposit') {
         type = TYPE.deposit;
-        msg = { sender: signer.native, bridge_id: h.bridgeId.toString(), to: next.native, amount: coin(h.denomIn, h.amountIn), ...(hookData && i === plan.hops.length - 1 ? { data: hookData } : {}) };
+        msg = {
+          sender: signer.native,
+          bridge_id: h.bridgeId.toString(),
+          to: next.native,
+          amount: coin(h.denomIn, h.amountIn),
+          ...(hookData && i === plan.hops.length - 1 ? { data: hookData } : {}),
+        };
       } else {
         type = TYPE.withdraw;
         msg = { sender: signer.native, to: next.native, amount: coin(h.denomIn, h.amountIn) };
       }
       const m = { msg: JSON.stringify(msg), msg_type_url: type };
-      txs.push({ cosmos_tx: { chain_id: h.from, path, signer_address: signer.native, msgs: [m] }, operations_indices: group });
+      txs.push({
+        cosmos_tx: { chain_id: h.from, path, signer_address: signer.native, msgs: [m] },
+        operations_indices: group,
+      });
       legacy.push({ multi_chain_msg: { chain_id: h.from, path, ...m } });
     }
     i = group[group.length - 1]! + 1;
   }
   const rendered = renderRoute(reg, req, route, lzFees);
-  return { txs, msgs: legacy, min_amount_out: minAmountOut(route.amountOut, slippage).toString(), estimated_fees: rendered.estimated_fees };
+  return {
+    txs,
+    msgs: legacy,
+    min_amount_out: minAmountOut(route.amountOut, slippage).toString(),
+    estimated_fees: rendered.estimated_fees,
+  };
 }
 
-function lzEvmTx(reg: Registry, h: Hop & { kind: 'lz' }, signer: ParsedAddress, recipient: ParsedAddress, slippage: bigint, fee: bigint | null): Json {
+function lzEvmTx(
+  reg: Registry,
+  h: Hop & { kind: 'lz' },
+  signer: ParsedAddress,
+  recipient: ParsedAddress,
+  slippage: bigint,
+  fee: bigint | null,
+): Json {
   const chain = reg.chains.get(h.from)!;
   if (chain.vm !== 'external-evm' && chain.vm !== 'minievm')
     throw badRequest(`LayerZero sends from ${h.from} (${chain.vm}) are not supported by /msgs: only EVM sources`);
   if (!h.src.oft_address) throw badRequest(`LayerZero OFT contract for ${h.src.symbol} on ${h.from} is not configured`);
-  if (signer.bytes.length !== 20) throw badRequest(`invalid address_list: the LayerZero sender on ${h.from} must be a 20-byte EVM account`);
+  if (signer.bytes.length !== 20)
+    throw badRequest(`invalid address_list: the LayerZero sender on ${h.from} must be a 20-byte EVM account`);
   if (fee === null) throw unavailable(`LayerZero messaging fee on ${h.from} could not be quoted`);
   const base = lzSendParam(h, recipient.bytes);
   // Slippage on the sent amount, then dust removal again so the OFT's own check compares like with like.
@@ -154,6 +226,16 @@ function lzEvmTx(reg: Registry, h: Hop & { kind: 'lz' }, signer: ParsedAddress, 
   const p = { ...base, minAmountLD: minLD };
   const data = encodeSend(p, fee, signer.hex).slice(2);
   const value = h.src.kind === 'native' ? fee + p.amountLD : fee;
-  const approvals = h.src.kind === 'adapter' && h.src.token_address ? [{ token_contract: h.src.token_address, spender: h.src.oft_address, amount: p.amountLD.toString() }] : [];
-  return { chain_id: h.from, to: h.src.oft_address, value: value.toString(), data, required_erc20_approvals: approvals, signer_address: signer.hex };
+  const approvals =
+    h.src.kind === 'adapter' && h.src.token_address
+      ? [{ token_contract: h.src.token_address, spender: h.src.oft_address, amount: p.amountLD.toString() }]
+      : [];
+  return {
+    chain_id: h.from,
+    to: h.src.oft_address,
+    value: value.toString(),
+    data,
+    required_erc20_approvals: approvals,
+    signer_address: signer.hex,
+  };
 }

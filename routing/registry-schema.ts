@@ -25,11 +25,17 @@ export const chainFileSchema = z
     apis: z.record(z.array(endpoint)).optional(),
     explorers: z.array(z.object({ tx_page: z.string().optional() }).passthrough()).optional(),
     logo_URIs: z.object({ png: z.string().optional(), svg: z.string().optional() }).passthrough().optional(),
-    fees: z.object({ fee_tokens: z.array(z.object({ denom: z.string() }).passthrough()) }).passthrough().optional(),
+    fees: z
+      .object({ fee_tokens: z.array(z.object({ denom: z.string() }).passthrough()) })
+      .passthrough()
+      .optional(),
     metadata: z
       .object({
         is_l1: z.boolean().optional(),
-        op_bridge_id: z.string().regex(/^\d{1,19}$/, 'must be a decimal uint64').optional(),
+        op_bridge_id: z
+          .string()
+          .regex(/^\d{1,19}$/, 'must be a decimal uint64')
+          .optional(),
         op_denoms: z.array(z.string().min(1)).optional(),
         executor_uri: z.string().optional(),
         ibc_channels: z.array(ibcChannelSchema).optional(),
@@ -47,7 +53,9 @@ const traceSchema = z.discriminatedUnion('type', [
   z
     .object({
       type: z.literal('ibc'),
-      counterparty: z.object({ chain_id: z.string(), base_denom: z.string(), channel_id: z.string().optional() }).passthrough(),
+      counterparty: z
+        .object({ chain_id: z.string(), base_denom: z.string(), channel_id: z.string().optional() })
+        .passthrough(),
       chain: z.object({ channel_id: z.string(), path: z.string() }).passthrough(),
     })
     .passthrough(),
@@ -78,7 +86,9 @@ export const assetSchema = z
     display: z.string().optional(),
     description: z.string().optional(),
     coingecko_id: z.string().optional(),
-    denom_units: z.array(z.object({ denom: z.string(), exponent: z.number().int().min(0).max(36) }).passthrough()).min(1),
+    denom_units: z
+      .array(z.object({ denom: z.string(), exponent: z.number().int().min(0).max(36) }).passthrough())
+      .min(1),
     traces: z.array(traceSchema).optional(),
     logo_URIs: z.object({ png: z.string().optional(), svg: z.string().optional() }).passthrough().optional(),
   })
@@ -98,5 +108,10 @@ export const bundleSchema = z.object({
 
 /** config/registry/erc20-<network>.json: ERC20 contract of a cosmos denom on a minievm chain (op-hooks). */
 export const erc20Schema = z.array(
-  z.object({ chain_id: z.string(), denom: z.string().min(1), address: z.string().regex(/^0x[0-9a-fA-F]{40}$/), source: z.string().optional() }),
+  z.object({
+    chain_id: z.string(),
+    denom: z.string().min(1),
+    address: z.string().regex(/^0x[0-9a-fA-F]{40}$/),
+    source: z.string().optional(),
+  }),
 );

@@ -3,10 +3,17 @@
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ZodError } from 'zod';
+import type { ZodError } from 'zod';
 import { l2Denom, parseFullPath, traceToDenom, type DenomTrace } from './denom.js';
 import { lzConfigSchema, type LzConfig, type LzDeployment } from './layerzero.js';
-import { assetListSchema, bundleSchema, chainFileSchema, erc20Schema, type AssetFile, type ChainFile } from './registry-schema.js';
+import {
+  assetListSchema,
+  bundleSchema,
+  chainFileSchema,
+  erc20Schema,
+  type AssetFile,
+  type ChainFile,
+} from './registry-schema.js';
 
 export type Vm = 'l1-move' | 'minimove' | 'minievm' | 'miniwasm' | 'external-cosmos' | 'external-evm';
 
@@ -96,7 +103,12 @@ export function readRegistryDirs(dirs: { dir: string; removed?: boolean }[]): Ch
       const chainPath = path.join(dir, name, 'chain.json');
       if (!statSync(path.join(dir, name)).isDirectory() || !existsSync(chainPath)) continue;
       const assetPath = path.join(dir, name, 'assetlist.json');
-      out.push({ chain: readJson(chainPath), assetlist: existsSync(assetPath) ? readJson(assetPath) : { chain_name: name, assets: [] }, origin: path.join(dir, name), removed });
+      out.push({
+        chain: readJson(chainPath),
+        assetlist: existsSync(assetPath) ? readJson(assetPath) : { chain_name: name, assets: [] },
+        origin: path.join(dir, name),
+        removed,
+      });
     }
   }
   return out;
@@ -134,7 +146,11 @@ export function buildRegistry(network: string, sources: ChainSource[], lzRaw?: u
     const md = c.metadata ?? {};
     const isL1 = md.is_l1 === true;
     const mtype = md.minitia?.type;
-    const vm: Vm = isL1 ? 'l1-move' : mtype === 'minievm' || mtype === 'minimove' || mtype === 'miniwasm' ? mtype : 'external-cosmos';
+    const vm: Vm = isL1
+      ? 'l1-move'
+      : mtype === 'minievm' || mtype === 'minimove' || mtype === 'miniwasm'
+        ? mtype
+        : 'external-cosmos';
     if (!isL1 && md.op_bridge_id === undefined && vm !== 'external-cosmos')
       throw new RegistryError(`registry: ${f.origin}/chain.json: metadata.op_bridge_id is required for rollups`);
     chains.set(c.chain_id, {
@@ -155,7 +171,12 @@ export function buildRegistry(network: string, sources: ChainSource[], lzRaw?: u
       feeDenom: c.fees?.fee_tokens[0]?.denom,
       feeTokens: (c.fees?.fee_tokens ?? []).map((t) => {
         const n = (k: string) => (typeof t[k] === 'number' ? (t[k] as number) : undefined);
-        return { denom: t.denom, low: n('low_gas_price') ?? n('fixed_min_gas_price'), average: n('average_gas_price') ?? n('fixed_min_gas_price'), high: n('high_gas_price') ?? n('fixed_min_gas_price') };
+        return {
+          denom: t.denom,
+          low: n('low_gas_price') ?? n('fixed_min_gas_price'),
+          average: n('average_gas_price') ?? n('fixed_min_gas_price'),
+          high: n('high_gas_price') ?? n('fixed_min_gas_price'),
+        };
       }),
       rpc: c.apis?.rpc?.[0]?.address,
       rest: c.apis?.rest?.[0]?.address,
@@ -165,7 +186,8 @@ export function buildRegistry(network: string, sources: ChainSource[], lzRaw?: u
     });
   }
   const l1s = [...chains.values()].filter((c) => c.isL1);
-  if (l1s.length !== 1) throw new RegistryError(`registry: expected exactly one L1 chain (metadata.is_l1), found ${l1s.length}`);
+  if (l1s.length !== 1)
+    throw new RegistryError(`registry: expected exactly one L1 chain (metadata.is_l1), found ${l1s.length}`);
   const l1 = l1s[0]!;
 
   // IBC channel pairs. 1) from asset traces (they name both ends, and external chains);
@@ -173,7 +195,10 @@ export function buildRegistry(network: string, sources: ChainSource[], lzRaw?: u
   const pairs = new Map<string, { a: string; ca: string; b: string; cb: string }>();
   const addPair = (a: string, ca: string, b: string, cb: string) => {
     if (a === b) return;
-    for (const [x, cx, y, cy] of [[a, ca, b, cb], [b, cb, a, ca]] as const) {
+    for (const [x, cx, y, cy] of [
+      [a, ca, b, cb],
+      [b, cb, a, ca],
+    ] as const) {
       if (!chains.has(x)) chains.set(x, externalChain(x));
       const ch = chains.get(x)!;
       if (!ch.channels.has(y)) ch.channels.set(y, { channel: cx, counterpartyChannel: cy });
@@ -218,7 +243,10 @@ export function buildRegistry(network: string, sources: ChainSource[], lzRaw?: u
         if (t.type !== 'ibc' || !t.counterparty.channel_id) return;
         const next = ts[i + 1] as { counterparty?: { chain_id?: string } } | undefined;
         const receiver = next?.counterparty?.chain_id ?? chainId;
-        if (!pairs.has(`${receiver}|${t.counterparty.chain_id}`) && !pairs.has(`${t.counterparty.chain_id}|${receiver}`))
+        if (
+          !pairs.has(`${receiver}|${t.counterparty.chain_id}`) &&
+          !pairs.has(`${t.counterparty.chain_id}|${receiver}`)
+        )
           addPair(receiver, t.chain.channel_id, t.counterparty.chain_id, t.counterparty.channel_id);
         noteTrace(receiver, parseFullPath(t.chain.path));
         // The sending side held counterparty.base_denom: native on hop 0, the previous hop's voucher later.
@@ -278,8 +306,17 @@ export function buildRegistry(network: string, sources: ChainSource[], lzRaw?: u
 
 function externalChain(chainId: string, vm: Vm = 'external-cosmos'): ChainInfo {
   return {
-    chainId, chainName: chainId, prettyName: chainId, vm, isL1: false, removed: false, opDenoms: [], feeTokens: [],
-    channels: new Map(), pfm: false, finalizationPeriodSeconds: DEFAULT_FINALIZATION_SECONDS,
+    chainId,
+    chainName: chainId,
+    prettyName: chainId,
+    vm,
+    isL1: false,
+    removed: false,
+    opDenoms: [],
+    feeTokens: [],
+    channels: new Map(),
+    pfm: false,
+    finalizationPeriodSeconds: DEFAULT_FINALIZATION_SECONDS,
   };
 }
 
@@ -289,7 +326,12 @@ function loadLayerZero(raw: unknown, chains: Map<string, ChainInfo>): LzDeployme
   const cfg: LzConfig = parsed.data;
   for (const x of cfg.external_chains) {
     if (chains.has(x.chain_id)) continue;
-    chains.set(x.chain_id, { ...externalChain(x.chain_id, 'external-evm'), prettyName: x.pretty_name, evmChainId: x.evm_chain_id, jsonRpc: x.json_rpc });
+    chains.set(x.chain_id, {
+      ...externalChain(x.chain_id, 'external-evm'),
+      prettyName: x.pretty_name,
+      evmChainId: x.evm_chain_id,
+      jsonRpc: x.json_rpc,
+    });
   }
   for (const [chainId, url] of Object.entries(cfg.json_rpc)) {
     const c = chains.get(chainId);
@@ -298,10 +340,15 @@ function loadLayerZero(raw: unknown, chains: Map<string, ChainInfo>): LzDeployme
   const out: LzDeployment[] = [];
   for (const a of cfg.assets)
     for (const d of a.deployments) {
-      if (!chains.has(d.chain_id)) throw new RegistryError(`registry: layerzero ${a.symbol}: unknown chain ${d.chain_id}`);
+      if (!chains.has(d.chain_id))
+        throw new RegistryError(`registry: layerzero ${a.symbol}: unknown chain ${d.chain_id}`);
       const eid = cfg.endpoints[d.chain_id];
-      if (eid === undefined) throw new RegistryError(`registry: layerzero ${a.symbol}: no endpoint id for chain ${d.chain_id}`);
-      if (d.local_decimals < a.shared_decimals) throw new RegistryError(`registry: layerzero ${a.symbol}: local_decimals below shared_decimals on ${d.chain_id}`);
+      if (eid === undefined)
+        throw new RegistryError(`registry: layerzero ${a.symbol}: no endpoint id for chain ${d.chain_id}`);
+      if (d.local_decimals < a.shared_decimals)
+        throw new RegistryError(
+          `registry: layerzero ${a.symbol}: local_decimals below shared_decimals on ${d.chain_id}`,
+        );
       out.push({ ...d, symbol: a.symbol, sharedDecimals: a.shared_decimals, endpointId: eid });
     }
   return out;
@@ -320,15 +367,31 @@ function optionalJson(file: string): unknown {
 export function loadRouterRegistry(config: RouterNetworkConfig, configDir = CONFIG_DIR): Registry {
   const reg = path.join(configDir, 'registry');
   if (config.ROUTER_NETWORK === 'mainnet')
-    return buildRegistry('mainnet', readRegistryDirs([{ dir: path.join(reg, 'mainnets') }, { dir: path.join(reg, 'removed-mainnets'), removed: true }]),
-      optionalJson(path.join(configDir, 'layerzero', 'mainnet.json')), optionalJson(path.join(reg, 'erc20-mainnet.json')));
+    return buildRegistry(
+      'mainnet',
+      readRegistryDirs([
+        { dir: path.join(reg, 'mainnets') },
+        { dir: path.join(reg, 'removed-mainnets'), removed: true },
+      ]),
+      optionalJson(path.join(configDir, 'layerzero', 'mainnet.json')),
+      optionalJson(path.join(reg, 'erc20-mainnet.json')),
+    );
   if (config.ROUTER_NETWORK === 'testnet')
-    return buildRegistry('testnet', readRegistryDirs([{ dir: path.join(reg, 'testnets') }]), optionalJson(path.join(configDir, 'layerzero', 'testnet.json')));
+    return buildRegistry(
+      'testnet',
+      readRegistryDirs([{ dir: path.join(reg, 'testnets') }]),
+      optionalJson(path.join(configDir, 'layerzero', 'testnet.json')),
+    );
   const file = config.ROUTER_REGISTRY_FILE;
   if (!file) throw new RegistryError('registry: ROUTER_REGISTRY_FILE is required when ROUTER_NETWORK=custom');
   if (!existsSync(file)) throw new RegistryError(`registry: ROUTER_REGISTRY_FILE ${file} does not exist`);
-  if (statSync(file).isDirectory()) return buildRegistry('custom', readRegistryDirs([{ dir: file }]), optionalJson(path.join(file, 'layerzero.json')));
+  if (statSync(file).isDirectory())
+    return buildRegistry('custom', readRegistryDirs([{ dir: file }]), optionalJson(path.join(file, 'layerzero.json')));
   const bundle = bundleSchema.safeParse(readJson(file));
   if (!bundle.success) throw zodLine(file, bundle.error);
-  return buildRegistry(bundle.data.network, bundle.data.chains.map((c, i) => ({ chain: c.chain, assetlist: c.assetlist, origin: `${file}#chains[${i}]` })), bundle.data.layerzero);
+  return buildRegistry(
+    bundle.data.network,
+    bundle.data.chains.map((c, i) => ({ chain: c.chain, assetlist: c.assetlist, origin: `${file}#chains[${i}]` })),
+    bundle.data.layerzero,
+  );
 }

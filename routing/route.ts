@@ -2,7 +2,7 @@
 // render it in the Skip v2 / Initia wire shape (reference/router.md §2-3).
 import { badRequest, notFound } from '../api/http/errors.js';
 import { parseAmount, rescale } from './amount.js';
-import { assetJson, decimalsOf, findAsset, gasAsset, knownDenom } from './assets.js';
+import { decimalsOf, findAsset, gasAsset, knownDenom } from './assets.js';
 import { findRoutes, findRoutesCached, selectRoutes, type BridgeType, type Hop, type RoutePlan } from './graph.js';
 import { toBytes32, type LzDeployment, type SendParam } from './layerzero.js';
 import type { LzQuoteProvider } from './lz-quote.js';
@@ -36,9 +36,12 @@ export function resolveRoute(reg: Registry, req: RouteRequest, useCache = true):
   const dst = req.dest_asset_chain_id;
   if (!reg.chains.has(src)) throw notFound(`source_asset_chain_id ${src} is not supported`);
   if (!reg.chains.has(dst)) throw notFound(`dest_asset_chain_id ${dst} is not supported`);
-  if (!knownDenom(reg, src, req.source_asset_denom)) throw badRequest(`unknown source_asset_denom ${req.source_asset_denom} on ${src}`);
-  if (!knownDenom(reg, dst, req.dest_asset_denom)) throw badRequest(`unknown dest_asset_denom ${req.dest_asset_denom} on ${dst}`);
-  if (src === dst && req.source_asset_denom === req.dest_asset_denom) throw badRequest('source and destination are the same asset');
+  if (!knownDenom(reg, src, req.source_asset_denom))
+    throw badRequest(`unknown source_asset_denom ${req.source_asset_denom} on ${src}`);
+  if (!knownDenom(reg, dst, req.dest_asset_denom))
+    throw badRequest(`unknown dest_asset_denom ${req.dest_asset_denom} on ${dst}`);
+  if (src === dst && req.source_asset_denom === req.dest_asset_denom)
+    throw badRequest('source and destination are the same asset');
   let bridges: Set<BridgeType> | undefined;
   if (req.bridges !== undefined && !Array.isArray(req.bridges)) throw badRequest('invalid bridges: must be an array');
   if (req.bridges && req.bridges.length > 0) {
@@ -49,23 +52,35 @@ export function resolveRoute(reg: Registry, req: RouteRequest, useCache = true):
   const destAsset = findAsset(reg, dst, req.dest_asset_denom);
   const wrapper = destAsset?.wrapper;
   const target = wrapper ? wrapper.underlying : req.dest_asset_denom;
-  let plans = (useCache ? findRoutesCached : findRoutes)(reg, { sourceChain: src, sourceDenom: req.source_asset_denom, destChain: dst, destDenom: target, amountIn, bridges });
+  let plans = (useCache ? findRoutesCached : findRoutes)(reg, {
+    sourceChain: src,
+    sourceDenom: req.source_asset_denom,
+    destChain: dst,
+    destDenom: target,
+    amountIn,
+    bridges,
+  });
   // A wrapped ERC20 is only reachable by an OPinit deposit whose op-hook wraps the bridged denom on arrival.
   if (wrapper) plans = plans.filter((p) => p.hops[p.hops.length - 1]?.kind === 'op_deposit');
   const opWithdraw = req.is_op_withdraw === true;
   const ranked = selectRoutes(plans, opWithdraw);
   if (ranked.length === 0)
-    throw badRequest(opWithdraw
-      ? `no OPinit withdrawal route from ${req.source_asset_denom} on ${src} to ${req.dest_asset_denom} on ${dst}`
-      : `no route found from ${req.source_asset_denom} on ${src} to ${req.dest_asset_denom} on ${dst}`);
+    throw badRequest(
+      opWithdraw
+        ? `no OPinit withdrawal route from ${req.source_asset_denom} on ${src} to ${req.dest_asset_denom} on ${dst}`
+        : `no route found from ${req.source_asset_denom} on ${src} to ${req.dest_asset_denom} on ${dst}`,
+    );
   const underlyingDecimals = decimalsOf(reg, dst, target);
   const out = ranked.map((plan) => ({
     plan,
     amountIn,
     amountOut: wrapper && destAsset ? rescale(plan.amountOut, underlyingDecimals, destAsset.decimals) : plan.amountOut,
-    hook: wrapper ? { chainId: dst, wrapper: wrapper.contract, underlying: wrapper.underlying, underlyingDecimals } : undefined,
+    hook: wrapper
+      ? { chainId: dst, wrapper: wrapper.contract, underlying: wrapper.underlying, underlyingDecimals }
+      : undefined,
   }));
-  if (out[0]!.amountOut === 0n) throw badRequest('amount_in is too small: nothing arrives after LayerZero shared-decimal dust removal');
+  if (out[0]!.amountOut === 0n)
+    throw badRequest('amount_in is too small: nothing arrives after LayerZero shared-decimal dust removal');
   return out;
 }
 
@@ -76,42 +91,118 @@ export interface RouteDeps {
 
 type Json = Record<string, unknown>;
 
-function operation(reg: Registry, h: Hop, txIndex: number, finalDenom: string | undefined, finalAmount: bigint | undefined, lzFee: Map<Hop, bigint | null>): Json {
-  const common = { tx_index: txIndex, amount_in: h.amountIn.toString(), amount_out: (finalAmount ?? h.amountOut).toString() };
+function operation(
+  reg: Registry,
+  h: Hop,
+  txIndex: number,
+  finalDenom: string | undefined,
+  finalAmount: bigint | undefined,
+  lzFee: Map<Hop, bigint | null>,
+): Json {
+  const common = {
+    tx_index: txIndex,
+    amount_in: h.amountIn.toString(),
+    amount_out: (finalAmount ?? h.amountOut).toString(),
+  };
   const denomOut = finalDenom ?? h.denomOut;
   if (h.kind === 'ibc')
-    return { transfer: { port: 'transfer', channel: h.channel, from_chain_id: h.from, to_chain_id: h.to, chain_id: h.from, pfm_enabled: reg.chains.get(h.to)?.pfm ?? false, supports_memo: true, denom_in: h.denomIn, denom_out: denomOut, dest_denom: denomOut, bridge_id: 'IBC', smart_relay: false }, ...common };
+    return {
+      transfer: {
+        port: 'transfer',
+        channel: h.channel,
+        from_chain_id: h.from,
+        to_chain_id: h.to,
+        chain_id: h.from,
+        pfm_enabled: reg.chains.get(h.to)?.pfm ?? false,
+        supports_memo: true,
+        denom_in: h.denomIn,
+        denom_out: denomOut,
+        dest_denom: denomOut,
+        bridge_id: 'IBC',
+        smart_relay: false,
+      },
+      ...common,
+    };
   if (h.kind === 'op_deposit' || h.kind === 'op_withdraw')
-    return { op_init_transfer: { from_chain_id: h.from, to_chain_id: h.to, chain_id: h.from, denom_in: h.denomIn, denom_out: denomOut, op_init_bridge_id: h.bridgeId.toString(), bridge_id: 'OPINIT', smart_relay: false }, ...common };
+    return {
+      op_init_transfer: {
+        from_chain_id: h.from,
+        to_chain_id: h.to,
+        chain_id: h.from,
+        denom_in: h.denomIn,
+        denom_out: denomOut,
+        op_init_bridge_id: h.bridgeId.toString(),
+        bridge_id: 'OPINIT',
+        smart_relay: false,
+      },
+      ...common,
+    };
   if (h.kind !== 'lz') throw new Error('unreachable: unknown hop kind');
   const fee = lzFee.get(h);
   return {
     layer_zero_transfer: {
-      from_chain_id: h.from, to_chain_id: h.to, denom_in: h.denomIn, denom_out: denomOut,
-      source_oft_contract_address: h.src.oft_address ?? '', destination_endpoint_id: h.dst.endpointId,
-      messaging_fee_asset: gasAsset(reg, h.from), messaging_fee_amount: fee == null ? '0' : fee.toString(), messaging_fee_amount_usd: '', bridge_id: 'LAYER_ZERO',
+      from_chain_id: h.from,
+      to_chain_id: h.to,
+      denom_in: h.denomIn,
+      denom_out: denomOut,
+      source_oft_contract_address: h.src.oft_address ?? '',
+      destination_endpoint_id: h.dst.endpointId,
+      messaging_fee_asset: gasAsset(reg, h.from),
+      messaging_fee_amount: fee == null ? '0' : fee.toString(),
+      messaging_fee_amount_usd: '',
+      bridge_id: 'LAYER_ZERO',
     },
     ...common,
   };
 }
 
 /** SendParam for a LayerZero hop (amount after dust; recipient bytes32, zero for quotes). */
-export function lzSendParam(h: Hop & { kind: 'lz' }, recipient: Uint8Array = new Uint8Array(20), minAmountLD?: bigint): SendParam {
+export function lzSendParam(
+  h: Hop & { kind: 'lz' },
+  recipient: Uint8Array = new Uint8Array(20),
+  minAmountLD?: bigint,
+): SendParam {
   const sent = h.amountIn - h.dust;
-  return { dstEid: h.dst.endpointId, to: toBytes32(recipient), amountLD: sent, minAmountLD: minAmountLD ?? sent, extraOptions: '0x', composeMsg: '0x', oftCmd: '0x' };
+  return {
+    dstEid: h.dst.endpointId,
+    to: toBytes32(recipient),
+    amountLD: sent,
+    minAmountLD: minAmountLD ?? sent,
+    extraOptions: '0x',
+    composeMsg: '0x',
+    oftCmd: '0x',
+  };
 }
 
 /** Quote every LayerZero hop we can (EVM source, OFT address and JSON-RPC known); null = not quoted. */
-export async function quoteLzFees(reg: Registry, plan: RoutePlan, quote?: LzQuoteProvider): Promise<Map<Hop, bigint | null>> {
+export async function quoteLzFees(
+  reg: Registry,
+  plan: RoutePlan,
+  quote?: LzQuoteProvider,
+): Promise<Map<Hop, bigint | null>> {
   const fees = new Map<Hop, bigint | null>();
   for (const h of plan.hops) {
     if (h.kind !== 'lz') continue;
     const chain = reg.chains.get(h.from);
     const rpc = chain?.jsonRpc;
     const evm = chain?.vm === 'external-evm' || chain?.vm === 'minievm';
-    if (!quote || !rpc || !evm || !h.src.oft_address) { fees.set(h, null); continue; }
+    if (!quote || !rpc || !evm || !h.src.oft_address) {
+      fees.set(h, null);
+      continue;
+    }
     try {
-      fees.set(h, (await quote({ chainId: h.from, evmChainId: chain.evmChainId ?? 1, jsonRpc: rpc, oftAddress: h.src.oft_address, sendParam: lzSendParam(h) })).nativeFee);
+      fees.set(
+        h,
+        (
+          await quote({
+            chainId: h.from,
+            evmChainId: chain.evmChainId ?? 1,
+            jsonRpc: rpc,
+            oftAddress: h.src.oft_address,
+            sendParam: lzSendParam(h),
+          })
+        ).nativeFee,
+      );
     } catch {
       fees.set(h, null);
     }
@@ -126,7 +217,16 @@ export function chainIds(plan: RoutePlan): string[] {
 export function renderRoute(reg: Registry, req: RouteRequest, r: ResolvedRoute, lzFee: Map<Hop, bigint | null>): Json {
   const { plan } = r;
   const last = plan.hops.length - 1;
-  const operations = plan.hops.map((h, i) => operation(reg, h, plan.txIndex[i]!, i === last && r.hook ? req.dest_asset_denom : undefined, i === last ? r.amountOut : undefined, lzFee));
+  const operations = plan.hops.map((h, i) =>
+    operation(
+      reg,
+      h,
+      plan.txIndex[i]!,
+      i === last && r.hook ? req.dest_asset_denom : undefined,
+      i === last ? r.amountOut : undefined,
+      lzFee,
+    ),
+  );
   const ids = chainIds(plan);
   const infos: string[] = [];
   const warnings: string[] = [];
@@ -139,11 +239,24 @@ export function renderRoute(reg: Registry, req: RouteRequest, r: ResolvedRoute, 
     if (h.kind !== 'lz') return;
     const fee = lzFee.get(h);
     if (h.dust > 0n) infos.push(`LayerZero drops ${h.dust} base units below ${h.src.sharedDecimals} shared decimals`);
-    for (const d of [h.src, h.dst] as LzDeployment[]) if (!d.verified) warnings.push(`LayerZero deployment of ${d.symbol} on ${d.chain_id} is not verified`);
+    for (const d of [h.src, h.dst] as LzDeployment[])
+      if (!d.verified) warnings.push(`LayerZero deployment of ${d.symbol} on ${d.chain_id} is not verified`);
     if (fee == null) warnings.push(`LayerZero messaging fee on ${h.from} not quoted`);
-    else fees.push({ fee_type: 'BRIDGE', bridge_id: 'LAYER_ZERO', amount: fee.toString(), usd_amount: '', origin_asset: gasAsset(reg, h.from), chain_id: h.from, tx_index: plan.txIndex[i], operation_index: i, fee_behavior: 'FEE_BEHAVIOR_ADDITIONAL' });
+    else
+      fees.push({
+        fee_type: 'BRIDGE',
+        bridge_id: 'LAYER_ZERO',
+        amount: fee.toString(),
+        usd_amount: '',
+        origin_asset: gasAsset(reg, h.from),
+        chain_id: h.from,
+        tx_index: plan.txIndex[i],
+        operation_index: i,
+        fee_behavior: 'FEE_BEHAVIOR_ADDITIONAL',
+      });
   });
-  for (const id of new Set(ids)) if (reg.chains.get(id)?.removed) warnings.push(`${id} has been removed from the Initia registry`);
+  for (const id of new Set(ids))
+    if (reg.chains.get(id)?.removed) warnings.push(`${id} has been removed from the Initia registry`);
   return {
     amount_in: r.amountIn.toString(),
     amount_out: r.amountOut.toString(),
@@ -174,4 +287,3 @@ export async function routeHandler(deps: RouteDeps, req: RouteRequest): Promise<
   const fees = await quoteLzFees(deps.registry, best.plan, deps.quote);
   return renderRoute(deps.registry, req, best, fees);
 }
-

@@ -24,13 +24,32 @@ interface ChainEndpoints {
 
 async function chainEndpoints(config: AppConfig): Promise<ChainEndpoints | null> {
   if (config.COMETBFT_RPC_URL) {
-    return { chainId: config.CHAIN_ID!, vm: config.VM!, rpcUrl: config.COMETBFT_RPC_URL, restUrl: config.COSMOS_REST_URL!, evmUrl: config.EVM_JSONRPC_URL };
+    return {
+      chainId: config.CHAIN_ID!,
+      vm: config.VM!,
+      rpcUrl: config.COMETBFT_RPC_URL,
+      restUrl: config.COSMOS_REST_URL!,
+      evmUrl: config.EVM_JSONRPC_URL,
+    };
   }
   if (config.SAMPLE_CHAIN === 'none') return null;
   const { startSampleChain } = await import('../devnet/sample-chains/serve.js');
   const sample = await startSampleChain(config.SAMPLE_CHAIN);
-  log.info('sample_chain.started', { kind: config.SAMPLE_CHAIN, chain_id: sample.chainId, rpc: sample.rpcUrl, rest: sample.restUrl, evm: sample.evmUrl });
-  return { chainId: sample.chainId, vm: sample.vm, rpcUrl: sample.rpcUrl, restUrl: sample.restUrl, evmUrl: sample.evmUrl, stop: () => sample.stop() };
+  log.info('sample_chain.started', {
+    kind: config.SAMPLE_CHAIN,
+    chain_id: sample.chainId,
+    rpc: sample.rpcUrl,
+    rest: sample.restUrl,
+    evm: sample.evmUrl,
+  });
+  return {
+    chainId: sample.chainId,
+    vm: sample.vm,
+    rpcUrl: sample.rpcUrl,
+    restUrl: sample.restUrl,
+    evmUrl: sample.evmUrl,
+    stop: () => sample.stop(),
+  };
 }
 
 async function main() {
@@ -43,7 +62,12 @@ async function main() {
   }
   const store = createStore(
     config.CLICKHOUSE_URL
-      ? { url: config.CLICKHOUSE_URL, user: config.CLICKHOUSE_USER, password: config.CLICKHOUSE_PASSWORD, database: config.CLICKHOUSE_DATABASE }
+      ? {
+          url: config.CLICKHOUSE_URL,
+          user: config.CLICKHOUSE_USER,
+          password: config.CLICKHOUSE_PASSWORD,
+          database: config.CLICKHOUSE_DATABASE,
+        }
       : { dataDir: path.join(config.DATA_DIR, 'clickhouse') },
   );
   const applied = await migrate(store);
@@ -74,23 +98,49 @@ async function main() {
   if ((role === 'all' || role === 'ingest') && config.INGEST_ENABLED && chain) {
     const { createIngest } = await import('../ingest/pipeline.js');
     const { createChainSource } = await import('../ingest/source.js');
-    const source = createChainSource({ rpcUrl: chain.rpcUrl, restUrl: chain.restUrl, evmUrl: chain.vm === 'evm' ? chain.evmUrl : undefined, evmTraces: config.EVM_INTERNAL_TXS });
+    const source = createChainSource({
+      rpcUrl: chain.rpcUrl,
+      restUrl: chain.restUrl,
+      evmUrl: chain.vm === 'evm' ? chain.evmUrl : undefined,
+      evmTraces: config.EVM_INTERNAL_TXS,
+    });
     ingest = createIngest({
-      store, source, vm: chain.vm, log: log.child({ component: 'ingest' }), prefix: config.BECH32_PREFIX,
-      startHeight: config.START_HEIGHT, fetchConcurrency: config.FETCH_CONCURRENCY, batchBlocks: config.BATCH_BLOCKS,
-      pollIntervalMs: config.POLL_INTERVAL_MS, richListIntervalMs: config.RICHLIST_INTERVAL_MS, stopAtHeight: config.INGEST_STOP_AT_HEIGHT,
+      store,
+      source,
+      vm: chain.vm,
+      log: log.child({ component: 'ingest' }),
+      prefix: config.BECH32_PREFIX,
+      startHeight: config.START_HEIGHT,
+      fetchConcurrency: config.FETCH_CONCURRENCY,
+      batchBlocks: config.BATCH_BLOCKS,
+      pollIntervalMs: config.POLL_INTERVAL_MS,
+      richListIntervalMs: config.RICHLIST_INTERVAL_MS,
+      stopAtHeight: config.INGEST_STOP_AT_HEIGHT,
     });
     ingest.run().then(
-      () => { if (role === 'ingest') void shutdown(0, 'ingest finished'); },
-      (e: Error) => { log.error('ingest.stopped', { error: e.message }); void shutdown(1, 'ingest failed'); },
+      () => {
+        if (role === 'ingest') void shutdown(0, 'ingest finished');
+      },
+      (e: Error) => {
+        log.error('ingest.stopped', { error: e.message });
+        void shutdown(1, 'ingest failed');
+      },
     );
   }
 
   if ((role === 'all' || role === 'indexer') && chain) {
     const { createIndexerApp } = await import('../api/indexer/app.js');
-    const app = createIndexerApp({ store, config: { ...config, CHAIN_ID: chain.chainId, VM: chain.vm }, chain: { restUrl: chain.restUrl } });
+    const app = createIndexerApp({
+      store,
+      config: { ...config, CHAIN_ID: chain.chainId, VM: chain.vm },
+      chain: { restUrl: chain.restUrl },
+    });
     servers.push(await listen(app, config.INDEXER_PORT, config.HTTP_HOST));
-    log.info('indexer.listening', { url: `http://${config.HTTP_HOST}:${config.INDEXER_PORT}`, chain_id: chain.chainId, vm: chain.vm });
+    log.info('indexer.listening', {
+      url: `http://${config.HTTP_HOST}:${config.INDEXER_PORT}`,
+      chain_id: chain.chainId,
+      vm: chain.vm,
+    });
   }
 
   if ((role === 'all' || role === 'router') && config.ROUTER_ENABLED) {
@@ -100,11 +150,21 @@ async function main() {
     const registry = loadRouterRegistry(config);
     if (config.TRACKING_ENABLED) {
       // ROLE=router serves track/status and the projection; ROLE=worker processes run the chain workers.
-      tracking = await startTracking({ config, store, chains: directoryFromEnv(registry), log, runChainWorker: role === 'all' });
+      tracking = await startTracking({
+        config,
+        store,
+        chains: directoryFromEnv(registry),
+        log,
+        runChainWorker: role === 'all',
+      });
     }
     const app = createRouterApp({ registry, tracking: tracking?.routes });
     servers.push(await listen(app, config.ROUTER_PORT, config.HTTP_HOST));
-    log.info('router.listening', { url: `http://${config.HTTP_HOST}:${config.ROUTER_PORT}`, network: config.ROUTER_NETWORK, tracking: Boolean(tracking) });
+    log.info('router.listening', {
+      url: `http://${config.HTTP_HOST}:${config.ROUTER_PORT}`,
+      network: config.ROUTER_NETWORK,
+      tracking: Boolean(tracking),
+    });
   }
 }
 

@@ -5,7 +5,7 @@ import { createRouterApp, loadRouterRegistry } from '../api/router/app.js';
 import { loadConfigOrExit } from '../platform/config.js';
 
 const config = loadConfigOrExit();
-let registry;
+let registry: ReturnType<typeof loadRouterRegistry>;
 try {
   registry = loadRouterRegistry(config);
 } catch (e) {
@@ -14,7 +14,7 @@ try {
 }
 const port = Number(process.argv[2] ?? config.ROUTER_PORT);
 const server = await listen(createRouterApp({ registry }), port, '127.0.0.1');
-process.stdout.write(JSON.stringify({ port: (server.address() as { port: number }).port }) + '\n');
+process.stdout.write(`${JSON.stringify({ port: (server.address() as { port: number }).port })}\n`);
 const stop = () => server.close(() => process.exit(0));
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);

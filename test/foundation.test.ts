@@ -32,9 +32,25 @@ describe('config', () => {
     expect(() => loadConfig({ CLICKHOUSE_URL: 'not a url' })).toThrow(/^config: CLICKHOUSE_URL /);
   });
   it('requires the REST and EVM URLs that a configured chain needs', () => {
-    expect(() => loadConfig({ COMETBFT_RPC_URL: 'http://127.0.0.1:26657', CHAIN_ID: 'x-1', VM: 'move' })).toThrow(/COSMOS_REST_URL/);
-    expect(() => loadConfig({ COMETBFT_RPC_URL: 'http://127.0.0.1:26657', COSMOS_REST_URL: 'http://127.0.0.1:1317', CHAIN_ID: 'x-1', VM: 'evm' })).toThrow(/EVM_JSONRPC_URL/);
-    expect(loadConfig({ COMETBFT_RPC_URL: 'http://127.0.0.1:26657', COSMOS_REST_URL: 'http://127.0.0.1:1317', CHAIN_ID: 'x-1', VM: 'move' }).VM).toBe('move');
+    expect(() => loadConfig({ COMETBFT_RPC_URL: 'http://127.0.0.1:26657', CHAIN_ID: 'x-1', VM: 'move' })).toThrow(
+      /COSMOS_REST_URL/,
+    );
+    expect(() =>
+      loadConfig({
+        COMETBFT_RPC_URL: 'http://127.0.0.1:26657',
+        COSMOS_REST_URL: 'http://127.0.0.1:1317',
+        CHAIN_ID: 'x-1',
+        VM: 'evm',
+      }),
+    ).toThrow(/EVM_JSONRPC_URL/);
+    expect(
+      loadConfig({
+        COMETBFT_RPC_URL: 'http://127.0.0.1:26657',
+        COSMOS_REST_URL: 'http://127.0.0.1:1317',
+        CHAIN_ID: 'x-1',
+        VM: 'move',
+      }).VM,
+    ).toBe('move');
   });
 });
 
@@ -43,10 +59,26 @@ describe('migrations', () => {
     const first = await migrate(store);
     expect(first).toEqual(listMigrations().map((m) => m.version));
     expect(await migrate(store)).toEqual([]);
-    const recorded = await store.rows<{ version: string }>('SELECT version FROM schema_migrations FINAL ORDER BY version');
+    const recorded = await store.rows<{ version: string }>(
+      'SELECT version FROM schema_migrations FINAL ORDER BY version',
+    );
     expect(recorded.map((r) => r.version)).toEqual(first);
-    const tables = (await store.rows<{ name: string }>("SELECT name FROM system.tables WHERE database = currentDatabase()")).map((r) => r.name);
-    for (const t of ['blocks', 'txs', 'evm_logs', 'account_txs', 'msg_type_txs', 'tx_hashes', 'nft_events', 'nft_holdings', 'balance_deltas', 'richlist']) expect(tables).toContain(t);
+    const tables = (
+      await store.rows<{ name: string }>('SELECT name FROM system.tables WHERE database = currentDatabase()')
+    ).map((r) => r.name);
+    for (const t of [
+      'blocks',
+      'txs',
+      'evm_logs',
+      'account_txs',
+      'msg_type_txs',
+      'tx_hashes',
+      'nft_events',
+      'nft_holdings',
+      'balance_deltas',
+      'richlist',
+    ])
+      expect(tables).toContain(t);
   });
 
   it('cluster DDL beside the single-node DDL parses (formatQuery) and covers every single-node table', async () => {
@@ -62,14 +94,19 @@ describe('migrations', () => {
     expect(clusterSql).toMatch(/ReplicatedMergeTree/);
     expect(clusterSql).toMatch(/Distributed\(/);
     expect(clusterSql).toMatch(/ON CLUSTER/);
-    const singleTables = listMigrations().flatMap((m) => [...readFileSync(m.file, 'utf8').matchAll(/CREATE TABLE IF NOT EXISTS (\w+)/g)].map((x) => x[1]!));
-    for (const t of singleTables) expect(clusterSql, `cluster DDL for ${t}`).toMatch(new RegExp(`CREATE TABLE IF NOT EXISTS ${t}_local\\b`));
+    const singleTables = listMigrations().flatMap((m) =>
+      [...readFileSync(m.file, 'utf8').matchAll(/CREATE TABLE IF NOT EXISTS (\w+)/g)].map((x) => x[1]!),
+    );
+    for (const t of singleTables)
+      expect(clusterSql, `cluster DDL for ${t}`).toMatch(new RegExp(`CREATE TABLE IF NOT EXISTS ${t}_local\\b`));
   });
 });
 
 describe('docker-compose.yml', () => {
   it('is valid compose YAML with ClickHouse, Temporal (own DB) and the api, ingest and worker processes', () => {
-    const doc = parse(readFileSync(path.join(root, 'docker-compose.yml'), 'utf8'), { merge: true }) as { services: Record<string, { image?: string; build?: unknown; environment?: Record<string, string> }> };
+    const doc = parse(readFileSync(path.join(root, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
+      services: Record<string, { image?: string; build?: unknown; environment?: Record<string, string> }>;
+    };
     const s = doc.services;
     expect(s.clickhouse?.image).toMatch(/clickhouse-server/);
     expect(s.temporal?.image).toMatch(/temporal/);

@@ -1,6 +1,11 @@
 // Registration: one workflow per (chain_id, normalised tx_hash). The id is the idempotency key;
 // USE_EXISTING returns the running execution, REJECT_DUPLICATE keeps a finished one from re-running.
-import { Client, WorkflowExecutionAlreadyStartedError, WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/client';
+import {
+  Client,
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowIdConflictPolicy,
+  WorkflowIdReusePolicy,
+} from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import type { TrackingTimings } from '../workflows/model.js';
 import type { TrackInput } from '../workflows/transfer.js';
@@ -9,9 +14,19 @@ import { installRuntime, projectionQueue } from './worker.js';
 export const workflowIdOf = (chainId: string, txHash: string) => `transfer:${chainId}:${txHash}`;
 
 export class TrackingClient {
-  private constructor(readonly client: Client, private readonly connection: NativeConnection, private readonly taskQueue: string, private readonly timings: TrackingTimings) {}
+  private constructor(
+    readonly client: Client,
+    private readonly connection: NativeConnection,
+    private readonly taskQueue: string,
+    private readonly timings: TrackingTimings,
+  ) {}
 
-  static async connect(o: { address: string; namespace: string; taskQueue: string; timings: TrackingTimings }): Promise<TrackingClient> {
+  static async connect(o: {
+    address: string;
+    namespace: string;
+    taskQueue: string;
+    timings: TrackingTimings;
+  }): Promise<TrackingClient> {
     // The Rust (core) connection keeps gRPC work off the API's event loop; grpc-js would compete with it.
     installRuntime();
     const connection = await NativeConnection.connect({ address: o.address });
@@ -20,10 +35,18 @@ export class TrackingClient {
 
   /** Start (or reach) the tracking workflow. Returns false when it already existed and had finished. */
   async register(chainId: string, txHash: string, registeredAtMs = Date.now()): Promise<boolean> {
-    const input: TrackInput = { chainId, txHash, registeredAtMs, timings: this.timings, projectionTaskQueue: projectionQueue(this.taskQueue) };
+    const input: TrackInput = {
+      chainId,
+      txHash,
+      registeredAtMs,
+      timings: this.timings,
+      projectionTaskQueue: projectionQueue(this.taskQueue),
+    };
     try {
       await this.client.workflow.start('trackTransfer', {
-        workflowId: workflowIdOf(chainId, txHash), taskQueue: this.taskQueue, args: [input],
+        workflowId: workflowIdOf(chainId, txHash),
+        taskQueue: this.taskQueue,
+        args: [input],
         workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
         workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
       });

@@ -13,7 +13,10 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'
 /** Path of the Temporal CLI: $TEMPORAL_CLI if set, else built/cached by scripts/install-temporal.sh. */
 export function temporalBinary(): string {
   if (process.env.TEMPORAL_CLI && existsSync(process.env.TEMPORAL_CLI)) return process.env.TEMPORAL_CLI;
-  const out = execFileSync('bash', [path.join(repoRoot, 'scripts/install-temporal.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const out = execFileSync('bash', [path.join(repoRoot, 'scripts/install-temporal.sh')], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return out.trim().split('\n').pop()!;
 }
 
@@ -50,8 +53,21 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
   mkdirSync(dir, { recursive: true });
   const port = opts.port ?? (await freePort());
   const args = [
-    'server', 'start-dev', '--db-filename', path.join(dir, 'temporal.sqlite'), '--headless', '--port', String(port), '--ip', '127.0.0.1',
-    '--sqlite-pragma', 'journal_mode=WAL', '--sqlite-pragma', 'synchronous=OFF', '--log-level', 'error',
+    'server',
+    'start-dev',
+    '--db-filename',
+    path.join(dir, 'temporal.sqlite'),
+    '--headless',
+    '--port',
+    String(port),
+    '--ip',
+    '127.0.0.1',
+    '--sqlite-pragma',
+    'journal_mode=WAL',
+    '--sqlite-pragma',
+    'synchronous=OFF',
+    '--log-level',
+    'error',
   ];
   const child = spawn(bin, args, { stdio: ['ignore', 'ignore', 'pipe'], detached: false });
   let stderr = '';
@@ -79,7 +95,9 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
   }
   opts.log.info('temporal.devserver.started', { address, pid: child.pid, db: path.join(dir, 'temporal.sqlite') });
   return {
-    address, port, process: child,
+    address,
+    port,
+    process: child,
     stop: async () => {
       if (exited) return;
       const done = new Promise<void>((r) => child.once('exit', () => r()));

@@ -42,16 +42,26 @@ export async function startTracking(o: StartTrackingOptions): Promise<Tracking> 
   const timings = o.timings ?? timingsFromEnv();
   await migrate(o.store);
   let devServer: DevServer | undefined;
-  if (!o.config.TEMPORAL_ADDRESS) devServer = await startDevServer({ dataDir: o.config.DATA_DIR, log, port: o.devServerPort });
+  if (!o.config.TEMPORAL_ADDRESS)
+    devServer = await startDevServer({ dataDir: o.config.DATA_DIR, log, port: o.devServerPort });
   const address = o.config.TEMPORAL_ADDRESS ?? devServer!.address;
   const projection = new TrackingProjection(o.store);
   let workers: WorkerSet | undefined;
   let client: TrackingClient | undefined;
   try {
-    client = await TrackingClient.connect({ address, namespace: o.config.TEMPORAL_NAMESPACE, taskQueue: o.config.TEMPORAL_TASK_QUEUE, timings });
+    client = await TrackingClient.connect({
+      address,
+      namespace: o.config.TEMPORAL_NAMESPACE,
+      taskQueue: o.config.TEMPORAL_TASK_QUEUE,
+      timings,
+    });
     workers = await startWorkers({
-      address, namespace: o.config.TEMPORAL_NAMESPACE, taskQueue: o.config.TEMPORAL_TASK_QUEUE, log,
-      projection, ...(o.runChainWorker === false ? {} : { chains: o.chains }),
+      address,
+      namespace: o.config.TEMPORAL_NAMESPACE,
+      taskQueue: o.config.TEMPORAL_TASK_QUEUE,
+      log,
+      projection,
+      ...(o.runChainWorker === false ? {} : { chains: o.chains }),
     });
   } catch (e) {
     await client?.close().catch(() => undefined);
@@ -63,7 +73,12 @@ export async function startTracking(o: StartTrackingOptions): Promise<Tracking> 
   await starter.reconcile(o.store);
   const routes = createTrackingRoutes({ chains: o.chains, projection, registrar: starter, log });
   return {
-    routes, address, client, projection, devServer, starter,
+    routes,
+    address,
+    client,
+    projection,
+    devServer,
+    starter,
     stop: async () => {
       starter.stop();
       await workers?.stop();

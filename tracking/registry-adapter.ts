@@ -6,7 +6,11 @@ import type { Registry } from '../routing/registry.js';
 import { ConfigError } from '../platform/config.js';
 import { staticDirectory, type ChainDirectory, type ChainInfo } from '../activities/chains.js';
 
-export function directoryFromRegistry(reg: Registry, rpcUrls: Record<string, string> = {}, executorUrls: Record<string, string> = {}): ChainDirectory {
+export function directoryFromRegistry(
+  reg: Registry,
+  rpcUrls: Record<string, string> = {},
+  executorUrls: Record<string, string> = {},
+): ChainDirectory {
   const byId = [...reg.chains.values()];
   const channelIndex = new Map<string, Record<string, { chainId: string; channelId: string }>>();
   for (const c of byId) {

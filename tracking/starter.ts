@@ -26,7 +26,11 @@ export class RegistrationStarter {
   private readonly idle = new Set<() => void>();
   readonly stats = { started: 0, failures: 0 };
 
-  constructor(private readonly client: WorkflowStarter, private readonly log: Logger, private readonly concurrency = 32) {}
+  constructor(
+    private readonly client: WorkflowStarter,
+    private readonly log: Logger,
+    private readonly concurrency = 32,
+  ) {}
 
   enqueue(chainId: string, txHash: string, atMs: number): void {
     const k = `${chainId}\u0000${txHash}`;
@@ -70,7 +74,11 @@ export class RegistrationStarter {
       this.active++;
       void this.run(job);
     }
-    if (this.backlog === 0) for (const r of [...this.idle]) (this.idle.delete(r), r());
+    if (this.backlog === 0)
+      for (const r of [...this.idle]) {
+        this.idle.delete(r);
+        r();
+      }
   }
 
   private async run(job: Job): Promise<void> {
@@ -83,7 +91,13 @@ export class RegistrationStarter {
       job.attempt++;
       // Temporal unreachable or overloaded: back off (≤ 10 s) and keep the job; reconcile() covers a crash.
       const delay = Math.min(10_000, 200 * 2 ** Math.min(job.attempt, 6));
-      if (job.attempt === 1 || job.attempt % 10 === 0) this.log.warn('tracking.start.retry', { chainId: job.chainId, txHash: job.txHash, attempt: job.attempt, error: (e as Error).message });
+      if (job.attempt === 1 || job.attempt % 10 === 0)
+        this.log.warn('tracking.start.retry', {
+          chainId: job.chainId,
+          txHash: job.txHash,
+          attempt: job.attempt,
+          error: (e as Error).message,
+        });
       this.waiting++;
       setTimeout(() => {
         this.waiting--;

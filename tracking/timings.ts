@@ -3,7 +3,13 @@
 import { z } from 'zod';
 import type { TrackingTimings } from '../workflows/model.js';
 
-const ms = (def: number, min = 10) => z.coerce.number().int().min(min).max(30 * 24 * 3600_000).default(def);
+const ms = (def: number, min = 10) =>
+  z.coerce
+    .number()
+    .int()
+    .min(min)
+    .max(30 * 24 * 3600_000)
+    .default(def);
 
 const schema = z.object({
   TRACKING_POLL_INTERVAL_MS: ms(1_000, 50),
@@ -19,7 +25,13 @@ const schema = z.object({
 
 /** Worker-level: how often the shared per-chain feeds read new blocks (activities/feed.ts). */
 export function feedIntervalFromEnv(env: Record<string, string | undefined> = process.env): number {
-  const r = z.coerce.number().int().min(50).max(60_000).default(250).safeParse(env.TRACKING_FEED_INTERVAL_MS || undefined);
+  const r = z.coerce
+    .number()
+    .int()
+    .min(50)
+    .max(60_000)
+    .default(250)
+    .safeParse(env.TRACKING_FEED_INTERVAL_MS || undefined);
   if (!r.success) throw new Error(`config: TRACKING_FEED_INTERVAL_MS ${r.error.issues[0]!.message}`);
   return r.data;
 }
@@ -36,8 +48,13 @@ export function timingsFromEnv(env: Record<string, string | undefined> = process
   }
   const v = r.data;
   return {
-    pollIntervalMs: v.TRACKING_POLL_INTERVAL_MS, pollWindowMs: v.TRACKING_POLL_WINDOW_MS, sourceTimeoutMs: v.TRACKING_SOURCE_TIMEOUT_MS,
-    ibcStallMs: v.TRACKING_IBC_STALL_MS, lzStallMs: v.TRACKING_LZ_STALL_MS, depositStallMs: v.TRACKING_DEPOSIT_STALL_MS,
-    withdrawalStallMs: v.TRACKING_WITHDRAWAL_STALL_MS, lzRetryWindowMs: v.TRACKING_LZ_RETRY_WINDOW_MS,
+    pollIntervalMs: v.TRACKING_POLL_INTERVAL_MS,
+    pollWindowMs: v.TRACKING_POLL_WINDOW_MS,
+    sourceTimeoutMs: v.TRACKING_SOURCE_TIMEOUT_MS,
+    ibcStallMs: v.TRACKING_IBC_STALL_MS,
+    lzStallMs: v.TRACKING_LZ_STALL_MS,
+    depositStallMs: v.TRACKING_DEPOSIT_STALL_MS,
+    withdrawalStallMs: v.TRACKING_WITHDRAWAL_STALL_MS,
+    lzRetryWindowMs: v.TRACKING_LZ_RETRY_WINDOW_MS,
   };
 }

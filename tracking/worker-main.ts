@@ -28,10 +28,20 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const store = config.CLICKHOUSE_URL
-    ? createStore({ url: config.CLICKHOUSE_URL, user: config.CLICKHOUSE_USER, password: config.CLICKHOUSE_PASSWORD, database: config.CLICKHOUSE_DATABASE })
+    ? createStore({
+        url: config.CLICKHOUSE_URL,
+        user: config.CLICKHOUSE_USER,
+        password: config.CLICKHOUSE_PASSWORD,
+        database: config.CLICKHOUSE_DATABASE,
+      })
     : undefined;
   const workers = await startWorkers({
-    address: config.TEMPORAL_ADDRESS, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE, log, chains, ...(store ? { projection: new TrackingProjection(store) } : {}),
+    address: config.TEMPORAL_ADDRESS,
+    namespace: config.TEMPORAL_NAMESPACE,
+    taskQueue: config.TEMPORAL_TASK_QUEUE,
+    log,
+    chains,
+    ...(store ? { projection: new TrackingProjection(store) } : {}),
   });
   const stop = async (signal: string) => {
     log.info('tracking.worker.stopping', { signal });
@@ -41,7 +51,7 @@ async function main(): Promise<void> {
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
-  process.stdout.write(JSON.stringify({ event: 'tracking.worker.ready', pid: process.pid }) + '\n');
+  process.stdout.write(`${JSON.stringify({ event: 'tracking.worker.ready', pid: process.pid })}\n`);
   await workers.done;
 }
 

@@ -5,7 +5,15 @@
 //                           without a ClickHouse server leaves projection writes to the main job).
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DefaultLogger, NativeConnection, Runtime, makeTelemetryFilterString, Worker, bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import {
+  DefaultLogger,
+  NativeConnection,
+  Runtime,
+  makeTelemetryFilterString,
+  Worker,
+  bundleWorkflowCode,
+  type WorkflowBundleWithSourceMap,
+} from '@temporalio/worker';
 import type { Logger } from '../platform/log.js';
 import type { ChainDirectory } from '../activities/chains.js';
 import { createChainActivities } from '../activities/tracking.js';
@@ -24,8 +32,12 @@ export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
 }
 
 const quietLogger = {
-  log: () => undefined, trace: () => undefined, debug: () => undefined, info: () => undefined,
-  warn: (m: string) => process.stderr.write(`${m}\n`), error: (m: string) => process.stderr.write(`${m}\n`),
+  log: () => undefined,
+  trace: () => undefined,
+  debug: () => undefined,
+  info: () => undefined,
+  warn: (m: string) => process.stderr.write(`${m}\n`),
+  error: (m: string) => process.stderr.write(`${m}\n`),
 };
 
 export interface WorkerSetOptions {
@@ -55,7 +67,9 @@ export function installRuntime(): void {
     Runtime.install({
       logger: new DefaultLogger('WARN'),
       // Core's gRPC retry warnings while a server restarts are expected; keep errors only.
-      telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'ERROR', other: 'ERROR' }), forward: {} } },
+      telemetryOptions: {
+        logging: { filter: makeTelemetryFilterString({ core: 'ERROR', other: 'ERROR' }), forward: {} },
+      },
     });
   } catch {
     /* already installed by the host process */
@@ -69,7 +83,10 @@ export async function startWorkers(o: WorkerSetOptions): Promise<WorkerSet> {
   if (o.chains) {
     workers.push(
       await Worker.create({
-        connection, namespace: o.namespace, taskQueue: o.taskQueue, workflowBundle: await workflowBundle(),
+        connection,
+        namespace: o.namespace,
+        taskQueue: o.taskQueue,
+        workflowBundle: await workflowBundle(),
         activities: createChainActivities(o.chains, { feedIntervalMs: feedIntervalFromEnv() }),
         // Polls are async I/O: thousands fit in one process; each is bounded by the poll window.
         maxConcurrentActivityTaskExecutions: o.maxConcurrentActivities ?? 2000,
@@ -87,14 +104,22 @@ export async function startWorkers(o: WorkerSetOptions): Promise<WorkerSet> {
   if (o.projection) {
     workers.push(
       await Worker.create({
-        connection, namespace: o.namespace, taskQueue: projectionQueue(o.taskQueue),
-        activities: createProjectionActivities(o.projection), maxConcurrentActivityTaskExecutions: 1000, maxConcurrentActivityTaskPolls: 16,
+        connection,
+        namespace: o.namespace,
+        taskQueue: projectionQueue(o.taskQueue),
+        activities: createProjectionActivities(o.projection),
+        maxConcurrentActivityTaskExecutions: 1000,
+        maxConcurrentActivityTaskPolls: 16,
       }),
     );
   }
   const runs = workers.map((w) => w.run());
   const done = Promise.all(runs).then(() => undefined);
-  o.log.info('tracking.workers.started', { taskQueue: o.taskQueue, chainWorker: !!o.chains, projectionWorker: !!o.projection });
+  o.log.info('tracking.workers.started', {
+    taskQueue: o.taskQueue,
+    chainWorker: !!o.chains,
+    projectionWorker: !!o.projection,
+  });
   return {
     done,
     stop: async () => {

@@ -1,8 +1,6 @@
 // Pure hop state machines: on-chain evidence (ABCI events, EVM logs) → hop transitions.
 // No I/O: activities fetch txs and call these; unit tests feed them the recorded real Initia txs.
-import type {
-  AbciEvent, ChainTx, EvmLog, Hop, IbcHop, LzHop, OpDepositHop, OpWithdrawalHop, TxRef,
-} from './model.js';
+import type { AbciEvent, ChainTx, EvmLog, Hop, IbcHop, LzHop, OpDepositHop, OpWithdrawalHop, TxRef } from './model.js';
 
 /** Registry knowledge the derivation needs (filled from routing/registry or the simnet by the activities). */
 export interface Resolver {
@@ -86,16 +84,28 @@ function ibcHopFromSend(a: Record<string, string>, tx: ChainTx, r: Resolver): Ib
   let denom = '';
   let amount = '';
   try {
-    const data = JSON.parse(a.packet_data_hex ? hexToUtf8(a.packet_data_hex) : (a.packet_data ?? '{}')) as Record<string, unknown>;
+    const data = JSON.parse(a.packet_data_hex ? hexToUtf8(a.packet_data_hex) : (a.packet_data ?? '{}')) as Record<
+      string,
+      unknown
+    >;
     denom = String(data.denom ?? data.class_id ?? '');
     amount = String(data.amount ?? (Array.isArray(data.token_ids) ? data.token_ids.length : ''));
   } catch {
     /* NFT / opaque data: amount and denom stay empty */
   }
   return {
-    kind: 'ibc', fromChainId: tx.chainId, toChainId: to, srcPort: port, srcChannel: channel,
-    dstPort: a.packet_dst_port ?? '', dstChannel: a.packet_dst_channel ?? '', sequence: a.packet_sequence,
-    timeoutTimestamp: a.packet_timeout_timestamp ?? '0', denom, amount, state: 'TRANSFER_PENDING',
+    kind: 'ibc',
+    fromChainId: tx.chainId,
+    toChainId: to,
+    srcPort: port,
+    srcChannel: channel,
+    dstPort: a.packet_dst_port ?? '',
+    dstChannel: a.packet_dst_channel ?? '',
+    sequence: a.packet_sequence,
+    timeoutTimestamp: a.packet_timeout_timestamp ?? '0',
+    denom,
+    amount,
+    state: 'TRANSFER_PENDING',
     sendTx: r.txRef(tx.chainId, tx.hash, tx.time),
   };
 }
@@ -113,8 +123,16 @@ export function deriveHops(tx: ChainTx, r: Resolver): Hop[] {
       const to = r.l2ByBridgeId(a.bridge_id ?? '');
       if (!to || !a.l1_sequence) continue;
       const h: OpDepositHop = {
-        kind: 'op_deposit', fromChainId: tx.chainId, toChainId: to, bridgeId: a.bridge_id ?? '', l1Sequence: a.l1_sequence,
-        l1Denom: a.l1_denom ?? '', l2Denom: a.l2_denom ?? '', amount: a.amount ?? '', state: 'OPINIT_TRANSFER_SENT', sendTx,
+        kind: 'op_deposit',
+        fromChainId: tx.chainId,
+        toChainId: to,
+        bridgeId: a.bridge_id ?? '',
+        l1Sequence: a.l1_sequence,
+        l1Denom: a.l1_denom ?? '',
+        l2Denom: a.l2_denom ?? '',
+        amount: a.amount ?? '',
+        state: 'OPINIT_TRANSFER_SENT',
+        sendTx,
       };
       hops.push(h);
     } else if (ev.type === 'initiate_token_withdrawal') {
@@ -122,8 +140,16 @@ export function deriveHops(tx: ChainTx, r: Resolver): Hop[] {
       const l1 = r.l1Of(tx.chainId);
       if (!l1 || !a.l2_sequence) continue;
       const h: OpWithdrawalHop = {
-        kind: 'op_withdrawal', fromChainId: tx.chainId, toChainId: l1.l1ChainId, bridgeId: l1.bridgeId, l2Sequence: a.l2_sequence,
-        denom: a.denom ?? '', baseDenom: a.base_denom ?? '', amount: a.amount ?? '', state: 'OPINIT_TRANSFER_SENT', sendTx,
+        kind: 'op_withdrawal',
+        fromChainId: tx.chainId,
+        toChainId: l1.l1ChainId,
+        bridgeId: l1.bridgeId,
+        l2Sequence: a.l2_sequence,
+        denom: a.denom ?? '',
+        baseDenom: a.base_denom ?? '',
+        amount: a.amount ?? '',
+        state: 'OPINIT_TRANSFER_SENT',
+        sendTx,
       };
       hops.push(h);
     }
@@ -169,7 +195,9 @@ export function ibcAcknowledged(hop: IbcHop, tx: ChainTx, r: Resolver): IbcHop {
 /** timeout_packet on the source: never received in time, funds refunded. */
 export function ibcTimedOut(hop: IbcHop, tx: ChainTx, r: Resolver): IbcHop {
   return {
-    ...hop, state: 'TRANSFER_FAILURE', timeoutTx: r.txRef(tx.chainId, tx.hash, tx.time),
+    ...hop,
+    state: 'TRANSFER_FAILURE',
+    timeoutTx: r.txRef(tx.chainId, tx.hash, tx.time),
     error: { type: 'PACKET_ERROR_TIMEOUT', message: 'packet timed out' },
   };
 }
@@ -183,14 +211,20 @@ export function findPacketEvent(tx: ChainTx, type: string, hop: IbcHop): Record<
 export function depositFinalized(hop: OpDepositHop, tx: ChainTx, r: Resolver): OpDepositHop | undefined {
   const a = eventsOf(tx, 'finalize_token_deposit').find((e) => e.l1_sequence === hop.l1Sequence);
   if (!a) return undefined;
-  const next: OpDepositHop = { ...hop, state: 'OPINIT_TRANSFER_RECEIVED', receiveTx: r.txRef(tx.chainId, tx.hash, tx.time) };
+  const next: OpDepositHop = {
+    ...hop,
+    state: 'OPINIT_TRANSFER_RECEIVED',
+    receiveTx: r.txRef(tx.chainId, tx.hash, tx.time),
+  };
   next.success = a.success !== 'false';
   if (a.reason) next.reason = a.reason;
   return next;
 }
 
 export function withdrawalFinalized(hop: OpWithdrawalHop, tx: ChainTx, r: Resolver): OpWithdrawalHop | undefined {
-  const a = eventsOf(tx, 'finalize_token_withdrawal').find((e) => e.bridge_id === hop.bridgeId && e.l2_sequence === hop.l2Sequence);
+  const a = eventsOf(tx, 'finalize_token_withdrawal').find(
+    (e) => e.bridge_id === hop.bridgeId && e.l2_sequence === hop.l2Sequence,
+  );
   if (!a) return undefined;
   return { ...hop, state: 'OPINIT_TRANSFER_RECEIVED', receiveTx: r.txRef(tx.chainId, tx.hash, tx.time) };
 }
@@ -217,14 +251,17 @@ export function abiWords(data: string): string[] {
   for (let i = 0; i + 64 <= hex.length; i += 64) out.push(hex.slice(i, i + 64));
   return out;
 }
-const wordBig = (w: string | undefined) => (w ? BigInt('0x' + w) : 0n);
+const wordBig = (w: string | undefined) => (w ? BigInt(`0x${w}`) : 0n);
 
 /** Dynamic `bytes` argument at head position `slot` of an ABI-encoded data blob, as utf8 text (revert reasons). */
 export function abiBytesAt(data: string, slot: number): string {
   const words = abiWords(data);
   const offset = Number(wordBig(words[slot])) / 32;
   const len = Number(wordBig(words[offset]));
-  const hex = words.slice(offset + 1).join('').slice(0, len * 2);
+  const hex = words
+    .slice(offset + 1)
+    .join('')
+    .slice(0, len * 2);
   return hexToUtf8(hex);
 }
 
@@ -238,8 +275,15 @@ function lzSends(logs: EvmLog[], tx: ChainTx, r: Resolver): LzHop[] {
     const to = r.chainByLzEid(dstEid);
     if (!to || !l.topics[1]) continue;
     out.push({
-      kind: 'layer_zero', fromChainId: tx.chainId, toChainId: to, guid: l.topics[1].toLowerCase(), srcEid, dstEid,
-      amountSent: wordBig(w[1]).toString(), amountReceived: wordBig(w[2]).toString(), state: 'LAYER_ZERO_TRANSFER_SENT',
+      kind: 'layer_zero',
+      fromChainId: tx.chainId,
+      toChainId: to,
+      guid: l.topics[1].toLowerCase(),
+      srcEid,
+      dstEid,
+      amountSent: wordBig(w[1]).toString(),
+      amountReceived: wordBig(w[2]).toString(),
+      state: 'LAYER_ZERO_TRANSFER_SENT',
       sendTx: r.txRef(tx.chainId, tx.hash, tx.time),
     });
   }
@@ -259,8 +303,13 @@ export function lzDestination(hop: LzHop, tx: ChainTx, r: Resolver): LzHop | und
     if (t0 === LZ_TOPICS.LzReceiveAlert) {
       // Non-indexed layout: origin (3 static words), guid (word 3), gas, value, message, extraData, reason.
       const w = abiWords(l.data);
-      if ('0x' + (w[3] ?? '') !== hop.guid) continue;
-      return { ...hop, state: 'LAYER_ZERO_TRANSFER_FAILED', errorTx: ref, errorMessage: abiBytesAt(l.data, 8) || 'lzReceive reverted' };
+      if (`0x${w[3] ?? ''}` !== hop.guid) continue;
+      return {
+        ...hop,
+        state: 'LAYER_ZERO_TRANSFER_FAILED',
+        errorTx: ref,
+        errorMessage: abiBytesAt(l.data, 8) || 'lzReceive reverted',
+      };
     }
   }
   return undefined;

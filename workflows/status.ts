@@ -3,12 +3,21 @@
 import { hopIsTerminal, hopSucceeded, type Hop, type TrackingState, type TxRef } from './model.js';
 
 export type TxState =
-  | 'STATE_SUBMITTED' | 'STATE_PENDING' | 'STATE_PENDING_ERROR' | 'STATE_COMPLETED_SUCCESS' | 'STATE_COMPLETED_ERROR' | 'STATE_ABANDONED';
+  | 'STATE_SUBMITTED'
+  | 'STATE_PENDING'
+  | 'STATE_PENDING_ERROR'
+  | 'STATE_COMPLETED_SUCCESS'
+  | 'STATE_COMPLETED_ERROR'
+  | 'STATE_ABANDONED';
 export type OverallStatus = 'STATE_SUBMITTED' | 'STATE_PENDING' | 'STATE_COMPLETED' | 'STATE_FAILED';
 
 export interface StatusError {
   message: string;
-  type: 'STATUS_ERROR_UNKNOWN' | 'STATUS_ERROR_TRANSACTION_EXECUTION' | 'STATUS_ERROR_INDEXING' | 'STATUS_ERROR_TRANSFER';
+  type:
+    | 'STATUS_ERROR_UNKNOWN'
+    | 'STATUS_ERROR_TRANSACTION_EXECUTION'
+    | 'STATUS_ERROR_INDEXING'
+    | 'STATUS_ERROR_TRANSFER';
   details: { code: number; message: string } | null;
 }
 export interface AssetRelease {
@@ -45,7 +54,8 @@ export const STATUS_OF: Record<TxState, OverallStatus> = {
   STATE_ABANDONED: 'STATE_FAILED',
 };
 
-export const isTerminalState = (s: TxState) => s === 'STATE_COMPLETED_SUCCESS' || s === 'STATE_COMPLETED_ERROR' || s === 'STATE_ABANDONED';
+export const isTerminalState = (s: TxState) =>
+  s === 'STATE_COMPLETED_SUCCESS' || s === 'STATE_COMPLETED_ERROR' || s === 'STATE_ABANDONED';
 
 function chainTx(t: TxRef | undefined): ChainTransaction | null {
   if (!t) return null;
@@ -59,13 +69,20 @@ export function transferEvent(h: Hop): Record<string, unknown> {
   switch (h.kind) {
     case 'ibc': {
       const packetTxs: Record<string, unknown> = {
-        send_tx: chainTx(h.sendTx), receive_tx: chainTx(h.receiveTx), acknowledge_tx: chainTx(h.acknowledgeTx), timeout_tx: chainTx(h.timeoutTx),
+        send_tx: chainTx(h.sendTx),
+        receive_tx: chainTx(h.receiveTx),
+        acknowledge_tx: chainTx(h.acknowledgeTx),
+        timeout_tx: chainTx(h.timeoutTx),
       };
       if (h.error) packetTxs.error = { type: h.error.type, message: h.error.message ?? '', details: null };
       return {
         ibc_transfer: {
-          from_chain_id: h.fromChainId, to_chain_id: h.toChainId, src_chain_id: h.fromChainId, dst_chain_id: h.toChainId,
-          state: h.state, packet_txs: packetTxs,
+          from_chain_id: h.fromChainId,
+          to_chain_id: h.toChainId,
+          src_chain_id: h.fromChainId,
+          dst_chain_id: h.toChainId,
+          state: h.state,
+          packet_txs: packetTxs,
         },
       };
     }
@@ -73,15 +90,24 @@ export function transferEvent(h: Hop): Record<string, unknown> {
     case 'op_withdrawal':
       return {
         op_init_transfer: {
-          from_chain_id: h.fromChainId, to_chain_id: h.toChainId, state: h.state,
+          from_chain_id: h.fromChainId,
+          to_chain_id: h.toChainId,
+          state: h.state,
           txs: { send_tx: chainTx(h.sendTx), receive_tx: chainTx(h.receiveTx) },
         },
       };
     case 'layer_zero':
       return {
         layer_zero_transfer: {
-          from_chain_id: h.fromChainId, to_chain_id: h.toChainId, state: h.state,
-          txs: { send_tx: chainTx(h.sendTx), receive_tx: chainTx(h.receiveTx), compose_tx: chainTx(h.composeTx), error_tx: chainTx(h.errorTx) },
+          from_chain_id: h.fromChainId,
+          to_chain_id: h.toChainId,
+          state: h.state,
+          txs: {
+            send_tx: chainTx(h.sendTx),
+            receive_tx: chainTx(h.receiveTx),
+            compose_tx: chainTx(h.composeTx),
+            error_tx: chainTx(h.errorTx),
+          },
         },
       };
   }
@@ -93,7 +119,10 @@ function failureRelease(h: Hop): { state: TxState; release: AssetRelease; error:
     case 'ibc': {
       if (h.state !== 'TRANSFER_FAILURE') return undefined;
       const settled = !!(h.acknowledgeTx || h.timeoutTx);
-      const message = h.error?.type === 'PACKET_ERROR_TIMEOUT' ? 'packet timed out' : `packet error acknowledgement: ${h.error?.message ?? ''}`;
+      const message =
+        h.error?.type === 'PACKET_ERROR_TIMEOUT'
+          ? 'packet timed out'
+          : `packet error acknowledgement: ${h.error?.message ?? ''}`;
       return {
         state: settled ? 'STATE_COMPLETED_ERROR' : 'STATE_PENDING_ERROR',
         // The refund lands back on the sending chain of the failed hop.
@@ -147,30 +176,66 @@ function transferOf(s: TrackingState): TransferStatus {
   const firstOpen = s.hops.findIndex((h) => !hopSucceeded(h));
   const base = { transfer_sequence: seq };
   if (s.phase === 'submitted')
-    return { ...base, state: 'STATE_SUBMITTED', next_blocking_transfer: null, transfer_asset_release: null, error: null };
+    return {
+      ...base,
+      state: 'STATE_SUBMITTED',
+      next_blocking_transfer: null,
+      transfer_asset_release: null,
+      error: null,
+    };
   if (s.phase === 'source_failed')
     return {
-      transfer_sequence: [], state: 'STATE_COMPLETED_ERROR', next_blocking_transfer: null, transfer_asset_release: null,
-      error: { message: s.sourceTx?.log || 'source transaction failed', type: 'STATUS_ERROR_TRANSACTION_EXECUTION', details: { code: s.sourceTx?.code ?? 0, message: s.sourceTx?.log ?? '' } },
+      transfer_sequence: [],
+      state: 'STATE_COMPLETED_ERROR',
+      next_blocking_transfer: null,
+      transfer_asset_release: null,
+      error: {
+        message: s.sourceTx?.log || 'source transaction failed',
+        type: 'STATUS_ERROR_TRANSACTION_EXECUTION',
+        details: { code: s.sourceTx?.code ?? 0, message: s.sourceTx?.log ?? '' },
+      },
     };
   const failure = s.hops.map(failureRelease).find((f) => !!f);
   if (s.phase === 'abandoned')
     return {
-      ...base, state: 'STATE_ABANDONED', next_blocking_transfer: null, transfer_asset_release: failure?.release ?? null,
-      error: { message: `tracking abandoned: ${s.abandonReason ?? 'no progress'}`, type: 'STATUS_ERROR_UNKNOWN', details: null },
+      ...base,
+      state: 'STATE_ABANDONED',
+      next_blocking_transfer: null,
+      transfer_asset_release: failure?.release ?? null,
+      error: {
+        message: `tracking abandoned: ${s.abandonReason ?? 'no progress'}`,
+        type: 'STATUS_ERROR_UNKNOWN',
+        details: null,
+      },
     };
   if (failure) {
     // A failed LayerZero hop is retriable until the workflow gives up on it (phase finished).
-    const state: TxState = failure.state === 'STATE_PENDING_ERROR' && s.phase === 'finished' ? 'STATE_COMPLETED_ERROR' : failure.state;
+    const state: TxState =
+      failure.state === 'STATE_PENDING_ERROR' && s.phase === 'finished' ? 'STATE_COMPLETED_ERROR' : failure.state;
     return {
-      ...base, state, next_blocking_transfer: isTerminalState(state) ? null : { transfer_sequence_index: Math.max(0, firstOpen) },
-      transfer_asset_release: failure.release, error: failure.error,
+      ...base,
+      state,
+      next_blocking_transfer: isTerminalState(state) ? null : { transfer_sequence_index: Math.max(0, firstOpen) },
+      transfer_asset_release: failure.release,
+      error: failure.error,
     };
   }
   const allDone = s.hops.length > 0 && s.hops.every((h) => hopIsTerminal(h) && hopSucceeded(h));
   if (allDone || (s.phase === 'finished' && s.hops.length === 0))
-    return { ...base, state: 'STATE_COMPLETED_SUCCESS', next_blocking_transfer: null, transfer_asset_release: successRelease(s.hops), error: null };
-  return { ...base, state: 'STATE_PENDING', next_blocking_transfer: { transfer_sequence_index: Math.max(0, firstOpen) }, transfer_asset_release: null, error: null };
+    return {
+      ...base,
+      state: 'STATE_COMPLETED_SUCCESS',
+      next_blocking_transfer: null,
+      transfer_asset_release: successRelease(s.hops),
+      error: null,
+    };
+  return {
+    ...base,
+    state: 'STATE_PENDING',
+    next_blocking_transfer: { transfer_sequence_index: Math.max(0, firstOpen) },
+    transfer_asset_release: null,
+    error: null,
+  };
 }
 
 export function statusDocument(s: TrackingState): StatusDocument {

@@ -2,10 +2,17 @@
 // Deterministic: all I/O happens in activities (chain polling on the tracking queue, projection writes on the
 // projection queue); waits on chains are heartbeating activities bounded by a poll window, and the OPinit
 // finalization period is a durable timer, so no worker slot is held across long waits.
+import { continueAsNew, defineQuery, proxyActivities, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
 import {
-  continueAsNew, defineQuery, proxyActivities, setHandler, sleep, workflowInfo,
-} from '@temporalio/workflow';
-import { hopIsTerminal, hopKey, stallWindowMs, type ChainTx, type Hop, type TrackingState, type TrackingTimings, type TxRef } from './model.js';
+  hopIsTerminal,
+  hopKey,
+  stallWindowMs,
+  type ChainTx,
+  type Hop,
+  type TrackingState,
+  type TrackingTimings,
+  type TxRef,
+} from './model.js';
 import { statusDocument, type StatusDocument } from './status.js';
 
 export interface SourceTxFound {
@@ -18,12 +25,23 @@ export interface HopPollResult {
 }
 /** Activities on the tracking task queue (chain access). */
 export interface ChainActivities {
-  waitSourceTx(a: { chainId: string; txHash: string; windowMs: number; pollIntervalMs: number }): Promise<SourceTxFound | null>;
+  waitSourceTx(a: {
+    chainId: string;
+    txHash: string;
+    windowMs: number;
+    pollIntervalMs: number;
+  }): Promise<SourceTxFound | null>;
   pollHop(a: { hop: Hop; windowMs: number; pollIntervalMs: number }): Promise<HopPollResult>;
 }
 /** Activities on the projection task queue (served by the process owning the ClickHouse store). */
 export interface ProjectionActivities {
-  recordStatus(a: { chainId: string; txHash: string; version: number; phase: string; doc: StatusDocument }): Promise<void>;
+  recordStatus(a: {
+    chainId: string;
+    txHash: string;
+    version: number;
+    phase: string;
+    doc: StatusDocument;
+  }): Promise<void>;
 }
 export type { ChainTx };
 
@@ -61,32 +79,55 @@ export async function trackTransfer(input: TrackInput): Promise<TrackOutcome> {
     retry: { initialInterval: '500ms', backoffCoefficient: 2, maximumInterval: '10s' },
   });
 
-  let s: TrackingState = input.carried?.state ?? { chainId: input.chainId, txHash: input.txHash, phase: 'submitted', hops: [], version: 0 };
+  let s: TrackingState = input.carried?.state ?? {
+    chainId: input.chainId,
+    txHash: input.txHash,
+    phase: 'submitted',
+    hops: [],
+    version: 0,
+  };
   let progressAt: number[] = input.carried?.progressAt ?? [];
   setHandler(stateQuery, () => s);
 
   const record = async () => {
     s = { ...s, version: s.version + 1 };
-    await projection.recordStatus({ chainId: s.chainId, txHash: s.txHash, version: s.version, phase: s.phase, doc: statusDocument(s) });
+    await projection.recordStatus({
+      chainId: s.chainId,
+      txHash: s.txHash,
+      version: s.version,
+      phase: s.phase,
+      doc: statusDocument(s),
+    });
   };
   const outcome = (): TrackOutcome => {
     const d = statusDocument(s);
     return { state: d.state, status: d.status, version: s.version };
   };
-  const shouldContinueAsNew = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > (t.historyEventLimit ?? HISTORY_SOFT_LIMIT);
+  const shouldContinueAsNew = () =>
+    workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > (t.historyEventLimit ?? HISTORY_SOFT_LIMIT);
 
   // ---- 1. wait for the source tx to be included ----
   if (s.phase === 'submitted') {
     let found: SourceTxFound | null = null;
     for (;;) {
-      found = await chain.waitSourceTx({ chainId: s.chainId, txHash: s.txHash, windowMs: t.pollWindowMs, pollIntervalMs: t.pollIntervalMs });
+      found = await chain.waitSourceTx({
+        chainId: s.chainId,
+        txHash: s.txHash,
+        windowMs: t.pollWindowMs,
+        pollIntervalMs: t.pollIntervalMs,
+      });
       if (found) break;
       if (Date.now() - input.registeredAtMs >= t.sourceTimeoutMs) {
-        s = { ...s, phase: 'abandoned', abandonReason: `source tx not seen in a block within ${Math.round(t.sourceTimeoutMs / 1000)}s` };
+        s = {
+          ...s,
+          phase: 'abandoned',
+          abandonReason: `source tx not seen in a block within ${Math.round(t.sourceTimeoutMs / 1000)}s`,
+        };
         await record();
         return outcome();
       }
-      if (shouldContinueAsNew()) await continueAsNew<typeof trackTransfer>({ ...input, carried: { state: s, progressAt } });
+      if (shouldContinueAsNew())
+        await continueAsNew<typeof trackTransfer>({ ...input, carried: { state: s, progressAt } });
     }
     const { code, log } = found.tx;
     s = { ...s, sourceTx: found.tx };
@@ -131,9 +172,17 @@ export async function trackTransfer(input: TrackInput): Promise<TrackOutcome> {
       const now = Date.now();
       if (h.kind === 'op_withdrawal' && h.finalizesAtMs !== undefined && h.finalizesAtMs > now && !h.receiveTx) {
         // Durable timer: the finalization period may be days; nothing runs meanwhile.
-        inflight.set(i, sleep(h.finalizesAtMs - now).then(() => ({ i, res: null })));
+        inflight.set(
+          i,
+          sleep(h.finalizesAtMs - now).then(() => ({ i, res: null })),
+        );
       } else {
-        inflight.set(i, chain.pollHop({ hop: h, windowMs: t.pollWindowMs, pollIntervalMs: t.pollIntervalMs }).then((res) => ({ i, res })));
+        inflight.set(
+          i,
+          chain
+            .pollHop({ hop: h, windowMs: t.pollWindowMs, pollIntervalMs: t.pollIntervalMs })
+            .then((res) => ({ i, res })),
+        );
       }
     }
     const { i, res } = await Promise.race(inflight.values());
@@ -145,11 +194,21 @@ export async function trackTransfer(input: TrackInput): Promise<TrackOutcome> {
       await record();
     }
     // ---- stall windows, per hop kind, measured from the hop's last progress ----
-    const stalled = s.hops.findIndex((h, j) => !hopIsTerminal(h) && now - (progressAt[j] ?? now) > stallWindowMs(h, t) && !(h.kind === 'op_withdrawal' && (h.finalizesAtMs ?? 0) > now));
+    const stalled = s.hops.findIndex(
+      (h, j) =>
+        !hopIsTerminal(h) &&
+        now - (progressAt[j] ?? now) > stallWindowMs(h, t) &&
+        !(h.kind === 'op_withdrawal' && (h.finalizesAtMs ?? 0) > now),
+    );
     if (stalled >= 0) {
       const h = s.hops[stalled]!;
       if (h.kind === 'layer_zero' && h.state === 'LAYER_ZERO_TRANSFER_FAILED') s = { ...s, phase: 'finished' };
-      else s = { ...s, phase: 'abandoned', abandonReason: `hop ${stalled} (${h.kind}) made no progress for ${Math.round(stallWindowMs(h, t) / 1000)}s` };
+      else
+        s = {
+          ...s,
+          phase: 'abandoned',
+          abandonReason: `hop ${stalled} (${h.kind}) made no progress for ${Math.round(stallWindowMs(h, t) / 1000)}s`,
+        };
       await record();
       return outcome();
     }

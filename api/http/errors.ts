@@ -7,7 +7,14 @@ import { log } from '../../platform/log.js';
 export type ErrorStyle = 'indexer' | 'router';
 
 /** gRPC status codes used by the router's error bodies. */
-export const Grpc = { UNKNOWN: 2, INVALID_ARGUMENT: 3, NOT_FOUND: 5, RESOURCE_EXHAUSTED: 8, UNAVAILABLE: 14, INTERNAL: 13 } as const;
+export const Grpc = {
+  UNKNOWN: 2,
+  INVALID_ARGUMENT: 3,
+  NOT_FOUND: 5,
+  RESOURCE_EXHAUSTED: 8,
+  UNAVAILABLE: 14,
+  INTERNAL: 13,
+} as const;
 
 export class ApiError extends Error {
   override name = 'ApiError';
@@ -21,7 +28,8 @@ export class ApiError extends Error {
   }
 }
 
-export const badRequest = (message: string, extra?: Record<string, unknown>) => new ApiError(400, message, Grpc.INVALID_ARGUMENT, extra);
+export const badRequest = (message: string, extra?: Record<string, unknown>) =>
+  new ApiError(400, message, Grpc.INVALID_ARGUMENT, extra);
 export const notFound = (message: string) => new ApiError(404, message, Grpc.NOT_FOUND);
 export const unavailable = (message: string) => new ApiError(503, message, Grpc.UNAVAILABLE);
 
@@ -34,7 +42,8 @@ interface ValidatorError {
 }
 
 function describe(err: unknown): { status: number; message: string; grpc: number; extra: Record<string, unknown> } {
-  if (err instanceof ApiError) return { status: err.status, message: err.message, grpc: err.grpcCode, extra: err.extra };
+  if (err instanceof ApiError)
+    return { status: err.status, message: err.message, grpc: err.grpcCode, extra: err.extra };
   const e = err as ValidatorError;
   const status = e?.status ?? e?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
@@ -50,21 +59,31 @@ function describe(err: unknown): { status: number; message: string; grpc: number
     const grpc = status === 404 ? Grpc.NOT_FOUND : Grpc.INVALID_ARGUMENT;
     // Statuses that say something precise pass through; every other client error is a 400.
     const out = [404, 405, 413, 415].includes(status) ? status : 400;
-    return { status: out, message, grpc, extra: e.errors ? { errors: e.errors.map((x) => ({ path: x.path, message: x.message })) } : {} };
+    return {
+      status: out,
+      message,
+      grpc,
+      extra: e.errors ? { errors: e.errors.map((x) => ({ path: x.path, message: x.message })) } : {},
+    };
   }
   return { status: 500, message: 'internal server error', grpc: Grpc.UNKNOWN, extra: {} };
 }
 
 export function errorBody(style: ErrorStyle, err: unknown): { status: number; body: Record<string, unknown> } {
   const d = describe(err);
-  if (style === 'router') return { status: d.status, body: { code: d.grpc, message: d.message, details: [], ...d.extra } };
+  if (style === 'router')
+    return { status: d.status, body: { code: d.grpc, message: d.message, details: [], ...d.extra } };
   return { status: d.status, body: { code: d.status, message: d.message, ...d.extra } };
 }
 
 export function errorHandler(style: ErrorStyle): ErrorRequestHandler {
   return (err, req, res, _next) => {
     const { status, body } = errorBody(style, err);
-    if (status >= 500) log.error('http.error', { path: req.path, error: err instanceof Error ? err.stack ?? err.message : String(err) });
+    if (status >= 500)
+      log.error('http.error', {
+        path: req.path,
+        error: err instanceof Error ? (err.stack ?? err.message) : String(err),
+      });
     if (res.headersSent) return;
     res.status(status).type('application/json').send(JSON.stringify(body));
   };

@@ -62,14 +62,20 @@ export function createIndexerApp(opts: IndexerAppOptions): Express {
     chain: opts.lookups ?? createChainLookups(opts.chain?.restUrl),
     tip: tipCache(opts.store),
   };
-  const app = createServiceApp({ service: 'indexer', openapi: indexerOpenApi, health: async () => ({ indexed_height: await ctx.tip() }) });
+  const app = createServiceApp({
+    service: 'indexer',
+    openapi: indexerOpenApi,
+    health: async () => ({ indexed_height: await ctx.tip() }),
+  });
   app.locals.validateResponses = opts.validateResponses === true;
   app.use(trailingSlash);
   if (opts.responseCache !== false) app.use(responseCache());
   app.use(
     OpenApiValidator.middleware({
       // The validator mutates what it is given; keep the served document pristine.
-      apiSpec: structuredClone(indexerOpenApi) as unknown as Parameters<typeof OpenApiValidator.middleware>[0]['apiSpec'],
+      apiSpec: structuredClone(indexerOpenApi) as unknown as Parameters<
+        typeof OpenApiValidator.middleware
+      >[0]['apiSpec'],
       validateRequests: true,
       validateResponses: opts.validateResponses === true,
       // Unknown routes fall through to our 404 ("Cannot GET /path"), as upstream.

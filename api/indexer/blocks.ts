@@ -59,9 +59,17 @@ export function registerBlocks(r: Router, ctx: IndexerContext): void {
       const page = parsePage(req.query as RawPageQuery, ['height']);
       const tip = await ctx.tip();
       const cursor = page.cursor?.kind === 'height' ? page.cursor.height : null;
-      const rows = await listBlocks(ctx.store, { desc: page.reverse, limit: page.limit + 1, offset: page.offset }, cursor, tip);
+      const rows = await listBlocks(
+        ctx.store,
+        { desc: page.reverse, limit: page.limit + 1, offset: page.offset },
+        cursor,
+        tip,
+      );
       // total is the latest height regardless of count_total (§3.5)
-      const { rows: shown, pagination } = pageResult(page, rows, String(tip), (b) => ({ kind: 'height', height: Number(b.height) }));
+      const { rows: shown, pagination } = pageResult(page, rows, String(tip), (b) => ({
+        kind: 'height',
+        height: Number(b.height),
+      }));
       res.json({ blocks: await Promise.all(shown.map((b) => render(ctx, b))), pagination });
     }),
   );

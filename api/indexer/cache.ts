@@ -53,7 +53,8 @@ export function responseCache(maxBytes = 64 * 1024 * 1024): RequestHandler {
     res.setHeader('X-Cache', 'miss');
     const send = res.send.bind(res);
     res.send = ((body: unknown) => {
-      if (res.statusCode === 200 && typeof body === 'string' && body.length <= maxBytes / 16) store(key, body, ttlFor(req.path));
+      if (res.statusCode === 200 && typeof body === 'string' && body.length <= maxBytes / 16)
+        store(key, body, ttlFor(req.path));
       return send(body);
     }) as typeof res.send;
     next();

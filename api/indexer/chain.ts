@@ -91,13 +91,19 @@ export function createChainLookups(restUrl: string | undefined): ChainLookups {
       }
     },
     async erc20ForDenom(denom) {
-      if (!base) throw badRequest(`cannot resolve denom ${denom}: no Cosmos REST endpoint is configured; pass the ERC20 address (0x…) instead`);
+      if (!base)
+        throw badRequest(
+          `cannot resolve denom ${denom}: no Cosmos REST endpoint is configured; pass the ERC20 address (0x…) instead`,
+        );
       try {
         return await denoms.get(
           denom,
           async () => {
-            const body = (await getJson(`${base}/minievm/evm/v1/contracts/by_denom?denom=${encodeURIComponent(denom)}`)) as { address?: unknown };
-            if (typeof body.address !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(body.address)) throw new Error('no ERC20 contract for this denom');
+            const body = (await getJson(
+              `${base}/minievm/evm/v1/contracts/by_denom?denom=${encodeURIComponent(denom)}`,
+            )) as { address?: unknown };
+            if (typeof body.address !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(body.address))
+              throw new Error('no ERC20 contract for this denom');
             return body.address.toLowerCase();
           },
           FAIL_TTL_MS,

@@ -17,13 +17,22 @@ import { parseAccount, parseCollectionAddr, rfc3339Nano } from './params.js';
 export function renderCollection(c: CollectionRow) {
   return {
     object_addr: c.collection,
-    collection: { creator: c.creator, name: c.name, origin_name: c.origin_name, nfts: { handle: '', length: Number(c.length) } },
+    collection: {
+      creator: c.creator,
+      name: c.name,
+      origin_name: c.origin_name,
+      nfts: { handle: '', length: Number(c.length) },
+    },
     height: Number(c.height),
     timestamp: rfc3339Nano(c.time),
   };
 }
 
-const cursorOf = (c: { height: string | number; collection: string }): Cursor => ({ kind: 'collection', height: Number(c.height), collection: c.collection });
+const cursorOf = (c: { height: string | number; collection: string }): Cursor => ({
+  kind: 'collection',
+  height: Number(c.height),
+  collection: c.collection,
+});
 
 /** Letters, marks and digits only, lowercased: how by_name compares both sides (§7.3). */
 export const normaliseName = (s: string): string => s.toLowerCase().replace(/[^\p{L}\p{M}\p{N}]/gu, '');
@@ -38,7 +47,11 @@ function nameIndex(ctx: IndexerContext, ttlMs = 3000): () => Promise<NameEntry[]
     if (!value || Date.now() - at > ttlMs) {
       at = Date.now();
       const next = collectionNames(ctx.store).then((rows) =>
-        rows.map((r) => ({ collection: r.collection, height: r.height, key: `${normaliseName(r.name)}\u0000${normaliseName(r.origin_name)}` })),
+        rows.map((r) => ({
+          collection: r.collection,
+          height: r.height,
+          key: `${normaliseName(r.name)}\u0000${normaliseName(r.origin_name)}`,
+        })),
       );
       value = next;
       next.catch(() => {
@@ -50,10 +63,24 @@ function nameIndex(ctx: IndexerContext, ttlMs = 3000): () => Promise<NameEntry[]
 }
 
 /** Page a name-matched list in memory: (height, collection) ascending, reversed when reverse=true. */
-export function pageNameMatches(all: readonly NameEntry[], needle: string, desc: boolean, cursor: { height: number; collection: string } | null, offset: number, limit: number): NameEntry[] {
+export function pageNameMatches(
+  all: readonly NameEntry[],
+  needle: string,
+  desc: boolean,
+  cursor: { height: number; collection: string } | null,
+  offset: number,
+  limit: number,
+): NameEntry[] {
   const hits = all.filter((e) => e.key.split('\u0000').some((part) => part.includes(needle)));
   if (desc) hits.reverse();
-  const cmp = (e: NameEntry) => (e.height !== cursor!.height ? e.height - cursor!.height : e.collection < cursor!.collection ? -1 : e.collection > cursor!.collection ? 1 : 0);
+  const cmp = (e: NameEntry) =>
+    e.height !== cursor!.height
+      ? e.height - cursor!.height
+      : e.collection < cursor!.collection
+        ? -1
+        : e.collection > cursor!.collection
+          ? 1
+          : 0;
   const rest = cursor ? hits.filter((e) => (desc ? cmp(e) < 0 : cmp(e) > 0)) : hits.slice(offset);
   return rest.slice(0, limit);
 }
@@ -95,8 +122,13 @@ export function registerCollections(r: Router, ctx: IndexerContext): void {
       const cursor = page.cursor?.kind === 'collection' ? page.cursor : null;
       const all = await names();
       const picked = pageNameMatches(all, needle, page.reverse, cursor, page.offset, page.limit + 1);
-      const total = page.countTotal ? String(all.filter((e) => e.key.split('\u0000').some((p) => p.includes(needle))).length) : '0';
-      const rows = await collectionsByAddr(ctx.store, picked.map((e) => e.collection));
+      const total = page.countTotal
+        ? String(all.filter((e) => e.key.split('\u0000').some((p) => p.includes(needle))).length)
+        : '0';
+      const rows = await collectionsByAddr(
+        ctx.store,
+        picked.map((e) => e.collection),
+      );
       const byAddr = new Map(rows.map((c) => [c.collection, c]));
       const ordered = picked.map((e) => byAddr.get(e.collection)).filter((c): c is CollectionRow => c !== undefined);
       const { rows: shown, pagination } = pageResult(page, ordered, total, cursorOf, true);
@@ -108,7 +140,10 @@ export function registerCollections(r: Router, ctx: IndexerContext): void {
     '/indexer/nft/v1/collections/:collection_addr',
     handle(async (req, res) => {
       const raw = str(req.params.collection_addr);
-      if (raw === 'by_account' || raw === 'by_name') throw badRequest(`${raw === 'by_account' ? 'account' : 'name'} is missing: use /indexer/nft/v1/collections/${raw}/{${raw.slice(3)}}`);
+      if (raw === 'by_account' || raw === 'by_name')
+        throw badRequest(
+          `${raw === 'by_account' ? 'account' : 'name'} is missing: use /indexer/nft/v1/collections/${raw}/{${raw.slice(3)}}`,
+        );
       const addr = parseCollectionAddr(raw, ctx.vm, ctx.bech32Prefix);
       const [c] = await collectionsByAddr(ctx.store, [addr]);
       if (!c) throw notFound('nft collection not found');

@@ -8,13 +8,38 @@ const str = (extra: object = {}) => ({ type: 'string', ...extra });
 const decimal = { type: 'string', pattern: '^-?[0-9]+$' };
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
-const q = (name: string, schema: object, description: string, extra: object = {}) => ({ name, in: 'query', required: false, description, schema, ...extra });
-const p = (name: string, schema: object, description: string) => ({ name, in: 'path', required: true, description, schema });
+const q = (name: string, schema: object, description: string, extra: object = {}) => ({
+  name,
+  in: 'query',
+  required: false,
+  description,
+  schema,
+  ...extra,
+});
+const p = (name: string, schema: object, description: string) => ({
+  name,
+  in: 'path',
+  required: true,
+  description,
+  schema,
+});
 
 const pagination = [
-  q('pagination.key', str({ maxLength: 1024 }), 'Cursor: the `next_key` of the previous page (base64). A decimal offset in base64 is also accepted.'),
-  q('pagination.offset', { type: 'integer', minimum: 0, maximum: 1000000 }, 'Records to skip (ignored when a cursor key is given).'),
-  q('pagination.limit', { type: 'integer', minimum: 1, maximum: 1000, default: 100 }, 'Maximum records returned (1..1000).'),
+  q(
+    'pagination.key',
+    str({ maxLength: 1024 }),
+    'Cursor: the `next_key` of the previous page (base64). A decimal offset in base64 is also accepted.',
+  ),
+  q(
+    'pagination.offset',
+    { type: 'integer', minimum: 0, maximum: 1000000 },
+    'Records to skip (ignored when a cursor key is given).',
+  ),
+  q(
+    'pagination.limit',
+    { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
+    'Maximum records returned (1..1000).',
+  ),
   q('pagination.count_total', { type: 'boolean', default: true }, 'Return the total count; false gives total "0".'),
   q('pagination.reverse', { type: 'boolean', default: true }, 'true = descending (default), false = ascending.'),
 ];
@@ -24,8 +49,16 @@ const msgs = q(
   'Message type names, comma-separated and/or repeated, with or without the leading `/`; several are ORed. Unknown names match nothing.',
   { style: 'form', explode: false, allowReserved: true },
 );
-const account = p('account', str({ minLength: 1, maxLength: 128 }), 'Account address: bech32 (init1…) or hex with or without 0x.');
-const collectionAddr = p('collection_addr', str({ minLength: 1, maxLength: 128 }), 'Collection address: 0x-hex or bech32.');
+const account = p(
+  'account',
+  str({ minLength: 1, maxLength: 128 }),
+  'Account address: bech32 (init1…) or hex with or without 0x.',
+);
+const collectionAddr = p(
+  'collection_addr',
+  str({ minLength: 1, maxLength: 128 }),
+  'Collection address: 0x-hex or bech32.',
+);
 const orderBy = q('order_by', str({ maxLength: 32 }), 'Sort key: `token_id` (default) or `height`.');
 const tokenIdFilter = q('token_id', str({ minLength: 1, maxLength: 256 }), 'Only this token id (exact match).');
 
@@ -34,7 +67,10 @@ const errorResponses = {
   '404': { description: 'Not found', content: { 'application/json': { schema: ref('Error') } } },
   default: { description: 'Error', content: { 'application/json': { schema: ref('Error') } } },
 };
-const ok = (schema: object, description = 'OK') => ({ '200': { description, content: { 'application/json': { schema } } }, ...errorResponses });
+const ok = (schema: object, description = 'OK') => ({
+  '200': { description, content: { 'application/json': { schema } } },
+  ...errorResponses,
+});
 const list = (key: string, item: string) => ({
   type: 'object',
   required: [key, 'pagination'],
@@ -62,9 +98,20 @@ export const indexerOpenApi = {
       'block',
       'Average block time in seconds over the latest 100 blocks',
       [],
-      ok({ type: 'object', required: ['avg_block_time'], additionalProperties: false, properties: { avg_block_time: { type: 'number' } } }),
+      ok({
+        type: 'object',
+        required: ['avg_block_time'],
+        additionalProperties: false,
+        properties: { avg_block_time: { type: 'number' } },
+      }),
     ),
-    '/indexer/block/v1/blocks': get('getBlocks', 'block', 'Blocks by height (height cursor); total is the latest height', pagination, ok(list('blocks', 'Block'))),
+    '/indexer/block/v1/blocks': get(
+      'getBlocks',
+      'block',
+      'Blocks by height (height cursor); total is the latest height',
+      pagination,
+      ok(list('blocks', 'Block')),
+    ),
     '/indexer/block/v1/blocks/{height}': get(
       'getBlock',
       'block',
@@ -72,12 +119,23 @@ export const indexerOpenApi = {
       [p('height', str({ minLength: 1, maxLength: 32 }), 'Block height (decimal)')],
       ok({ type: 'object', required: ['block'], additionalProperties: false, properties: { block: ref('Block') } }),
     ),
-    '/indexer/tx/v1/txs': get('getTxs', 'tx', 'All txs (sequence cursor)', [...pagination, msgs], ok(list('txs', 'Tx'))),
+    '/indexer/tx/v1/txs': get(
+      'getTxs',
+      'tx',
+      'All txs (sequence cursor)',
+      [...pagination, msgs],
+      ok(list('txs', 'Tx')),
+    ),
     '/indexer/tx/v1/txs/by_account/{account}': get(
       'getTxsByAccount',
       'tx',
       'Txs touching an account',
-      [account, ...pagination, msgs, q('is_signer', { type: 'boolean', default: false }, 'Only txs signed by the account')],
+      [
+        account,
+        ...pagination,
+        msgs,
+        q('is_signer', { type: 'boolean', default: false }, 'Only txs signed by the account'),
+      ],
       ok(list('txs', 'Tx')),
     ),
     '/indexer/tx/v1/txs/by_height/{height}': get(
@@ -94,7 +152,13 @@ export const indexerOpenApi = {
       [p('tx_hash', str({ minLength: 1, maxLength: 130 }), 'Tx hash: hex, either case, optional 0x')],
       ok({ type: 'object', required: ['tx'], additionalProperties: false, properties: { tx: ref('Tx') } }),
     ),
-    '/indexer/nft/v1/collections': get('getCollections', 'nft', 'NFT collections by creation height', pagination, ok(list('collections', 'Collection'))),
+    '/indexer/nft/v1/collections': get(
+      'getCollections',
+      'nft',
+      'NFT collections by creation height',
+      pagination,
+      ok(list('collections', 'Collection')),
+    ),
     '/indexer/nft/v1/collections/by_account/{account}': get(
       'getCollectionsByAccount',
       'nft',
@@ -114,13 +178,24 @@ export const indexerOpenApi = {
       'nft',
       'One collection',
       [collectionAddr],
-      ok({ type: 'object', required: ['collection'], additionalProperties: false, properties: { collection: ref('Collection') } }),
+      ok({
+        type: 'object',
+        required: ['collection'],
+        additionalProperties: false,
+        properties: { collection: ref('Collection') },
+      }),
     ),
     '/indexer/nft/v1/tokens/by_account/{account}': get(
       'getTokensByAccount',
       'nft',
       'NFTs owned by an account',
-      [account, ...pagination, q('collection_addr', str({ minLength: 1, maxLength: 128 }), 'Only this collection'), tokenIdFilter, orderBy],
+      [
+        account,
+        ...pagination,
+        q('collection_addr', str({ minLength: 1, maxLength: 128 }), 'Only this collection'),
+        tokenIdFilter,
+        orderBy,
+      ],
       ok(list('tokens', 'Token')),
     ),
     '/indexer/nft/v1/tokens/by_collection/{collection_addr}': get(
@@ -141,7 +216,10 @@ export const indexerOpenApi = {
       'getRichList',
       'richlist',
       'Holders of a token ordered by amount (descending by default, ties by account); EVM rollups only',
-      [p('denom', str({ minLength: 1, maxLength: 256 }), 'Denom (e.g. uinit, ibc/…, evm/…) or ERC20 address 0x…'), ...pagination],
+      [
+        p('denom', str({ minLength: 1, maxLength: 256 }), 'Denom (e.g. uinit, ibc/…, evm/…) or ERC20 address 0x…'),
+        ...pagination,
+      ],
       ok(list('holders', 'Holder')),
     ),
   },
@@ -162,8 +240,15 @@ export const indexerOpenApi = {
         additionalProperties: false,
         properties: {
           previous_key: { type: 'string', nullable: true },
-          next_key: { type: 'string', nullable: true, description: 'Pass as pagination.key to get the next page; null when nothing follows' },
-          total: { ...decimal, description: '"0" when count_total=false (except /blocks, where it is the latest height); "-1" = unknown' },
+          next_key: {
+            type: 'string',
+            nullable: true,
+            description: 'Pass as pagination.key to get the next page; null when nothing follows',
+          },
+          total: {
+            ...decimal,
+            description: '"0" when count_total=false (except /blocks, where it is the latest height); "-1" = unknown',
+          },
         },
       },
       Status: {
@@ -176,13 +261,32 @@ export const indexerOpenApi = {
           chain_id: str(),
           height: { type: 'integer', description: 'Last completely indexed height' },
           internal_tx_height: { type: 'integer', description: 'EVM with internal-tx indexing only; omitted when 0' },
-          rich_list_height: { type: 'integer', description: 'Height of the latest rich-list snapshot (EVM); omitted when 0' },
+          rich_list_height: {
+            type: 'integer',
+            description: 'Height of the latest rich-list snapshot (EVM); omitted when 0',
+          },
         },
       },
-      Coin: { type: 'object', required: ['denom', 'amount'], additionalProperties: false, properties: { denom: str(), amount: decimal } },
+      Coin: {
+        type: 'object',
+        required: ['denom', 'amount'],
+        additionalProperties: false,
+        properties: { denom: str(), amount: decimal },
+      },
       Block: {
         type: 'object',
-        required: ['chain_id', 'height', 'hash', 'block_time', 'timestamp', 'gas_used', 'gas_wanted', 'tx_count', 'total_fee', 'proposer'],
+        required: [
+          'chain_id',
+          'height',
+          'hash',
+          'block_time',
+          'timestamp',
+          'gas_used',
+          'gas_wanted',
+          'tx_count',
+          'total_fee',
+          'proposer',
+        ],
         additionalProperties: false,
         properties: {
           chain_id: str(),
@@ -209,13 +313,31 @@ export const indexerOpenApi = {
           type: str(),
           attributes: {
             type: 'array',
-            items: { type: 'object', required: ['key', 'value'], properties: { key: str(), value: str(), index: { type: 'boolean' } } },
+            items: {
+              type: 'object',
+              required: ['key', 'value'],
+              properties: { key: str(), value: str(), index: { type: 'boolean' } },
+            },
           },
         },
       },
       Tx: {
         type: 'object',
-        required: ['txhash', 'height', 'codespace', 'code', 'data', 'raw_log', 'logs', 'info', 'gas_wanted', 'gas_used', 'tx', 'timestamp', 'events'],
+        required: [
+          'txhash',
+          'height',
+          'codespace',
+          'code',
+          'data',
+          'raw_log',
+          'logs',
+          'info',
+          'gas_wanted',
+          'gas_used',
+          'tx',
+          'timestamp',
+          'events',
+        ],
         additionalProperties: false,
         properties: {
           txhash: str({ pattern: '^[0-9A-F]+$' }),
@@ -232,7 +354,11 @@ export const indexerOpenApi = {
             type: 'object',
             description: 'body, auth_info and signatures as the chain REST returns them (no outer "@type")',
             required: ['body', 'auth_info', 'signatures'],
-            properties: { body: { type: 'object' }, auth_info: { type: 'object' }, signatures: { type: 'array', items: str() } },
+            properties: {
+              body: { type: 'object' },
+              auth_info: { type: 'object' },
+              signatures: { type: 'array', items: str() },
+            },
           },
           timestamp: str({ description: 'RFC3339Nano, UTC' }),
           events: { type: 'array', items: ref('Event') },
@@ -266,7 +392,16 @@ export const indexerOpenApi = {
       },
       Token: {
         type: 'object',
-        required: ['collection_addr', 'collection_name', 'collection_origin_name', 'object_addr', 'owner', 'nft', 'height', 'timestamp'],
+        required: [
+          'collection_addr',
+          'collection_name',
+          'collection_origin_name',
+          'object_addr',
+          'owner',
+          'nft',
+          'height',
+          'timestamp',
+        ],
         additionalProperties: false,
         properties: {
           collection_addr: str(),
@@ -274,12 +409,22 @@ export const indexerOpenApi = {
           collection_origin_name: str(),
           object_addr: str(),
           owner: str(),
-          nft: { type: 'object', required: ['token_id', 'uri'], additionalProperties: false, properties: { token_id: str(), uri: str() } },
+          nft: {
+            type: 'object',
+            required: ['token_id', 'uri'],
+            additionalProperties: false,
+            properties: { token_id: str(), uri: str() },
+          },
           height: { type: 'integer' },
           timestamp: str({ description: 'RFC3339Nano, UTC' }),
         },
       },
-      Holder: { type: 'object', required: ['account', 'amount'], additionalProperties: false, properties: { account: str(), amount: { type: 'string', pattern: '^[0-9]+$' } } },
+      Holder: {
+        type: 'object',
+        required: ['account', 'amount'],
+        additionalProperties: false,
+        properties: { account: str(), amount: { type: 'string', pattern: '^[0-9]+$' } },
+      },
     },
   },
 } as const;

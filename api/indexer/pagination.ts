@@ -65,7 +65,8 @@ export function decodeKey(key: string): Decoded {
   }
   if (!/^\d{1,16}$/.test(text)) throw badRequest(msg.nonneg);
   const offset = Number(text);
-  if (offset > MAX_OFFSET) throw badRequest(`pagination.key offset must be at most ${MAX_OFFSET}; page with next_key instead`);
+  if (offset > MAX_OFFSET)
+    throw badRequest(`pagination.key offset must be at most ${MAX_OFFSET}; page with next_key instead`);
   return { cursor: null, offset };
 }
 
@@ -100,7 +101,10 @@ export function encodeCursor(c: Cursor): string {
       obj = { height: c.height };
       break;
     case 'token':
-      obj = c.collection === null ? { height: c.height, token_id: c.tokenId } : { collection_addr: c.collection, height: c.height, token_id: c.tokenId };
+      obj =
+        c.collection === null
+          ? { height: c.height, token_id: c.tokenId }
+          : { collection_addr: c.collection, height: c.height, token_id: c.tokenId };
       break;
     case 'collection':
       obj = { height: c.height, object_addr: c.collection };
@@ -131,7 +135,8 @@ export function parsePage(q: RawPageQuery, accepts: readonly Cursor['kind'][]): 
   let offset = q['pagination.offset'] === undefined ? 0 : Number(q['pagination.offset']);
   if (!Number.isInteger(offset)) throw badRequest('pagination.offset must be an integer');
   if (offset < 0) throw badRequest(msg.offset);
-  if (offset > MAX_OFFSET) throw badRequest(`pagination.offset must be at most ${MAX_OFFSET}; page with next_key instead`);
+  if (offset > MAX_OFFSET)
+    throw badRequest(`pagination.offset must be at most ${MAX_OFFSET}; page with next_key instead`);
   const countTotal = boolOf(q['pagination.count_total'], true, 'pagination.count_total');
   const reverse = boolOf(q['pagination.reverse'], true, 'pagination.reverse');
   let cursor: Cursor | null = null;
@@ -141,7 +146,8 @@ export function parsePage(q: RawPageQuery, accepts: readonly Cursor['kind'][]): 
     if (d.offset !== null) offset = d.offset;
     if (d.cursor) {
       if (accepts.includes(d.cursor.kind)) cursor = d.cursor;
-      else if (accepts.length > 0) throw badRequest(`pagination.key: a ${d.cursor.kind} cursor does not apply to this list`);
+      else if (accepts.length > 0)
+        throw badRequest(`pagination.key: a ${d.cursor.kind} cursor does not apply to this list`);
     }
   }
   if (cursor) offset = 0; // a cursor replaces the offset (§3.2)

@@ -10,8 +10,10 @@ export type Vm = 'evm' | 'move' | 'wasm';
 export const MAX_HEIGHT = 1_000_000_000_000;
 export const MAX_MSG_TYPES = 32;
 
-const invalidAccount = (v: string) => badRequest(`[INVALID_VALUE] invalid value for account: ${v} (invalid address format)`);
-const invalidAddress = (v: string) => badRequest(`[INVALID_VALUE] invalid value for address: ${v} (invalid address format)`);
+const invalidAccount = (v: string) =>
+  badRequest(`[INVALID_VALUE] invalid value for account: ${v} (invalid address format)`);
+const invalidAddress = (v: string) =>
+  badRequest(`[INVALID_VALUE] invalid value for address: ${v} (invalid address format)`);
 
 function bech32Bytes(v: string, prefix: string): Uint8Array | null {
   if (v.toLowerCase() !== v && v.toUpperCase() !== v) return null; // mixed case is invalid bech32
@@ -46,17 +48,18 @@ export function parseAccount(v: string, prefix: string): string {
  */
 export function parseCollectionAddr(v: string, vm: Vm | undefined, prefix: string): string {
   const fromB = bech32Bytes(v, prefix);
-  if (fromB) return '0x' + toHex(fromB);
+  if (fromB) return `0x${toHex(fromB)}`;
   const m = /^(?:0x|0X)?([0-9a-fA-F]+)$/.exec(v);
   if (!m || m[1]!.length > 64) throw invalidAddress(v);
   const digits = m[1]!.toLowerCase().replace(/^0+/, '');
   const width = vm === 'evm' && digits.length <= 40 ? 40 : 64;
-  return '0x' + digits.padStart(width, '0');
+  return `0x${digits.padStart(width, '0')}`;
 }
 
 /** `/blocks/{height}`: a string path value; the two upstream messages for non-integers and < 1. */
 export function parseBlockHeight(v: string): number {
-  if (!/^[+-]?\d+$/.test(v)) throw badRequest(`[INVALID_VALUE] invalid value for height: ${v} (must be a valid integer)`);
+  if (!/^[+-]?\d+$/.test(v))
+    throw badRequest(`[INVALID_VALUE] invalid value for height: ${v} (must be a valid integer)`);
   const n = Number(v);
   if (n < 1) throw badRequest(`[INVALID_VALUE] invalid value for height: ${v} (must be a positive integer)`);
   return n;
@@ -65,7 +68,8 @@ export function parseBlockHeight(v: string): number {
 /** `/txs/by_height/{height}`: already an integer (validator); still refuse < 1 with the upstream message. */
 export function parseTxHeight(v: unknown): number {
   const n = typeof v === 'number' ? v : Number(v);
-  if (!Number.isInteger(n)) throw badRequest(`[INVALID_VALUE] invalid value for height: ${String(v)} (must be a valid integer)`);
+  if (!Number.isInteger(n))
+    throw badRequest(`[INVALID_VALUE] invalid value for height: ${String(v)} (must be a valid integer)`);
   if (n < 1) throw badRequest(`[INVALID_VALUE] invalid value for height: ${String(v)} (must be a positive integer)`);
   return n;
 }
@@ -75,7 +79,7 @@ export function parseTxHash(v: string): string {
   const m = /^(?:0x|0X)?([0-9a-fA-F]{1,64})$/.exec(v);
   if (!m) throw badRequest('invalid hash format');
   const h = m[1]!.toUpperCase();
-  return h.length % 2 === 1 ? '0' + h : h;
+  return h.length % 2 === 1 ? `0${h}` : h;
 }
 
 /**
@@ -88,7 +92,8 @@ export function parseMsgs(v: unknown): string[] | null {
   const types = [...new Set(items.map((s) => s.trim().replace(/^\/+/, '')).filter((s) => s !== ''))];
   if (types.length === 0) throw badRequest('msgs: give at least one message type, e.g. cosmos.bank.v1beta1.MsgSend');
   if (types.length > MAX_MSG_TYPES) throw badRequest(`msgs: at most ${MAX_MSG_TYPES} message types`);
-  for (const t of types) if (t.length > 256 || !/^[\w.\-/]+$/.test(t)) throw badRequest(`msgs: invalid message type '${t.slice(0, 64)}'`);
+  for (const t of types)
+    if (t.length > 256 || !/^[\w.\-/]+$/.test(t)) throw badRequest(`msgs: invalid message type '${t.slice(0, 64)}'`);
   return types;
 }
 
@@ -113,12 +118,13 @@ export function parseBool(v: unknown, name: string): boolean {
 /** Rich-list denom (§8): `%2F` → `/`, lowercased; `ibc/` hashes uppercased after the prefix; `gas` → `GAS`. */
 export function normaliseDenom(v: string): { erc20: string } | { denom: string } {
   const d = v.replace(/%2F/gi, '/').toLowerCase();
-  if (d.length === 0 || d.length > 128 || !/^[a-z0-9/:._-]+$/.test(d)) throw badRequest(`invalid denom: ${v.slice(0, 128)}`);
+  if (d.length === 0 || d.length > 128 || !/^[a-z0-9/:._-]+$/.test(d))
+    throw badRequest(`invalid denom: ${v.slice(0, 128)}`);
   if (d.startsWith('0x')) {
     if (!/^0x[0-9a-f]{40}$/.test(d)) throw badRequest(`invalid denom: ${v} (an ERC20 address is 0x + 40 hex digits)`);
     return { erc20: d };
   }
-  if (d.startsWith('ibc/')) return { denom: 'ibc/' + d.slice(4).toUpperCase() };
+  if (d.startsWith('ibc/')) return { denom: `ibc/${d.slice(4).toUpperCase()}` };
   if (d === 'gas') return { denom: 'GAS' };
   return { denom: d };
 }
@@ -128,7 +134,7 @@ export function rfc3339Nano(chTime: string): string {
   const m = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}:\d{2})(?:\.(\d+))?Z?$/.exec(chTime);
   if (!m) return chTime;
   const frac = (m[3] ?? '').replace(/0+$/, '');
-  return `${m[1]}T${m[2]}${frac ? '.' + frac : ''}Z`;
+  return `${m[1]}T${m[2]}${frac ? `.${frac}` : ''}Z`;
 }
 
 /** Block timestamps: RFC 3339 at second precision (§2). */

@@ -42,7 +42,10 @@ export function registerRichList(r: Router, ctx: IndexerContext): void {
     '/indexer/richlist/v1/:denom',
     handle(async (req, res) => {
       if (ctx.vm !== 'evm')
-        throw new ApiError(404, `the rich list is not available on this chain: it is offered on EVM rollups only (this is a ${ctx.vm ?? 'non-EVM'} rollup)`);
+        throw new ApiError(
+          404,
+          `the rich list is not available on this chain: it is offered on EVM rollups only (this is a ${ctx.vm ?? 'non-EVM'} rollup)`,
+        );
       // Offset paging only; a JSON cursor is ignored as upstream (no kinds accepted).
       const page = parsePage(req.query as RawPageQuery, []);
       const d = normaliseDenom(str(req.params.denom));

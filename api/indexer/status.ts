@@ -9,7 +9,11 @@ export function registerStatus(r: Router, ctx: IndexerContext): void {
     '/status',
     handle(async (_req, res) => {
       const evm = ctx.vm === 'evm';
-      const f = await statusFacts(ctx.store, { internalTxs: evm && ctx.evmInternalTxs, richList: evm, chainId: ctx.chainId === undefined });
+      const f = await statusFacts(ctx.store, {
+        internalTxs: evm && ctx.evmInternalTxs,
+        richList: evm,
+        chainId: ctx.chainId === undefined,
+      });
       // Upstream answers an empty database with a 500; we keep the status and say why, as JSON.
       if (f.height === null) throw new ApiError(500, 'no block has been indexed yet');
       const body: Record<string, unknown> = {

@@ -26,7 +26,12 @@ export function registerTokens(r: Router, ctx: IndexerContext): void {
       p,
       rows,
       total,
-      (t: TokenRow) => ({ kind: 'token', height: Number(t.height), tokenId: t.token_id, collection: multi ? t.collection : null }),
+      (t: TokenRow) => ({
+        kind: 'token',
+        height: Number(t.height),
+        tokenId: t.token_id,
+        collection: multi ? t.collection : null,
+      }),
       true,
     );
     // A token whose collection row is missing is still returned, with empty collection fields (§7.3).
@@ -48,7 +53,10 @@ export function registerTokens(r: Router, ctx: IndexerContext): void {
     '/indexer/nft/v1/tokens/by_account/:account',
     handle(async (req, res) => {
       const owner = parseAccount(str(req.params.account), ctx.bech32Prefix);
-      const collection = req.query.collection_addr === undefined ? null : parseCollectionAddr(str(req.query.collection_addr), ctx.vm, ctx.bech32Prefix);
+      const collection =
+        req.query.collection_addr === undefined
+          ? null
+          : parseCollectionAddr(str(req.query.collection_addr), ctx.vm, ctx.bech32Prefix);
       res.json(await page(req, { kind: 'owner', owner, collection, tokenId: tokenIdFilter(req.query.token_id) }));
     }),
   );

@@ -7,7 +7,15 @@ import { listTxDocs, sequenceAbove, txDocByHash, type TxList } from '../../click
 import { tokenExists } from '../../clickhouse/queries/tokens.js';
 import { handle, sendJson, str, type IndexerContext } from './context.js';
 import { pageResult, parsePage, type PaginationObject, type RawPageQuery } from './pagination.js';
-import { MAX_HEIGHT, parseAccount, parseBool, parseCollectionAddr, parseMsgs, parseTxHash, parseTxHeight } from './params.js';
+import {
+  MAX_HEIGHT,
+  parseAccount,
+  parseBool,
+  parseCollectionAddr,
+  parseMsgs,
+  parseTxHash,
+  parseTxHeight,
+} from './params.js';
 
 const emptyPage = (): PaginationObject => ({ previous_key: null, next_key: null, total: '0' });
 
@@ -15,7 +23,13 @@ function sendTxs(res: Response, docs: readonly string[], pagination: PaginationO
   sendJson(res, `{"txs":[${docs.join(',')}],"pagination":${JSON.stringify(pagination)}}`);
 }
 
-async function txPage(ctx: IndexerContext, req: Request, res: Response, list: TxList, msgs: string[] | null): Promise<void> {
+async function txPage(
+  ctx: IndexerContext,
+  req: Request,
+  res: Response,
+  list: TxList,
+  msgs: string[] | null,
+): Promise<void> {
   const page = parsePage(req.query as RawPageQuery, ['sequence']);
   const tip = await ctx.tip();
   const cursor = page.cursor?.kind === 'sequence' ? page.cursor.sequence : null;
@@ -26,8 +40,15 @@ async function txPage(ctx: IndexerContext, req: Request, res: Response, list: Tx
     { msgs, maxSequence: sequenceAbove(tip), cursor },
     page.countTotal,
   );
-  const { rows, pagination } = pageResult(page, docs, total, (d) => ({ kind: 'sequence', sequence: Number(d.sequence) }));
-  sendTxs(res, rows.map((d) => d.json), pagination);
+  const { rows, pagination } = pageResult(page, docs, total, (d) => ({
+    kind: 'sequence',
+    sequence: Number(d.sequence),
+  }));
+  sendTxs(
+    res,
+    rows.map((d) => d.json),
+    pagination,
+  );
 }
 
 export function registerTxs(r: Router, ctx: IndexerContext): void {
@@ -64,7 +85,10 @@ export function registerTxs(r: Router, ctx: IndexerContext): void {
     handle(async (req, res) => {
       const raw = str(req.params.tx_hash);
       // `/txs/by_account` or `/txs/by_height` without their value land here: say what is missing.
-      if (raw === 'by_account' || raw === 'by_height') throw badRequest(`${raw === 'by_account' ? 'account' : 'height'} is missing: use /indexer/tx/v1/txs/${raw}/{${raw.slice(3)}}`);
+      if (raw === 'by_account' || raw === 'by_height')
+        throw badRequest(
+          `${raw === 'by_account' ? 'account' : 'height'} is missing: use /indexer/tx/v1/txs/${raw}/{${raw.slice(3)}}`,
+        );
       const hash = parseTxHash(raw);
       const tip = await ctx.tip();
       const doc = await txDocByHash(ctx.store, hash, sequenceAbove(tip));

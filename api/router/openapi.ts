@@ -2,7 +2,13 @@
 // express-openapi-validator to validate every request. Tracking paths are merged in by the app.
 const chainId = { type: 'string', minLength: 1, maxLength: 64, pattern: '^[a-zA-Z0-9._-]+$' };
 const denom = { type: 'string', minLength: 1, maxLength: 256 };
-const amount = { type: 'string', minLength: 1, maxLength: 78, pattern: '^[0-9]+$', description: 'base units, decimal digits, at most 2^256-1' };
+const amount = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 78,
+  pattern: '^[0-9]+$',
+  description: 'base units, decimal digits, at most 2^256-1',
+};
 const bool = { type: 'boolean' };
 
 const routeFields = {
@@ -13,7 +19,14 @@ const routeFields = {
   dest_asset_chain_id: chainId,
   dest_asset_denom: denom,
   is_op_withdraw: { ...bool, description: 'Initia: true asks for the OPinit withdrawal ("Lossless") route' },
-  bridges: { type: 'array', maxItems: 16, items: { type: 'string', enum: ['IBC', 'AXELAR', 'CCTP', 'HYPERLANE', 'OPINIT', 'GO_FAST', 'STARGATE', 'LAYER_ZERO', 'EUREKA', 'CCTP_V2'] } },
+  bridges: {
+    type: 'array',
+    maxItems: 16,
+    items: {
+      type: 'string',
+      enum: ['IBC', 'AXELAR', 'CCTP', 'HYPERLANE', 'OPINIT', 'GO_FAST', 'STARGATE', 'LAYER_ZERO', 'EUREKA', 'CCTP_V2'],
+    },
+  },
   cumulative_affiliate_fee_bps: { type: 'string', maxLength: 8 },
   swap_venues: { type: 'array', maxItems: 16, items: { type: 'object' } },
   allow_unsafe: bool,
@@ -30,19 +43,37 @@ const assetJson = {
   type: 'object',
   required: ['denom', 'chain_id', 'origin_denom', 'origin_chain_id', 'trace', 'is_cw20', 'is_evm', 'is_svm'],
   properties: {
-    denom: { type: 'string' }, chain_id: { type: 'string' }, origin_denom: { type: 'string' }, origin_chain_id: { type: 'string' },
-    trace: { type: 'string' }, is_cw20: bool, is_evm: bool, is_svm: bool, symbol: { type: 'string' }, name: { type: 'string' },
-    logo_uri: { type: 'string' }, decimals: { type: 'integer' }, token_contract: { type: 'string' }, description: { type: 'string' },
-    coingecko_id: { type: 'string' }, recommended_symbol: { type: 'string' },
+    denom: { type: 'string' },
+    chain_id: { type: 'string' },
+    origin_denom: { type: 'string' },
+    origin_chain_id: { type: 'string' },
+    trace: { type: 'string' },
+    is_cw20: bool,
+    is_evm: bool,
+    is_svm: bool,
+    symbol: { type: 'string' },
+    name: { type: 'string' },
+    logo_uri: { type: 'string' },
+    decimals: { type: 'integer' },
+    token_contract: { type: 'string' },
+    description: { type: 'string' },
+    coingecko_id: { type: 'string' },
+    recommended_symbol: { type: 'string' },
   },
 };
 
 const fee = {
   type: 'object',
   properties: {
-    fee_type: { type: 'string' }, bridge_id: { type: 'string' }, amount: { type: 'string' }, usd_amount: { type: 'string' },
-    origin_asset: { $ref: '#/components/schemas/AssetJson' }, chain_id: { type: 'string' }, tx_index: { type: 'integer' },
-    operation_index: { type: 'integer', nullable: true }, fee_behavior: { type: 'string', enum: ['FEE_BEHAVIOR_DEDUCTED', 'FEE_BEHAVIOR_ADDITIONAL'] },
+    fee_type: { type: 'string' },
+    bridge_id: { type: 'string' },
+    amount: { type: 'string' },
+    usd_amount: { type: 'string' },
+    origin_asset: { $ref: '#/components/schemas/AssetJson' },
+    chain_id: { type: 'string' },
+    tx_index: { type: 'integer' },
+    operation_index: { type: 'integer', nullable: true },
+    fee_behavior: { type: 'string', enum: ['FEE_BEHAVIOR_DEDUCTED', 'FEE_BEHAVIOR_ADDITIONAL'] },
   },
 };
 
@@ -50,7 +81,11 @@ const operation = {
   type: 'object',
   required: ['tx_index', 'amount_in', 'amount_out'],
   description: 'exactly one wrapper key: transfer, op_init_transfer or layer_zero_transfer',
-  properties: { tx_index: { type: 'integer', minimum: 0, maximum: 16 }, amount_in: amount, amount_out: { ...amount, pattern: '^[0-9]+$' } },
+  properties: {
+    tx_index: { type: 'integer', minimum: 0, maximum: 16 },
+    amount_in: amount,
+    amount_out: { ...amount, pattern: '^[0-9]+$' },
+  },
   additionalProperties: { type: 'object' },
   minProperties: 4,
   maxProperties: 4,
@@ -58,28 +93,73 @@ const operation = {
 
 const routeResponse = {
   type: 'object',
-  required: ['amount_in', 'amount_out', 'source_asset_chain_id', 'source_asset_denom', 'dest_asset_chain_id', 'dest_asset_denom', 'operations', 'chain_ids', 'required_chain_addresses', 'estimated_amount_out', 'txs_required', 'estimated_route_duration_seconds'],
+  required: [
+    'amount_in',
+    'amount_out',
+    'source_asset_chain_id',
+    'source_asset_denom',
+    'dest_asset_chain_id',
+    'dest_asset_denom',
+    'operations',
+    'chain_ids',
+    'required_chain_addresses',
+    'estimated_amount_out',
+    'txs_required',
+    'estimated_route_duration_seconds',
+  ],
   properties: {
-    amount_in: { type: 'string' }, amount_out: { type: 'string' }, estimated_amount_out: { type: 'string' },
-    source_asset_chain_id: { type: 'string' }, source_asset_denom: { type: 'string' }, dest_asset_chain_id: { type: 'string' }, dest_asset_denom: { type: 'string' },
+    amount_in: { type: 'string' },
+    amount_out: { type: 'string' },
+    estimated_amount_out: { type: 'string' },
+    source_asset_chain_id: { type: 'string' },
+    source_asset_denom: { type: 'string' },
+    dest_asset_chain_id: { type: 'string' },
+    dest_asset_denom: { type: 'string' },
     operations: { type: 'array', items: { $ref: '#/components/schemas/Operation' } },
-    chain_ids: { type: 'array', items: { type: 'string' } }, required_chain_addresses: { type: 'array', items: { type: 'string' } },
-    does_swap: bool, swap_venues: { type: 'array', items: { type: 'object' } }, txs_required: { type: 'integer' },
-    usd_amount_in: { type: 'string' }, usd_amount_out: { type: 'string' },
-    warning: { type: 'object', nullable: true, properties: { type: { type: 'string', enum: ['LOW_INFO_WARNING', 'BAD_PRICE_WARNING'] }, message: { type: 'string' } } },
+    chain_ids: { type: 'array', items: { type: 'string' } },
+    required_chain_addresses: { type: 'array', items: { type: 'string' } },
+    does_swap: bool,
+    swap_venues: { type: 'array', items: { type: 'object' } },
+    txs_required: { type: 'integer' },
+    usd_amount_in: { type: 'string' },
+    usd_amount_out: { type: 'string' },
+    warning: {
+      type: 'object',
+      nullable: true,
+      properties: {
+        type: { type: 'string', enum: ['LOW_INFO_WARNING', 'BAD_PRICE_WARNING'] },
+        message: { type: 'string' },
+      },
+    },
     estimated_fees: { type: 'array', items: { $ref: '#/components/schemas/Fee' } },
-    estimated_route_duration_seconds: { type: 'integer' }, required_op_hook: bool,
-    extra_infos: { type: 'array', items: { type: 'string' } }, extra_warnings: { type: 'array', items: { type: 'string' } },
+    estimated_route_duration_seconds: { type: 'integer' },
+    required_op_hook: bool,
+    extra_infos: { type: 'array', items: { type: 'string' } },
+    extra_warnings: { type: 'array', items: { type: 'string' } },
   },
 };
 
-const cosmosMsg = { type: 'object', required: ['msg', 'msg_type_url'], properties: { msg: { type: 'string' }, msg_type_url: { type: 'string' } } };
+const cosmosMsg = {
+  type: 'object',
+  required: ['msg', 'msg_type_url'],
+  properties: { msg: { type: 'string' }, msg_type_url: { type: 'string' } },
+};
 const evmTx = {
   type: 'object',
   required: ['chain_id'],
   properties: {
-    chain_id: { type: 'string' }, to: { type: 'string' }, value: { type: 'string' }, data: { type: 'string', pattern: '^[0-9a-f]*$' }, signer_address: { type: 'string' },
-    required_erc20_approvals: { type: 'array', items: { type: 'object', properties: { amount: { type: 'string' }, spender: { type: 'string' }, token_contract: { type: 'string' } } } },
+    chain_id: { type: 'string' },
+    to: { type: 'string' },
+    value: { type: 'string' },
+    data: { type: 'string', pattern: '^[0-9a-f]*$' },
+    signer_address: { type: 'string' },
+    required_erc20_approvals: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { amount: { type: 'string' }, spender: { type: 'string' }, token_contract: { type: 'string' } },
+      },
+    },
   },
 };
 const msgsResponse = {
@@ -92,7 +172,16 @@ const msgsResponse = {
       items: {
         type: 'object',
         properties: {
-          cosmos_tx: { type: 'object', required: ['chain_id'], properties: { chain_id: { type: 'string' }, path: { type: 'array', items: { type: 'string' } }, signer_address: { type: 'string' }, msgs: { type: 'array', items: cosmosMsg } } },
+          cosmos_tx: {
+            type: 'object',
+            required: ['chain_id'],
+            properties: {
+              chain_id: { type: 'string' },
+              path: { type: 'array', items: { type: 'string' } },
+              signer_address: { type: 'string' },
+              msgs: { type: 'array', items: cosmosMsg },
+            },
+          },
           evm_tx: evmTx,
           operations_indices: { type: 'array', items: { type: 'integer' } },
         },
@@ -107,58 +196,212 @@ const msgsResponse = {
 const errorBody = {
   type: 'object',
   required: ['code', 'message', 'details'],
-  properties: { code: { type: 'integer' }, message: { type: 'string' }, details: { type: 'array', items: { type: 'object' } } },
+  properties: {
+    code: { type: 'integer' },
+    message: { type: 'string' },
+    details: { type: 'array', items: { type: 'object' } },
+  },
 };
 
 const errors = {
-  '400': { description: 'bad input or no route (gRPC code 3)', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
-  '404': { description: 'unsupported chain (gRPC code 5)', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
-  '413': { description: 'request body too large', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
-  '415': { description: 'not a JSON body', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+  '400': {
+    description: 'bad input or no route (gRPC code 3)',
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+  },
+  '404': {
+    description: 'unsupported chain (gRPC code 5)',
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+  },
+  '413': {
+    description: 'request body too large',
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+  },
+  '415': {
+    description: 'not a JSON body',
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+  },
 };
 
-const jsonBody = (ref: string, example: unknown) => ({ required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${ref}` }, example } } });
+const jsonBody = (ref: string, example: unknown) => ({
+  required: true,
+  content: { 'application/json': { schema: { $ref: `#/components/schemas/${ref}` }, example } },
+});
 
 // Real mainnet examples (router.md §3): INIT from L1 to echelon-1 over OPinit bridge 16.
 const USER = 'init1dw49mn7s2r5mskjdmus5hth80zz8wwaywycq06';
 const INIT_ECHELON = 'l2/23c8396041db74441f4268d0c7e0533177dc3e028a47a8e584318f2d0c46fbe9';
-const routeExample = { amount_in: '1000000', source_asset_chain_id: 'interwoven-1', source_asset_denom: 'uinit', dest_asset_chain_id: 'echelon-1', dest_asset_denom: INIT_ECHELON };
-const msgsExample = {
-  ...routeExample, amount_out: '1000000', address_list: [USER, USER], slippage_tolerance_percent: '1',
-  operations: [{ op_init_transfer: { from_chain_id: 'interwoven-1', to_chain_id: 'echelon-1', chain_id: 'interwoven-1', denom_in: 'uinit', denom_out: INIT_ECHELON, op_init_bridge_id: '16', bridge_id: 'OPINIT', smart_relay: false }, tx_index: 0, amount_in: '1000000', amount_out: '1000000' }],
+const routeExample = {
+  amount_in: '1000000',
+  source_asset_chain_id: 'interwoven-1',
+  source_asset_denom: 'uinit',
+  dest_asset_chain_id: 'echelon-1',
+  dest_asset_denom: INIT_ECHELON,
 };
-const opHookExample = { source_address: USER, source_asset_chain_id: 'interwoven-1', source_asset_denom: 'uinit', dest_address: USER, dest_asset_chain_id: 'yominet-1', dest_asset_denom: 'evm/856aB2c9F35B9187aB3eB0Fcd11DCc6160427e96' };
-const ok = (ref: string, description: string) => ({ description, content: { 'application/json': { schema: { $ref: `#/components/schemas/${ref}` } } } });
+const msgsExample = {
+  ...routeExample,
+  amount_out: '1000000',
+  address_list: [USER, USER],
+  slippage_tolerance_percent: '1',
+  operations: [
+    {
+      op_init_transfer: {
+        from_chain_id: 'interwoven-1',
+        to_chain_id: 'echelon-1',
+        chain_id: 'interwoven-1',
+        denom_in: 'uinit',
+        denom_out: INIT_ECHELON,
+        op_init_bridge_id: '16',
+        bridge_id: 'OPINIT',
+        smart_relay: false,
+      },
+      tx_index: 0,
+      amount_in: '1000000',
+      amount_out: '1000000',
+    },
+  ],
+};
+const opHookExample = {
+  source_address: USER,
+  source_asset_chain_id: 'interwoven-1',
+  source_asset_denom: 'uinit',
+  dest_address: USER,
+  dest_asset_chain_id: 'yominet-1',
+  dest_asset_denom: 'evm/856aB2c9F35B9187aB3eB0Fcd11DCc6160427e96',
+};
+const ok = (ref: string, description: string) => ({
+  description,
+  content: { 'application/json': { schema: { $ref: `#/components/schemas/${ref}` } } },
+});
 
 const listParams = (flags: string[]) => [
-  { name: 'chain_ids', in: 'query', required: false, style: 'form', explode: true, allowReserved: true, schema: { type: 'array', maxItems: 32, items: { type: 'string', maxLength: 64 } } },
+  {
+    name: 'chain_ids',
+    in: 'query',
+    required: false,
+    style: 'form',
+    explode: true,
+    allowReserved: true,
+    schema: { type: 'array', maxItems: 32, items: { type: 'string', maxLength: 64 } },
+  },
   ...flags.map((name) => ({ name, in: 'query', required: false, schema: { type: 'boolean' } })),
 ];
 
-export function routerOpenapi(extraPaths: Record<string, unknown> = {}, extraSchemas: Record<string, unknown> = {}): Record<string, unknown> {
+export function routerOpenapi(
+  extraPaths: Record<string, unknown> = {},
+  extraSchemas: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     openapi: '3.0.3',
-    info: { title: 'Router API', version: '1.0.0', description: 'Skip Go v2 / Initia compatible router: routes over IBC, OPinit and LayerZero. The router never signs or broadcasts.' },
+    info: {
+      title: 'Router API',
+      version: '1.0.0',
+      description:
+        'Skip Go v2 / Initia compatible router: routes over IBC, OPinit and LayerZero. The router never signs or broadcasts.',
+    },
     paths: {
-      '/v2/fungible/route': { post: { operationId: 'route', summary: 'Best route between two assets', requestBody: jsonBody('RouteRequest', routeExample), responses: { '200': ok('RouteResponse', 'the optimal route'), ...errors } } },
-      '/v2/fungible/msgs': { post: { operationId: 'msgs', summary: 'Transactions to sign for a route', requestBody: jsonBody('MsgsRequest', msgsExample), responses: { '200': ok('MsgsResponse', 'transactions to sign'), ...errors, '503': { description: 'an on-chain quote was unavailable', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } } } } },
-      '/v2/info/chains': { get: { operationId: 'chains', summary: 'Chains the router knows (Skip ChainJson + rpc, rest, hidden, evm_fee_asset)', parameters: listParams(['include_evm', 'include_svm', 'only_testnets', 'include_testnets']), responses: { '200': ok('ChainsResponse', 'chain list'), ...errors } } },
-      '/v2/fungible/assets': { get: { operationId: 'assets', summary: 'Assets per chain (Skip AssetJson + hidden)', parameters: listParams(['native_only', 'include_no_metadata_assets', 'include_cw20_assets', 'include_evm_assets', 'include_svm_assets', 'only_testnets']), responses: { '200': ok('AssetsResponse', 'assets per chain'), ...errors } } },
-      '/op-hook': { post: { operationId: 'opHook', summary: 'L2 messages to sign for an OPinit deposit hook', requestBody: jsonBody('OpHookRequest', opHookExample), responses: { '200': ok('OpHookResponse', 'the hook chain and messages'), ...errors } } },
+      '/v2/fungible/route': {
+        post: {
+          operationId: 'route',
+          summary: 'Best route between two assets',
+          requestBody: jsonBody('RouteRequest', routeExample),
+          responses: { '200': ok('RouteResponse', 'the optimal route'), ...errors },
+        },
+      },
+      '/v2/fungible/msgs': {
+        post: {
+          operationId: 'msgs',
+          summary: 'Transactions to sign for a route',
+          requestBody: jsonBody('MsgsRequest', msgsExample),
+          responses: {
+            '200': ok('MsgsResponse', 'transactions to sign'),
+            ...errors,
+            '503': {
+              description: 'an on-chain quote was unavailable',
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+            },
+          },
+        },
+      },
+      '/v2/info/chains': {
+        get: {
+          operationId: 'chains',
+          summary: 'Chains the router knows (Skip ChainJson + rpc, rest, hidden, evm_fee_asset)',
+          parameters: listParams(['include_evm', 'include_svm', 'only_testnets', 'include_testnets']),
+          responses: { '200': ok('ChainsResponse', 'chain list'), ...errors },
+        },
+      },
+      '/v2/fungible/assets': {
+        get: {
+          operationId: 'assets',
+          summary: 'Assets per chain (Skip AssetJson + hidden)',
+          parameters: listParams([
+            'native_only',
+            'include_no_metadata_assets',
+            'include_cw20_assets',
+            'include_evm_assets',
+            'include_svm_assets',
+            'only_testnets',
+          ]),
+          responses: { '200': ok('AssetsResponse', 'assets per chain'), ...errors },
+        },
+      },
+      '/op-hook': {
+        post: {
+          operationId: 'opHook',
+          summary: 'L2 messages to sign for an OPinit deposit hook',
+          requestBody: jsonBody('OpHookRequest', opHookExample),
+          responses: { '200': ok('OpHookResponse', 'the hook chain and messages'), ...errors },
+        },
+      },
       ...extraPaths,
     },
     components: {
       schemas: {
-        RouteRequest: { type: 'object', required: ['amount_in', 'source_asset_chain_id', 'source_asset_denom', 'dest_asset_chain_id', 'dest_asset_denom'], properties: routeFields },
+        RouteRequest: {
+          type: 'object',
+          required: [
+            'amount_in',
+            'source_asset_chain_id',
+            'source_asset_denom',
+            'dest_asset_chain_id',
+            'dest_asset_denom',
+          ],
+          properties: routeFields,
+        },
         MsgsRequest: {
           type: 'object',
-          required: ['amount_in', 'source_asset_chain_id', 'source_asset_denom', 'dest_asset_chain_id', 'dest_asset_denom', 'address_list', 'operations'],
+          required: [
+            'amount_in',
+            'source_asset_chain_id',
+            'source_asset_denom',
+            'dest_asset_chain_id',
+            'dest_asset_denom',
+            'address_list',
+            'operations',
+          ],
           properties: {
             ...routeFields,
-            address_list: { type: 'array', minItems: 1, maxItems: 8, items: { type: 'string', minLength: 1, maxLength: 128 } },
+            address_list: {
+              type: 'array',
+              minItems: 1,
+              maxItems: 8,
+              items: { type: 'string', minLength: 1, maxLength: 128 },
+            },
             operations: { type: 'array', minItems: 1, maxItems: 8, items: { type: 'object' } },
             slippage_tolerance_percent: { type: 'string', maxLength: 16 },
-            signed_op_hook: { oneOf: [{ type: 'string', maxLength: 48000 }, { type: 'object', required: ['signer', 'hook'], properties: { signer: { type: 'string', maxLength: 128 }, hook: { type: 'string', maxLength: 48000 } } }] },
+            signed_op_hook: {
+              oneOf: [
+                { type: 'string', maxLength: 48000 },
+                {
+                  type: 'object',
+                  required: ['signer', 'hook'],
+                  properties: {
+                    signer: { type: 'string', maxLength: 128 },
+                    hook: { type: 'string', maxLength: 48000 },
+                  },
+                },
+              ],
+            },
             timeout_seconds: { type: 'integer', minimum: 1, maximum: 86400 },
             estimated_amount_out: { type: 'string', maxLength: 78 },
             enable_gas_warnings: bool,
@@ -166,13 +409,65 @@ export function routerOpenapi(extraPaths: Record<string, unknown> = {}, extraSch
         },
         OpHookRequest: {
           type: 'object',
-          required: ['source_address', 'source_asset_chain_id', 'source_asset_denom', 'dest_address', 'dest_asset_chain_id', 'dest_asset_denom'],
-          properties: { source_address: { type: 'string', minLength: 1, maxLength: 128 }, source_asset_chain_id: chainId, source_asset_denom: denom, dest_address: { type: 'string', minLength: 1, maxLength: 128 }, dest_asset_chain_id: chainId, dest_asset_denom: denom },
+          required: [
+            'source_address',
+            'source_asset_chain_id',
+            'source_asset_denom',
+            'dest_address',
+            'dest_asset_chain_id',
+            'dest_asset_denom',
+          ],
+          properties: {
+            source_address: { type: 'string', minLength: 1, maxLength: 128 },
+            source_asset_chain_id: chainId,
+            source_asset_denom: denom,
+            dest_address: { type: 'string', minLength: 1, maxLength: 128 },
+            dest_asset_chain_id: chainId,
+            dest_asset_denom: denom,
+          },
         },
-        OpHookResponse: { type: 'object', required: ['chain_id', 'hook'], properties: { chain_id: { type: 'string' }, hook: { type: 'array', items: cosmosMsg } } },
+        OpHookResponse: {
+          type: 'object',
+          required: ['chain_id', 'hook'],
+          properties: { chain_id: { type: 'string' }, hook: { type: 'array', items: cosmosMsg } },
+        },
         RouteResponse: routeResponse,
-        ChainsResponse: { type: 'object', required: ['chains'], properties: { chains: { type: 'array', items: { type: 'object', required: ['chain_id', 'chain_name', 'chain_type', 'bech32_prefix', 'pretty_name'], properties: { chain_id: { type: 'string' }, chain_name: { type: 'string' }, chain_type: { type: 'string', enum: ['cosmos', 'evm', 'svm'] }, bech32_prefix: { type: 'string' }, pretty_name: { type: 'string' }, rpc: { type: 'string' }, rest: { type: 'string' }, hidden: bool } } } } },
-        AssetsResponse: { type: 'object', required: ['chain_to_assets_map'], properties: { chain_to_assets_map: { type: 'object', additionalProperties: { type: 'object', properties: { assets: { type: 'array', items: { $ref: '#/components/schemas/AssetJson' } } } } } } },
+        ChainsResponse: {
+          type: 'object',
+          required: ['chains'],
+          properties: {
+            chains: {
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['chain_id', 'chain_name', 'chain_type', 'bech32_prefix', 'pretty_name'],
+                properties: {
+                  chain_id: { type: 'string' },
+                  chain_name: { type: 'string' },
+                  chain_type: { type: 'string', enum: ['cosmos', 'evm', 'svm'] },
+                  bech32_prefix: { type: 'string' },
+                  pretty_name: { type: 'string' },
+                  rpc: { type: 'string' },
+                  rest: { type: 'string' },
+                  hidden: bool,
+                },
+              },
+            },
+          },
+        },
+        AssetsResponse: {
+          type: 'object',
+          required: ['chain_to_assets_map'],
+          properties: {
+            chain_to_assets_map: {
+              type: 'object',
+              additionalProperties: {
+                type: 'object',
+                properties: { assets: { type: 'array', items: { $ref: '#/components/schemas/AssetJson' } } },
+              },
+            },
+          },
+        },
         MsgsResponse: msgsResponse,
         Operation: operation,
         AssetJson: assetJson,

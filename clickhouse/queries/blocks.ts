@@ -17,10 +17,14 @@ export interface BlockRow {
 
 // UInt64 columns arrive as JSON strings (output_format_json_quote_64bit_integers); never alias over a
 // column that WHERE/ORDER BY use (a ClickHouse alias shadows the column).
-const COLUMNS = 'chain_id, height, hash, block_time_ms, time, gas_used, gas_wanted, toString(tx_count) AS tx_count_s, total_fee, proposer';
+const COLUMNS =
+  'chain_id, height, hash, block_time_ms, time, gas_used, gas_wanted, toString(tx_count) AS tx_count_s, total_fee, proposer';
 
 export async function blockByHeight(store: Store, height: number, tip: number): Promise<BlockRow | undefined> {
-  const rows = await store.rows<BlockRow>(`SELECT ${COLUMNS} FROM blocks WHERE height = {h:UInt64} AND height <= {tip:UInt64} LIMIT 1`, { h: height, tip });
+  const rows = await store.rows<BlockRow>(
+    `SELECT ${COLUMNS} FROM blocks WHERE height = {h:UInt64} AND height <= {tip:UInt64} LIMIT 1`,
+    { h: height, tip },
+  );
   return rows[0];
 }
 

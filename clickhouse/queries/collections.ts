@@ -81,7 +81,10 @@ export async function listCollections(
 export async function countCollections(store: Store, scope: CollectionScope): Promise<string> {
   const params: Params = {};
   const where = scopeWhere(scope, params);
-  const [r] = await store.rows<{ n: string }>(`SELECT toString(uniqExact(collection)) AS n FROM nft_collection_events ${where}`, params);
+  const [r] = await store.rows<{ n: string }>(
+    `SELECT toString(uniqExact(collection)) AS n FROM nft_collection_events ${where}`,
+    params,
+  );
   return r?.n ?? '0';
 }
 
@@ -91,7 +94,10 @@ export async function collectionsByAddr(store: Store, addrs: string[]): Promise<
 }
 
 /** Names of the given collections only (what a token row shows): one query, no NFT counts. */
-export async function collectionLabels(store: Store, addrs: string[]): Promise<Map<string, { name: string; origin_name: string }>> {
+export async function collectionLabels(
+  store: Store,
+  addrs: string[],
+): Promise<Map<string, { name: string; origin_name: string }>> {
   if (addrs.length === 0) return new Map();
   const rows = await store.rows<{ collection: string; name: string; origin_name: string }>(
     `SELECT collection, argMaxIf(name, sequence, name != '') AS name, argMaxIf(origin_name, sequence, origin_name != '') AS origin_name
@@ -102,7 +108,9 @@ export async function collectionLabels(store: Store, addrs: string[]): Promise<M
 }
 
 /** Every collection's name, origin name, height: the in-memory list behind /collections/by_name. */
-export async function collectionNames(store: Store): Promise<{ collection: string; name: string; origin_name: string; height: number }[]> {
+export async function collectionNames(
+  store: Store,
+): Promise<{ collection: string; name: string; origin_name: string; height: number }[]> {
   const rows = await store.rows<{ collection: string; name: string; origin_name: string; height: string }>(
     `SELECT collection, name, origin_name, height FROM (${SUMMARY('')}) ORDER BY height, collection LIMIT 1000000`,
   );

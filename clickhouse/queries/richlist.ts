@@ -15,7 +15,9 @@ export interface HolderPage {
 }
 
 export async function latestSnapshot(store: Store): Promise<number> {
-  const [r] = await store.rows<{ h: string }>('SELECT snapshot_height AS h FROM richlist_snapshots ORDER BY snapshot_height DESC LIMIT 1');
+  const [r] = await store.rows<{ h: string }>(
+    'SELECT snapshot_height AS h FROM richlist_snapshots ORDER BY snapshot_height DESC LIMIT 1',
+  );
   return r ? Number(r.h) : 0;
 }
 
@@ -23,9 +25,18 @@ export async function latestSnapshot(store: Store): Promise<number> {
  * One page after skipping `offset` holders in the chosen direction (desc = largest first), with the holder
  * count, in ONE engine call: the snapshot and count are scalar subqueries, then a key-range read on rank.
  */
-export async function holdersPage(store: Store, token: string, snapshot: number, desc: boolean, offset: number, limit: number): Promise<HolderPage> {
+export async function holdersPage(
+  store: Store,
+  token: string,
+  snapshot: number,
+  desc: boolean,
+  offset: number,
+  limit: number,
+): Promise<HolderPage> {
   const total = `(SELECT rank FROM richlist WHERE token = {token:String} AND snapshot_height = {h:UInt64} ORDER BY rank DESC LIMIT 1)`;
-  const range = desc ? 'rank > {offset:UInt64} ORDER BY rank' : `rank <= toInt64(ifNull(${total}, 0)) - {offset:UInt64} ORDER BY rank DESC`;
+  const range = desc
+    ? 'rank > {offset:UInt64} ORDER BY rank'
+    : `rank <= toInt64(ifNull(${total}, 0)) - {offset:UInt64} ORDER BY rank DESC`;
   const params = { token, h: snapshot, offset, limit };
   const rows = await store.rows<HolderRow & { total: string | null }>(
     `SELECT account, toString(amount) AS amount, ${total} AS total FROM richlist

@@ -68,7 +68,13 @@ function scopeSql(s: TokenScope, params: Params): { where: string; having: strin
 }
 
 /** A page of tokens. Sort keys: (token_id, height) or (height, token_id), then collection across collections. */
-export async function listTokens(store: Store, scope: TokenScope, order: TokenOrder, w: ListWindow, cursor: TokenCursor | null): Promise<TokenRow[]> {
+export async function listTokens(
+  store: Store,
+  scope: TokenScope,
+  order: TokenOrder,
+  w: ListWindow,
+  cursor: TokenCursor | null,
+): Promise<TokenRow[]> {
   const params: Params = { limit: w.limit };
   const { where, having } = scopeSql(scope, params);
   const multi = scope.kind === 'owner';

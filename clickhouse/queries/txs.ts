@@ -40,7 +40,10 @@ function window(w: ListWindow, s: TxListScope, params: Params): { keyset: string
   params.limit = w.limit;
   if (s.cursor !== null) {
     params.cursor = s.cursor;
-    return { keyset: `AND sequence ${after(w)} {cursor:UInt64}`, limit: `ORDER BY sequence ${dir(w)} LIMIT {limit:UInt32}` };
+    return {
+      keyset: `AND sequence ${after(w)} {cursor:UInt64}`,
+      limit: `ORDER BY sequence ${dir(w)} LIMIT {limit:UInt32}`,
+    };
   }
   params.offset = w.offset;
   return { keyset: '', limit: `ORDER BY sequence ${dir(w)} LIMIT {limit:UInt32} OFFSET {offset:UInt32}` };
@@ -50,7 +53,12 @@ function window(w: ListWindow, s: TxListScope, params: Params): { keyset: string
  * Read the documents of the picked sequences, in the list's order, one per sequence. The total rides along
  * as a scalar subquery: one engine call per page (embedded chDB runs parameterized queries one at a time).
  */
-async function docs(store: Store, pick: Picker, w: ListWindow, withTotal: boolean): Promise<(TxDoc & { total?: string })[]> {
+async function docs(
+  store: Store,
+  pick: Picker,
+  w: ListWindow,
+  withTotal: boolean,
+): Promise<(TxDoc & { total?: string })[]> {
   return store.rows<TxDoc & { total?: string }>(
     `SELECT sequence, json${withTotal ? `, toString((${pick.countSql})) AS total` : ''} FROM tx_docs WHERE sequence IN (${pick.sql})
      ORDER BY sequence ${dir(w)} LIMIT 1 BY sequence`,
@@ -93,7 +101,8 @@ function allTxs(w: ListWindow, s: TxListScope): Picker {
   }
   return {
     sql: `SELECT sequence FROM msg_type_txs WHERE msg_type IN {types:Array(String)} AND sequence < {maxSeq:UInt64} ${keyset} GROUP BY sequence ${limit}`,
-    countSql: 'SELECT uniqExact(sequence) FROM msg_type_txs WHERE msg_type IN {types:Array(String)} AND sequence < {maxSeq:UInt64}',
+    countSql:
+      'SELECT uniqExact(sequence) FROM msg_type_txs WHERE msg_type IN {types:Array(String)} AND sequence < {maxSeq:UInt64}',
     params,
   };
 }
@@ -163,7 +172,13 @@ function picker(list: TxList, w: ListWindow, s: TxListScope): Picker {
 }
 
 /** One page of tx documents (window.limit should include the look-ahead row) and, if asked, the total. */
-export async function listTxDocs(store: Store, list: TxList, w: ListWindow, s: TxListScope, withTotal: boolean): Promise<{ docs: TxDoc[]; total: string }> {
+export async function listTxDocs(
+  store: Store,
+  list: TxList,
+  w: ListWindow,
+  s: TxListScope,
+  withTotal: boolean,
+): Promise<{ docs: TxDoc[]; total: string }> {
   const pick = picker(list, w, s);
   const page = await docs(store, pick, w, withTotal);
   if (!withTotal) return { docs: page, total: '0' };

@@ -15,7 +15,14 @@ function arg(name: string, dflt: number): number {
   return v;
 }
 
-interface Urls { rpcUrl: string; restUrl: string; evmUrl?: string; chainId: string; setupMs: number; close(): Promise<void> }
+interface Urls {
+  rpcUrl: string;
+  restUrl: string;
+  evmUrl?: string;
+  chainId: string;
+  setupMs: number;
+  close(): Promise<void>;
+}
 
 async function inProcess(txsPerBlock: number): Promise<Urls> {
   const t0 = Date.now();
@@ -28,7 +35,11 @@ async function inProcess(txsPerBlock: number): Promise<Urls> {
 }
 
 async function child(txsPerBlock: number): Promise<Urls> {
-  const proc: ChildProcess = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--serve', '--txs-per-block', String(txsPerBlock)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const proc: ChildProcess = spawn(
+    process.execPath,
+    ['--import', 'tsx', fileURLToPath(import.meta.url), '--serve', '--txs-per-block', String(txsPerBlock)],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   const line = await new Promise<string>((resolve, reject) => {
     let buf = '';
     proc.stdout?.on('data', (c: Buffer) => {
@@ -38,13 +49,22 @@ async function child(txsPerBlock: number): Promise<Urls> {
     proc.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
   });
   const urls = JSON.parse(line) as Omit<Urls, 'close'>;
-  return { ...urls, close: async () => { proc.kill('SIGTERM'); } };
+  return {
+    ...urls,
+    close: async () => {
+      proc.kill('SIGTERM');
+    },
+  };
 }
 
 async function serve(): Promise<void> {
   const s = await inProcess(arg('txs-per-block', 100));
-  process.stdout.write(`${JSON.stringify({ rpcUrl: s.rpcUrl, restUrl: s.restUrl, evmUrl: s.evmUrl, chainId: s.chainId, setupMs: s.setupMs })}\n`);
-  process.on('SIGTERM', () => { void s.close().then(() => process.exit(0)); });
+  process.stdout.write(
+    `${JSON.stringify({ rpcUrl: s.rpcUrl, restUrl: s.restUrl, evmUrl: s.evmUrl, chainId: s.chainId, setupMs: s.setupMs })}\n`,
+  );
+  process.on('SIGTERM', () => {
+    void s.close().then(() => process.exit(0));
+  });
 }
 
 async function main(): Promise<void> {
@@ -55,9 +75,11 @@ async function main(): Promise<void> {
   const server = process.argv.includes('--in-process') ? await inProcess(txsPerBlock) : await child(txsPerBlock);
   const setupMs = server.setupMs;
   const rpc = (method: string, params: unknown): Promise<string> =>
-    fetch(server.rpcUrl, { method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) }).then((r) => r.text());
+    fetch(server.rpcUrl, { method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) }).then(
+      (r) => r.text(),
+    );
   const cpu = async (): Promise<number> => {
-    const u = await (await fetch(`${server.restUrl}/__bench/cpu`)).json() as { user: number; system: number };
+    const u = (await (await fetch(`${server.restUrl}/__bench/cpu`)).json()) as { user: number; system: number };
     return (u.user + u.system) / 1e6;
   };
   const cpuBefore = await cpu();
@@ -70,7 +92,15 @@ async function main(): Promise<void> {
         rpc('block', { height: String(h) }),
         rpc('block_results', { height: String(h) }),
         fetch(`${server.restUrl}/cosmos/tx/v1beta1/txs/block/${h}?pagination.limit=100`).then((r) => r.text()),
-        fetch(server.evmUrl ?? '', { method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getBlockReceipts', params: [`0x${h.toString(16)}`] }) }).then((r) => r.text()),
+        fetch(server.evmUrl ?? '', {
+          method: 'POST',
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'eth_getBlockReceipts',
+            params: [`0x${h.toString(16)}`],
+          }),
+        }).then((r) => r.text()),
       ]);
       for (const p of parts) bytes += p.length;
     }
@@ -80,13 +110,22 @@ async function main(): Promise<void> {
   const serverCpuSecs = (await cpu()) - cpuBefore;
   await server.close();
   const txs = blocks * txsPerBlock;
-  process.stdout.write(`${JSON.stringify({
-    chain: server.chainId, mode: process.argv.includes('--in-process') ? 'in-process' : 'child-process', blocks, txsPerBlock, concurrency, setupMs,
-    seconds: Number(secs.toFixed(2)), txsPerSecond: Math.round(txs / secs), blocksPerSecond: Math.round(blocks / secs),
-    mbPerSecond: Number((bytes / secs / 1e6).toFixed(1)),
-    serverCpuSeconds: Number(serverCpuSecs.toFixed(2)),
-    txsPerServerCpuSecond: Math.round(txs / serverCpuSecs),
-  })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({
+      chain: server.chainId,
+      mode: process.argv.includes('--in-process') ? 'in-process' : 'child-process',
+      blocks,
+      txsPerBlock,
+      concurrency,
+      setupMs,
+      seconds: Number(secs.toFixed(2)),
+      txsPerSecond: Math.round(txs / secs),
+      blocksPerSecond: Math.round(blocks / secs),
+      mbPerSecond: Number((bytes / secs / 1e6).toFixed(1)),
+      serverCpuSeconds: Number(serverCpuSecs.toFixed(2)),
+      txsPerServerCpuSecond: Math.round(txs / serverCpuSecs),
+    })}\n`,
+  );
 }
 
 main().catch((e: unknown) => {

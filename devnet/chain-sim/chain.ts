@@ -2,7 +2,14 @@
 import { toBech32 } from '@cosmjs/encoding';
 import { createHash } from 'node:crypto';
 import type {
-  BlockInput, ChainSource, EvmSide, SealedBlock, SealedTx, TxLocation, Validator, AbciEvent,
+  BlockInput,
+  ChainSource,
+  EvmSide,
+  SealedBlock,
+  SealedTx,
+  TxLocation,
+  Validator,
+  AbciEvent,
 } from './types.js';
 import { canonicalJson, encodeTxRaw, sha256Hex, txHashOfRaw } from './txcodec.js';
 
@@ -34,13 +41,23 @@ export function makeValidator(moniker: string): Validator {
   const pub = createHash('sha256').update(`chain-sim validator ${moniker}`).digest();
   const consensusAddress = createHash('sha256').update(pub).digest().subarray(0, 20).toString('hex').toUpperCase();
   const opBytes = createHash('sha256').update(`chain-sim operator ${moniker}`).digest().subarray(0, 20);
-  return { moniker, operatorAddress: toBech32('initvaloper', opBytes), consensusPubkey: pub.toString('base64'), consensusAddress };
+  return {
+    moniker,
+    operatorAddress: toBech32('initvaloper', opBytes),
+    consensusPubkey: pub.toString('base64'),
+    consensusAddress,
+  };
 }
 
 const hex = (n: number | bigint): string => `0x${n.toString(16)}`;
 
 /** Writes block position fields into EVM receipts / txs / logs (the chain, not the caller, owns them). */
-function sealEvm(evm: EvmSide, height: number, blockHashHex: string, counters: { tx: number; log: number; gas: bigint }): EvmSide {
+function sealEvm(
+  evm: EvmSide,
+  height: number,
+  blockHashHex: string,
+  counters: { tx: number; log: number; gas: bigint },
+): EvmSide {
   const blockHash = `0x${blockHashHex.toLowerCase()}`;
   const blockNumber = hex(height);
   const receipts = evm.receipts.map((r) => {
@@ -53,7 +70,13 @@ function sealEvm(evm: EvmSide, height: number, blockHashHex: string, counters: {
       transactionIndex,
       cumulativeGasUsed: hex(counters.gas),
       logs: r.logs.map((l) => ({
-        ...l, blockNumber, blockHash, transactionHash: r.transactionHash, transactionIndex, logIndex: hex(counters.log++), removed: false,
+        ...l,
+        blockNumber,
+        blockHash,
+        transactionHash: r.transactionHash,
+        transactionIndex,
+        logIndex: hex(counters.log++),
+        removed: false,
       })),
     };
   });
@@ -85,9 +108,11 @@ export function sealBlock(s: SealInput): SealedBlock {
   });
   // data_hash: sha256 over the concatenated tx hashes (real CometBFT uses a merkle root; an empty block gives
   // the same E3B0… value as a real node).
-  const dataHash = prepared.length === 0 ? EMPTY_SHA256 : sha256Hex(Buffer.from(prepared.map((p) => p.hash).join(''), 'hex'));
+  const dataHash =
+    prepared.length === 0 ? EMPTY_SHA256 : sha256Hex(Buffer.from(prepared.map((p) => p.hash).join(''), 'hex'));
   const appHash = s.appHash ?? sha256Hex(`${s.lastAppHash}${dataHash}`);
-  const hash = s.hash ?? sha256Hex(canonicalJson([s.chainId, s.height, s.time, s.proposer, s.lastBlockHash, dataHash, appHash]));
+  const hash =
+    s.hash ?? sha256Hex(canonicalJson([s.chainId, s.height, s.time, s.proposer, s.lastBlockHash, dataHash, appHash]));
   const counters = { tx: 0, log: 0, gas: 0n };
   const txs: SealedTx[] = prepared.map((p, index) => ({
     height: s.height,
@@ -99,8 +124,15 @@ export function sealBlock(s: SealInput): SealedBlock {
     ...(p.t.evm ? { evm: sealEvm(p.t.evm, s.height, hash, counters) } : {}),
   }));
   return {
-    chainId: s.chainId, height: s.height, time: s.time, proposer: s.proposer, hash,
-    lastBlockHash: s.lastBlockHash, appHash, dataHash, txs,
+    chainId: s.chainId,
+    height: s.height,
+    time: s.time,
+    proposer: s.proposer,
+    hash,
+    lastBlockHash: s.lastBlockHash,
+    appHash,
+    dataHash,
+    txs,
     finalizeBlockEvents: s.input.finalizeBlockEvents ?? [],
     cache: new Map(),
   };
@@ -168,13 +200,21 @@ export class SimChain implements ChainSource {
     const height = this.blocks.length + 1;
     const time = input.time
       ? toRfc3339Nano(input.time)
-      : prev ? toRfc3339Nano(new Date(timeMs(prev.time) + this.intervalMs)) : this.genesisTime;
-    if (prev && timeMs(time) < timeMs(prev.time)) throw new Error(`block time ${time} is before the previous block time ${prev.time}`);
+      : prev
+        ? toRfc3339Nano(new Date(timeMs(prev.time) + this.intervalMs))
+        : this.genesisTime;
+    if (prev && timeMs(time) < timeMs(prev.time))
+      throw new Error(`block time ${time} is before the previous block time ${prev.time}`);
     const firstValidator = this.validators[(height - 1) % this.validators.length] ?? this.validators[0];
     const proposer = (input.proposer ?? firstValidator?.consensusAddress ?? '').toUpperCase();
     const block = sealBlock({
-      chainId: this.chainId, height, time, proposer,
-      lastBlockHash: prev?.hash ?? '', lastAppHash: prev?.appHash ?? '', input,
+      chainId: this.chainId,
+      height,
+      time,
+      proposer,
+      lastBlockHash: prev?.hash ?? '',
+      lastAppHash: prev?.appHash ?? '',
+      input,
     });
     for (const tx of block.txs) {
       if (this.byHash.has(tx.hash)) throw new Error(`duplicate tx ${tx.hash} at height ${height}`);

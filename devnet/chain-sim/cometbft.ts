@@ -4,12 +4,20 @@ import type { ChainSource, SealedBlock, TxLocation } from './types.js';
 import { cometBlockJson, cometBlockMetaJson, cometBlockResultsJson, cometTxJson } from './render.js';
 import { heightBounds, parseTxQuery, QueryError, txMatches } from './txquery.js';
 
-export interface RpcError { code: number; message: string; data?: string }
+export interface RpcError {
+  code: number;
+  message: string;
+  data?: string;
+}
 export type RpcOutcome = { result: string } | { error: RpcError };
 export type Params = Record<string, unknown> | unknown[] | undefined;
 
-export const internalError = (data: string): { error: RpcError } => ({ error: { code: -32603, message: 'Internal error', data } });
-export const invalidParams = (data: string): { error: RpcError } => ({ error: { code: -32602, message: 'Invalid params', data } });
+export const internalError = (data: string): { error: RpcError } => ({
+  error: { code: -32603, message: 'Internal error', data },
+});
+export const invalidParams = (data: string): { error: RpcError } => ({
+  error: { code: -32602, message: 'Invalid params', data },
+});
 
 /** Scanning without an event index is bounded so one query cannot pin the CPU. */
 const MAX_SCAN_BLOCKS = 20_000;
@@ -38,7 +46,8 @@ export function resolveHeight(source: ChainSource, h: number | undefined): { hei
     return { height: latest };
   }
   if (h < 0) return internalError(`height must be greater than 0, but got ${h}`);
-  if (h > latest) return internalError(`height ${h} must be less than or equal to the current blockchain height ${latest}`);
+  if (h > latest)
+    return internalError(`height ${h} must be less than or equal to the current blockchain height ${latest}`);
   return { height: h };
 }
 
@@ -97,7 +106,7 @@ function status(source: ChainSource): string {
 function txSearch(source: ChainSource, params: Params): RpcOutcome {
   const query = param(params, 'query', 0);
   if (typeof query !== 'string' || query.trim() === '') return invalidParams('query must be a non-empty string');
-  let conds;
+  let conds: ReturnType<typeof parseTxQuery>;
   try {
     conds = parseTxQuery(query.replace(/^"(.*)"$/, '$1'));
   } catch (e) {
@@ -107,7 +116,8 @@ function txSearch(source: ChainSource, params: Params): RpcOutcome {
   const perPageRaw = intParam(param(params, 'per_page', 3), 'per_page') ?? 30;
   const perPage = perPageRaw < 1 ? 30 : Math.min(perPageRaw, 100); // CometBFT clamps per_page to [1,100]
   const orderBy = String(param(params, 'order_by', 4) ?? '').replace(/^"(.*)"$/, '$1') || 'asc';
-  if (orderBy !== 'asc' && orderBy !== 'desc') return internalError('expected order_by to be either `asc` or `desc` or empty');
+  if (orderBy !== 'asc' && orderBy !== 'desc')
+    return internalError('expected order_by to be either `asc` or `desc` or empty');
 
   let candidates: TxLocation[] | undefined;
   const hashCond = conds.find((c) => c.key === 'tx.hash' && c.op === '=');
@@ -130,10 +140,13 @@ function txSearch(source: ChainSource, params: Params): RpcOutcome {
     candidates.forEach(check);
   } else {
     const { from, to } = heightBounds(conds, source.latestHeight());
-    if (to - from + 1 > MAX_SCAN_BLOCKS) return internalError(`query spans more than ${MAX_SCAN_BLOCKS} blocks; add a tx.height bound or an indexed event condition`);
+    if (to - from + 1 > MAX_SCAN_BLOCKS)
+      return internalError(
+        `query spans more than ${MAX_SCAN_BLOCKS} blocks; add a tx.height bound or an indexed event condition`,
+      );
     for (let h = Math.max(1, from); h <= to; h++) {
       const b = source.block(h);
-      b?.txs.forEach((t) => check({ height: h, index: t.index }));
+      for (const t of b?.txs ?? []) check({ height: h, index: t.index });
     }
   }
   matched.sort((a, b) => a.height - b.height || a.index - b.index);
@@ -175,7 +188,17 @@ export function cometCall(source: ChainSource, method: string, params: Params): 
       case 'abci_info': {
         const latest = source.latestHeight();
         const last = source.block(latest);
-        return { result: JSON.stringify({ response: { data: source.chainId, version: 'v1.0.0', app_version: '0', last_block_height: String(latest), last_block_app_hash: last ? Buffer.from(last.appHash, 'hex').toString('base64') : '' } }) };
+        return {
+          result: JSON.stringify({
+            response: {
+              data: source.chainId,
+              version: 'v1.0.0',
+              app_version: '0',
+              last_block_height: String(latest),
+              last_block_app_hash: last ? Buffer.from(last.appHash, 'hex').toString('base64') : '',
+            },
+          }),
+        };
       }
       case 'block': {
         const r = blockAt(source, params);

@@ -3,7 +3,13 @@ import type { ChainSource, EvmLog, SealedBlock } from './types.js';
 import { evmBlockJson, evmReceiptsJson, evmTracesJson } from './render.js';
 import type { Params, RpcError, RpcOutcome } from './cometbft.js';
 
-export interface EthCallRequest { to?: string; from?: string; data?: string; input?: string; value?: string }
+export interface EthCallRequest {
+  to?: string;
+  from?: string;
+  data?: string;
+  input?: string;
+  value?: string;
+}
 /** Returns the hex result for calls it knows, undefined to let the next handler try. */
 export type EthCallHandler = (call: EthCallRequest, blockTag: string) => string | undefined;
 
@@ -34,7 +40,15 @@ export function logMatches(filter: LogFilter, log: EvmLog): boolean {
 
 function blockNumberParam(source: ChainSource, tag: unknown): number | { error: RpcError } {
   const latest = source.latestHeight();
-  if (tag === undefined || tag === null || tag === 'latest' || tag === 'pending' || tag === 'safe' || tag === 'finalized') return latest;
+  if (
+    tag === undefined ||
+    tag === null ||
+    tag === 'latest' ||
+    tag === 'pending' ||
+    tag === 'safe' ||
+    tag === 'finalized'
+  )
+    return latest;
   if (tag === 'earliest') return Math.min(1, latest);
   if (typeof tag === 'string' && /^0x[0-9a-fA-F]{1,16}$/.test(tag)) return Number.parseInt(tag, 16);
   return invalid(`invalid block number: ${JSON.stringify(tag)}`);
@@ -58,7 +72,8 @@ function blockByHash(source: ChainSource, hash: unknown): SealedBlock | undefine
 function getLogs(source: ChainSource, f: unknown): RpcOutcome {
   if (!f || typeof f !== 'object' || Array.isArray(f)) return invalid('filter must be an object');
   const filter = f as LogFilter & { fromBlock?: unknown; toBlock?: unknown; blockHash?: unknown };
-  if (filter.topics != null && (!Array.isArray(filter.topics) || filter.topics.length > 4)) return invalid('topics must be an array of at most 4 entries');
+  if (filter.topics != null && (!Array.isArray(filter.topics) || filter.topics.length > 4))
+    return invalid('topics must be an array of at most 4 entries');
   let from: number;
   let to: number;
   if (filter.blockHash !== undefined) {
@@ -74,18 +89,26 @@ function getLogs(source: ChainSource, f: unknown): RpcOutcome {
     from = fr;
     to = Math.min(tr, source.latestHeight());
     if (fr > tr) return invalid('invalid block range params');
-    if (to - from + 1 > MAX_LOG_RANGE) return { error: { code: -32005, message: `query exceeds max block range ${MAX_LOG_RANGE}` } };
+    if (to - from + 1 > MAX_LOG_RANGE)
+      return { error: { code: -32005, message: `query exceeds max block range ${MAX_LOG_RANGE}` } };
   }
   const out: EvmLog[] = [];
   for (let h = Math.max(1, from); h <= to; h++) {
     const b = source.block(h);
-    for (const t of b?.txs ?? []) for (const r of t.evm?.receipts ?? []) for (const l of r.logs) if (logMatches(filter, l)) out.push(l);
+    for (const t of b?.txs ?? [])
+      for (const r of t.evm?.receipts ?? []) for (const l of r.logs) if (logMatches(filter, l)) out.push(l);
   }
   return { result: JSON.stringify(out) };
 }
 
-export function evmCall(source: ChainSource, method: string, params: Params, ethCallHandlers: EthCallHandler[]): RpcOutcome {
-  if (source.evmChainId === undefined) return { error: { code: -32601, message: 'the method does not exist/is not available' } };
+export function evmCall(
+  source: ChainSource,
+  method: string,
+  params: Params,
+  ethCallHandlers: EthCallHandler[],
+): RpcOutcome {
+  if (source.evmChainId === undefined)
+    return { error: { code: -32601, message: 'the method does not exist/is not available' } };
   const withBlock = (tag: unknown, f: (b: SealedBlock) => string): RpcOutcome => {
     const n = blockNumberParam(source, tag);
     if (typeof n !== 'number') return n;
@@ -97,7 +120,10 @@ export function evmCall(source: ChainSource, method: string, params: Params, eth
     const loc = source.evmTxByHash(hash);
     const t = loc && source.block(loc.height)?.txs[loc.index];
     const h = hash.toLowerCase();
-    const found = pick === 'receipt' ? t?.evm?.receipts.find((r) => r.transactionHash.toLowerCase() === h) : t?.evm?.txs.find((x) => x.hash.toLowerCase() === h);
+    const found =
+      pick === 'receipt'
+        ? t?.evm?.receipts.find((r) => r.transactionHash.toLowerCase() === h)
+        : t?.evm?.txs.find((x) => x.hash.toLowerCase() === h);
     return { result: found ? JSON.stringify(found) : 'null' };
   };
   switch (method) {

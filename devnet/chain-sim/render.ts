@@ -29,7 +29,10 @@ function cometHeader(b: SealedBlock): Record<string, unknown> {
     last_block_id: b.lastBlockHash
       ? { hash: b.lastBlockHash, parts: { total: 1, hash: partsHash(b.lastBlockHash) } }
       : { hash: '', parts: { total: 0, hash: '' } },
-    last_commit_hash: b.height > 1 ? createHash('sha256').update(`commit:${b.lastBlockHash}`).digest('hex').toUpperCase() : EMPTY_SHA256,
+    last_commit_hash:
+      b.height > 1
+        ? createHash('sha256').update(`commit:${b.lastBlockHash}`).digest('hex').toUpperCase()
+        : EMPTY_SHA256,
     data_hash: b.dataHash,
     validators_hash: createHash('sha256').update(`validators:${b.chainId}`).digest('hex').toUpperCase(),
     next_validators_hash: createHash('sha256').update(`validators:${b.chainId}`).digest('hex').toUpperCase(),
@@ -46,40 +49,47 @@ function cometBlockId(b: SealedBlock): Record<string, unknown> {
 }
 
 function cometLastCommit(b: SealedBlock): Record<string, unknown> {
-  if (!b.lastBlockHash) return { height: '0', round: 0, block_id: { hash: '', parts: { total: 0, hash: '' } }, signatures: [] };
+  if (!b.lastBlockHash)
+    return { height: '0', round: 0, block_id: { hash: '', parts: { total: 0, hash: '' } }, signatures: [] };
   return {
     height: String(b.height - 1),
     round: 0,
     block_id: { hash: b.lastBlockHash, parts: { total: 1, hash: partsHash(b.lastBlockHash) } },
-    signatures: [{
-      block_id_flag: 2,
-      validator_address: b.proposer,
-      timestamp: b.time,
-      signature: createHash('sha512').update(`sig:${b.lastBlockHash}`).digest('base64'),
-    }],
+    signatures: [
+      {
+        block_id_flag: 2,
+        validator_address: b.proposer,
+        timestamp: b.time,
+        signature: createHash('sha512').update(`sig:${b.lastBlockHash}`).digest('base64'),
+      },
+    ],
   };
 }
 
 /** `result` of CometBFT `block`. */
 export function cometBlockJson(b: SealedBlock): string {
-  return cached(b, 'comet.block', () => JSON.stringify({
-    block_id: cometBlockId(b),
-    block: {
-      header: cometHeader(b),
-      data: { txs: b.txs.map((t) => t.rawBase64) },
-      evidence: { evidence: [] },
-      last_commit: cometLastCommit(b),
-    },
-  }));
+  return cached(b, 'comet.block', () =>
+    JSON.stringify({
+      block_id: cometBlockId(b),
+      block: {
+        header: cometHeader(b),
+        data: { txs: b.txs.map((t) => t.rawBase64) },
+        evidence: { evidence: [] },
+        last_commit: cometLastCommit(b),
+      },
+    }),
+  );
 }
 
 export function cometBlockMetaJson(b: SealedBlock): string {
-  return cached(b, 'comet.meta', () => JSON.stringify({
-    block_id: cometBlockId(b),
-    block_size: String(b.txs.reduce((n, t) => n + Math.ceil((t.rawBase64.length * 3) / 4), 500)),
-    header: cometHeader(b),
-    num_txs: String(b.txs.length),
-  }));
+  return cached(b, 'comet.meta', () =>
+    JSON.stringify({
+      block_id: cometBlockId(b),
+      block_size: String(b.txs.reduce((n, t) => n + Math.ceil((t.rawBase64.length * 3) / 4), 500)),
+      header: cometHeader(b),
+      num_txs: String(b.txs.length),
+    }),
+  );
 }
 
 // Results are immutable once appended and shared by replicas (replicated chain), so their JSON is
@@ -97,7 +107,10 @@ function cometTxResultJson(r: TxResult): string {
       info: r.info ?? '',
       gas_wanted: r.gas_wanted,
       gas_used: r.gas_used,
-      events: r.events.map((e) => ({ type: e.type, attributes: e.attributes.map((a) => ({ key: a.key, value: a.value, index: a.index ?? true })) })),
+      events: r.events.map((e) => ({
+        type: e.type,
+        attributes: e.attributes.map((a) => ({ key: a.key, value: a.value, index: a.index ?? true })),
+      })),
       codespace: r.codespace ?? '',
     });
     cometResultMemo.set(r, s);
@@ -109,7 +122,14 @@ function lcdEventsJson(r: TxResult): string {
   let s = lcdEventsMemo.get(r);
   if (s === undefined) {
     // Attributes keep the recorded shape (some recorded txs carry no `index` flag).
-    s = JSON.stringify(r.events.map((e) => ({ type: e.type, attributes: e.attributes.map((a) => (a.index === undefined ? { key: a.key, value: a.value } : { key: a.key, value: a.value, index: a.index })) })));
+    s = JSON.stringify(
+      r.events.map((e) => ({
+        type: e.type,
+        attributes: e.attributes.map((a) =>
+          a.index === undefined ? { key: a.key, value: a.value } : { key: a.key, value: a.value, index: a.index },
+        ),
+      })),
+    );
     lcdEventsMemo.set(r, s);
   }
   return s;
@@ -126,20 +146,30 @@ const CONSENSUS_PARAM_UPDATES = {
 
 /** `result` of CometBFT 0.38 `block_results`. */
 export function cometBlockResultsJson(b: SealedBlock): string {
-  return cached(b, 'comet.block_results', () => JSON.stringify({
-    height: String(b.height),
-    txs_results: b.txs.length ? '\u0000TXS\u0000' : null,
-    finalize_block_events: b.finalizeBlockEvents.map((e) => ({ type: e.type, attributes: e.attributes.map((a) => ({ key: a.key, value: a.value, index: a.index ?? true })) })),
-    validator_updates: [],
-    consensus_param_updates: CONSENSUS_PARAM_UPDATES,
-    app_hash: b64OfHex(b.appHash),
-    // A function replacement: event values may contain `$` patterns that a string replacement would expand.
-  }).replace('"\\u0000TXS\\u0000"', () => `[${b.txs.map((t) => cometTxResultJson(t.result)).join(',')}]`));
+  return cached(b, 'comet.block_results', () =>
+    JSON.stringify({
+      height: String(b.height),
+      txs_results: b.txs.length ? '\u0000TXS\u0000' : null,
+      finalize_block_events: b.finalizeBlockEvents.map((e) => ({
+        type: e.type,
+        attributes: e.attributes.map((a) => ({ key: a.key, value: a.value, index: a.index ?? true })),
+      })),
+      validator_updates: [],
+      consensus_param_updates: CONSENSUS_PARAM_UPDATES,
+      app_hash: b64OfHex(b.appHash),
+      // A function replacement: event values may contain `$` patterns that a string replacement would expand.
+    }).replace('"\\u0000TXS\\u0000"', () => `[${b.txs.map((t) => cometTxResultJson(t.result)).join(',')}]`),
+  );
 }
 
 /** One entry of CometBFT `tx` / `tx_search`. */
 export function cometTxJson(b: SealedBlock, t: SealedTx): string {
-  return cached(b, `comet.tx.${t.index}`, () => `{"hash":"${t.hash}","height":"${t.height}","index":${t.index},"tx_result":${cometTxResultJson(t.result)},"tx":"${t.rawBase64}"}`);
+  return cached(
+    b,
+    `comet.tx.${t.index}`,
+    () =>
+      `{"hash":"${t.hash}","height":"${t.height}","index":${t.index},"tx_result":${cometTxResultJson(t.result)},"tx":"${t.rawBase64}"}`,
+  );
 }
 
 // ---------- Cosmos REST (LCD) ----------
@@ -152,7 +182,13 @@ function lcdHeader(b: SealedBlock): Record<string, unknown> {
     chain_id: b.chainId,
     height: String(b.height),
     time: b.time,
-    last_block_id: { hash: b64OfHex(b.lastBlockHash), part_set_header: { total: b.lastBlockHash ? 1 : 0, hash: b.lastBlockHash ? b64OfHex(partsHash(b.lastBlockHash)) : '' } },
+    last_block_id: {
+      hash: b64OfHex(b.lastBlockHash),
+      part_set_header: {
+        total: b.lastBlockHash ? 1 : 0,
+        hash: b.lastBlockHash ? b64OfHex(partsHash(b.lastBlockHash)) : '',
+      },
+    },
     last_commit_hash: conv('last_commit_hash'),
     data_hash: conv('data_hash'),
     validators_hash: conv('validators_hash'),
@@ -174,7 +210,12 @@ export function lcdBlockJson(b: SealedBlock): string {
         header: lcdHeader(b),
         data: { txs: b.txs.map((t) => t.rawBase64) },
         evidence: { evidence: [] },
-        last_commit: { height: String(Math.max(0, b.height - 1)), round: 0, block_id: { hash: b64OfHex(b.lastBlockHash), part_set_header: { total: 0, hash: '' } }, signatures: [] },
+        last_commit: {
+          height: String(Math.max(0, b.height - 1)),
+          round: 0,
+          block_id: { hash: b64OfHex(b.lastBlockHash), part_set_header: { total: 0, hash: '' } },
+          signatures: [],
+        },
       },
     };
     return JSON.stringify(body).slice(1, -1); // object body without braces, spliced into envelopes
@@ -206,7 +247,8 @@ export function lcdTxResponseJson(b: SealedBlock, t: SealedTx): string {
     });
     // The tx JSON is already serialised for `txs`; splice it in with its Any type instead of stringifying again.
     const tx = lcdTxJson(b, t);
-    const typedTx = tx === '{}' ? '{"@type":"/cosmos.tx.v1beta1.Tx"}' : `{"@type":"/cosmos.tx.v1beta1.Tx",${tx.slice(1)}`;
+    const typedTx =
+      tx === '{}' ? '{"@type":"/cosmos.tx.v1beta1.Tx"}' : `{"@type":"/cosmos.tx.v1beta1.Tx",${tx.slice(1)}`;
     return `${head.slice(0, -1)},"tx":${typedTx},"timestamp":"${b.time.slice(0, 19)}Z","events":${lcdEventsJson(t.result)}}`;
   });
 }

@@ -2,15 +2,25 @@
 import type { ChainSource, SealedBlock } from './types.js';
 import { lcdBlockJson, lcdTxJson, lcdTxResponseJson } from './render.js';
 
-export interface RestAnswer { status: number; body: string }
+export interface RestAnswer {
+  status: number;
+  body: string;
+}
 /** Handler of an extra GET route: returns a JSON-serialisable body, a full answer, or undefined for 404. */
 export type RestHandler = (match: RegExpExecArray, query: URLSearchParams) => unknown;
-export interface RestRoute { pattern: RegExp; handler: RestHandler }
+export interface RestRoute {
+  pattern: RegExp;
+  handler: RestHandler;
+}
 
 const MAX_PAGE_LIMIT = 1000;
-const json = (status: number, body: unknown): RestAnswer => ({ status, body: typeof body === 'string' ? body : JSON.stringify(body) });
+const json = (status: number, body: unknown): RestAnswer => ({
+  status,
+  body: typeof body === 'string' ? body : JSON.stringify(body),
+});
 /** gRPC-gateway error body. */
-export const grpcError = (status: number, code: number, message: string): RestAnswer => json(status, { code, message, details: [] });
+export const grpcError = (status: number, code: number, message: string): RestAnswer =>
+  json(status, { code, message, details: [] });
 
 function heightOr404(source: ChainSource, raw: string): SealedBlock | RestAnswer {
   if (!/^\d{1,16}$/.test(raw)) return grpcError(400, 3, `invalid height: ${raw}`);
@@ -27,8 +37,10 @@ function txsByBlock(source: ChainSource, rawHeight: string, q: URLSearchParams):
   const limitRaw = q.get('pagination.limit');
   const keyRaw = q.get('pagination.key');
   const offsetRaw = q.get('pagination.offset');
-  if (limitRaw !== null && !/^\d{1,6}$/.test(limitRaw)) return grpcError(400, 3, 'pagination.limit must be a non-negative integer');
-  if (offsetRaw !== null && !/^\d{1,9}$/.test(offsetRaw)) return grpcError(400, 3, 'pagination.offset must be a non-negative integer');
+  if (limitRaw !== null && !/^\d{1,6}$/.test(limitRaw))
+    return grpcError(400, 3, 'pagination.limit must be a non-negative integer');
+  if (offsetRaw !== null && !/^\d{1,9}$/.test(offsetRaw))
+    return grpcError(400, 3, 'pagination.offset must be a non-negative integer');
   const limit = Math.min(limitRaw === null || limitRaw === '0' ? 100 : Number(limitRaw), MAX_PAGE_LIMIT);
   let start = offsetRaw ? Number(offsetRaw) : 0;
   if (keyRaw) {
@@ -53,7 +65,10 @@ function txByHash(source: ChainSource, hash: string): RestAnswer {
   const t = loc && b?.txs[loc.index];
   if (!b || !t) return grpcError(404, 5, `tx not found: ${hash.toUpperCase()}`);
   const tx = lcdTxJson(b, t);
-  return { status: 200, body: `{"tx":{"@type":"/cosmos.tx.v1beta1.Tx",${tx.slice(1)},"tx_response":${lcdTxResponseJson(b, t)}}` };
+  return {
+    status: 200,
+    body: `{"tx":{"@type":"/cosmos.tx.v1beta1.Tx",${tx.slice(1)},"tx_response":${lcdTxResponseJson(b, t)}}`,
+  };
 }
 
 function opchildValidator(source: ChainSource, valoper: string): RestAnswer {
@@ -95,13 +110,24 @@ export function restGet(source: ChainSource, path: string, q: URLSearchParams, e
   }
   if (path === '/cosmos/base/tendermint/v1beta1/node_info') {
     return json(200, {
-      default_node_info: { network: source.chainId, moniker: source.validators[0]?.moniker ?? 'chain-sim', version: '0.38.17' },
-      application_version: { name: source.vm === 'evm' ? 'minievm' : source.vm === 'wasm' ? 'miniwasm' : 'initia', app_name: 'chain-sim', version: 'v1.0.0' },
+      default_node_info: {
+        network: source.chainId,
+        moniker: source.validators[0]?.moniker ?? 'chain-sim',
+        version: '0.38.17',
+      },
+      application_version: {
+        name: source.vm === 'evm' ? 'minievm' : source.vm === 'wasm' ? 'miniwasm' : 'initia',
+        app_name: 'chain-sim',
+        version: 'v1.0.0',
+      },
     });
   }
   if ((m = /^\/opinit\/opchild\/v1\/validator\/([^/]+)$/.exec(path))) return opchildValidator(source, m[1] ?? '');
   if (path === '/opinit/opchild/v1/validators') {
-    return json(200, { validators: source.validators.map(validatorJson), pagination: { next_key: null, total: String(source.validators.length) } });
+    return json(200, {
+      validators: source.validators.map(validatorJson),
+      pagination: { next_key: null, total: String(source.validators.length) },
+    });
   }
   return grpcError(404, 5, `Not Implemented: ${path.slice(0, 200)}`);
 }

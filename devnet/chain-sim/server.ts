@@ -12,10 +12,23 @@ import { grpcError, restGet, type RestHandler, type RestRoute } from './rest.js'
 
 const MAX_BODY_BYTES = 1 << 20;
 const MAX_BATCH = 100;
-const COMET_URI_METHODS = new Set(['status', 'health', 'abci_info', 'block', 'block_results', 'blockchain', 'tx', 'tx_search']);
+const COMET_URI_METHODS = new Set([
+  'status',
+  'health',
+  'abci_info',
+  'block',
+  'block_results',
+  'blockchain',
+  'tx',
+  'tx_search',
+]);
 
 export type FaultKind = 'http500' | 'timeout' | 'malformed';
-interface Fault { kind: FaultKind; remaining: number; delayMs: number }
+interface Fault {
+  kind: FaultKind;
+  remaining: number;
+  delayMs: number;
+}
 
 /** Fault injection: per height, the next N requests touching that height misbehave. */
 export class Faults {
@@ -47,7 +60,12 @@ export class Faults {
   }
 }
 
-interface RpcRequest { jsonrpc?: string; id?: unknown; method?: unknown; params?: Params }
+interface RpcRequest {
+  jsonrpc?: string;
+  id?: unknown;
+  method?: unknown;
+  params?: Params;
+}
 
 export interface ChainServer {
   url: string;
@@ -63,10 +81,13 @@ export interface ChainServer {
   close(): Promise<void>;
 }
 
-export interface ChainServerOptions { host?: string; port?: number }
+export interface ChainServerOptions {
+  host?: string;
+  port?: number;
+}
 
 function heightsOf(method: string, params: Params): number[] {
-  const p0 = Array.isArray(params) ? params[0] : params?.height ?? params?.minHeight;
+  const p0 = Array.isArray(params) ? params[0] : (params?.height ?? params?.minHeight);
   if (method === 'block' || method === 'block_results' || method === 'blockchain') {
     try {
       const h = intParam(p0, 'height');
@@ -75,7 +96,11 @@ function heightsOf(method: string, params: Params): number[] {
       return [];
     }
   }
-  if (['eth_getBlockByNumber', 'eth_getBlockReceipts', 'debug_traceBlockByNumber'].includes(method) && typeof p0 === 'string' && /^0x[0-9a-f]+$/i.test(p0)) {
+  if (
+    ['eth_getBlockByNumber', 'eth_getBlockReceipts', 'debug_traceBlockByNumber'].includes(method) &&
+    typeof p0 === 'string' &&
+    /^0x[0-9a-f]+$/i.test(p0)
+  ) {
     return [Number.parseInt(p0, 16)];
   }
   return [];
@@ -83,12 +108,15 @@ function heightsOf(method: string, params: Params): number[] {
 
 function envelope(id: unknown, out: RpcOutcome): string {
   const idJson = JSON.stringify(id ?? null);
-  return 'result' in out ? `{"jsonrpc":"2.0","id":${idJson},"result":${out.result}}` : `{"jsonrpc":"2.0","id":${idJson},"error":${JSON.stringify(out.error)}}`;
+  return 'result' in out
+    ? `{"jsonrpc":"2.0","id":${idJson},"result":${out.result}}`
+    : `{"jsonrpc":"2.0","id":${idJson},"error":${JSON.stringify(out.error)}}`;
 }
 
 /** Shape-breaking answer for fault injection: block_results loses its arrays, anything else is cut short. */
 function malformed(method: string, body: string): string {
-  if (method === 'block_results') return body.replace(/"result":\{.*\}\}$/s, '"result":{"height":"x","txs_results":"not-an-array"}}');
+  if (method === 'block_results')
+    return body.replace(/"result":\{.*\}\}$/s, '"result":{"height":"x","txs_results":"not-an-array"}}');
   return body.slice(0, Math.max(1, Math.floor(body.length / 2)));
 }
 
@@ -107,7 +135,13 @@ export async function startChainServer(source: ChainSource, opts: ChainServerOpt
     try {
       out = kind === 'comet' ? cometCall(source, method, req.params) : evmCall(source, method, req.params, ethCalls);
     } catch (e) {
-      out = { error: { code: e instanceof ParamError ? -32602 : -32603, message: e instanceof ParamError ? 'Invalid params' : 'Internal error', data: e instanceof Error ? e.message : String(e) } };
+      out = {
+        error: {
+          code: e instanceof ParamError ? -32602 : -32603,
+          message: e instanceof ParamError ? 'Invalid params' : 'Internal error',
+          data: e instanceof Error ? e.message : String(e),
+        },
+      };
     }
     return { body: envelope(req.id, out), method, heights: heightsOf(method, req.params) };
   };
@@ -142,12 +176,24 @@ export async function startChainServer(source: ChainSource, opts: ChainServerOpt
     }
     if (Array.isArray(parsed)) {
       if (parsed.length === 0 || parsed.length > MAX_BATCH) {
-        send(res, 200, envelope(null, { error: { code: -32600, message: `batch must hold 1..${MAX_BATCH} requests` } }));
+        send(
+          res,
+          200,
+          envelope(null, { error: { code: -32600, message: `batch must hold 1..${MAX_BATCH} requests` } }),
+        );
         return;
       }
       const parts = parsed.map((r) => dispatch(kind, (r ?? {}) as RpcRequest));
       const body = `[${parts.map((p) => p.body).join(',')}]`;
-      if (applyFault(res, parts.flatMap((p) => p.heights), parts[0]?.method ?? '', body)) return;
+      if (
+        applyFault(
+          res,
+          parts.flatMap((p) => p.heights),
+          parts[0]?.method ?? '',
+          body,
+        )
+      )
+        return;
       send(res, 200, body);
       return;
     }
@@ -161,14 +207,18 @@ export async function startChainServer(source: ChainSource, opts: ChainServerOpt
     if (COMET_URI_METHODS.has(method)) {
       stats.comet++;
       const params: Record<string, unknown> = {};
-      url.searchParams.forEach((v, k) => { params[k] = v; });
+      url.searchParams.forEach((v, k) => {
+        params[k] = v;
+      });
       const one = dispatch('comet', { id: -1, method, params });
       if (applyFault(res, one.heights, method, one.body)) return;
       send(res, 200, one.body);
       return;
     }
     stats.rest++;
-    const m = /^\/cosmos\/(?:tx\/v1beta1\/txs\/block|base\/tendermint\/v1beta1\/blocks)\/(\d{1,16})$/.exec(url.pathname);
+    const m = /^\/cosmos\/(?:tx\/v1beta1\/txs\/block|base\/tendermint\/v1beta1\/blocks)\/(\d{1,16})$/.exec(
+      url.pathname,
+    );
     const out = restGet(source, url.pathname, url.searchParams, extraRoutes);
     if (m && applyFault(res, [Number(m[1])], 'rest', out.body)) return;
     send(res, out.status, out.body);
@@ -188,7 +238,11 @@ export async function startChainServer(source: ChainSource, opts: ChainServerOpt
       } catch (e) {
         // A malformed escape in a query is the caller's fault; anything else (e.g. a registered route throwing) is ours.
         const bad = e instanceof URIError;
-        send(res, bad ? 400 : 500, grpcError(bad ? 400 : 500, bad ? 3 : 13, e instanceof Error ? e.message : String(e)).body);
+        send(
+          res,
+          bad ? 400 : 500,
+          grpcError(bad ? 400 : 500, bad ? 3 : 13, e instanceof Error ? e.message : String(e)).body,
+        );
       }
       return;
     }
@@ -205,7 +259,11 @@ export async function startChainServer(source: ChainSource, opts: ChainServerOpt
       size += c.length;
       if (size > MAX_BODY_BYTES) {
         res.setHeader('connection', 'close');
-        send(res, 413, envelope(null, { error: { code: -32600, message: `request body exceeds ${MAX_BODY_BYTES} bytes` } }));
+        send(
+          res,
+          413,
+          envelope(null, { error: { code: -32600, message: `request body exceeds ${MAX_BODY_BYTES} bytes` } }),
+        );
         return;
       }
       chunks.push(c);
@@ -230,15 +288,17 @@ export async function startChainServer(source: ChainSource, opts: ChainServerOpt
     faults,
     stats,
     registerGet(pattern, handler) {
-      const re = typeof pattern === 'string' ? new RegExp(`^${pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) : pattern;
+      const re =
+        typeof pattern === 'string' ? new RegExp(`^${pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) : pattern;
       extraRoutes.push({ pattern: re, handler });
     },
     registerEthCall(handler) {
       ethCalls.push(handler);
     },
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -67,7 +67,7 @@ function encodePubKey(pk: unknown): Any | undefined {
 function signMode(mode: unknown): number {
   if (typeof mode === 'number') return mode;
   const m = signModeFromJSON(mode);
-  return m < 0 ? 0 : m;
+  return Math.max(m, 0);
 }
 
 function encodeAuthInfo(authInfo: Json): Uint8Array {
@@ -78,7 +78,9 @@ function encodeAuthInfo(authInfo: Json): Uint8Array {
       signerInfos: signerInfos.map((si) =>
         SignerInfo.fromPartial({
           publicKey: encodePubKey(si.public_key),
-          modeInfo: { single: { mode: signMode(((si.mode_info as Json | undefined)?.single as Json | undefined)?.mode) } },
+          modeInfo: {
+            single: { mode: signMode(((si.mode_info as Json | undefined)?.single as Json | undefined)?.mode) },
+          },
           sequence: BigInt(String(si.sequence ?? '0')),
         }),
       ),

@@ -43,11 +43,16 @@ function compare(actual: string, c: QueryCondition): boolean {
   const v = Number(c.value);
   if (!Number.isFinite(a)) return c.op === '=' && actual === c.value;
   switch (c.op) {
-    case '=': return a === v;
-    case '<': return a < v;
-    case '<=': return a <= v;
-    case '>': return a > v;
-    case '>=': return a >= v;
+    case '=':
+      return a === v;
+    case '<':
+      return a < v;
+    case '<=':
+      return a <= v;
+    case '>':
+      return a > v;
+    case '>=':
+      return a >= v;
   }
   return false;
 }
@@ -60,7 +65,9 @@ export function txMatches(conds: QueryCondition[], height: number, hash: string,
     const dot = c.key.lastIndexOf('.');
     const type = c.key.slice(0, dot);
     const attr = c.key.slice(dot + 1);
-    return events.some((e) => e.type === type && e.attributes.some((a) => a.key === attr && a.index !== false && compare(a.value, c)));
+    return events.some(
+      (e) => e.type === type && e.attributes.some((a) => a.key === attr && a.index !== false && compare(a.value, c)),
+    );
   });
 }
 
@@ -71,7 +78,10 @@ export function heightBounds(conds: QueryCondition[], latest: number): { from: n
   for (const c of conds) {
     if (c.key !== 'tx.height' || !c.numeric) continue;
     const v = Math.trunc(Number(c.value));
-    if (c.op === '=') { from = Math.max(from, v); to = Math.min(to, v); }
+    if (c.op === '=') {
+      from = Math.max(from, v);
+      to = Math.min(to, v);
+    }
     if (c.op === '>') from = Math.max(from, v + 1);
     if (c.op === '>=') from = Math.max(from, v);
     if (c.op === '<') to = Math.min(to, v - 1);

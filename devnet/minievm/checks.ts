@@ -142,7 +142,10 @@ export function compareBlock(ours: IndexerBlock, node: CometBlockResult, resolve
   same(subject, 'hash', ours.hash, node.block_id.hash.toUpperCase(), out);
   same(subject, 'timestamp', ours.timestamp, toRfc3339Seconds(node.block.header.time), out);
   same(subject, 'tx_count', ours.tx_count, String(node.block.data.txs?.length ?? 0), out);
-  const accepted = [proposerValoper(node.block.header.proposer_address), ...(resolvedOperator ? [resolvedOperator] : [])];
+  const accepted = [
+    proposerValoper(node.block.header.proposer_address),
+    ...(resolvedOperator ? [resolvedOperator] : []),
+  ];
   if (!accepted.includes(ours.proposer.operator_address)) {
     out.push({ subject, field: 'proposer.operator_address', ours: ours.proposer.operator_address, node: accepted });
   }
@@ -221,7 +224,8 @@ export function checkNfts(
       out.push({ subject, field: `token ${id} collection_addr`, ours: t.collection_addr, node: chain.address });
     }
     if (chain.burned.has(id)) out.push({ subject, field: `token ${id} burned but listed`, ours: t.owner, node: null });
-    else if (!chain.owners.has(id)) out.push({ subject, field: `token ${id} unknown to the chain`, ours: t.owner, node: null });
+    else if (!chain.owners.has(id))
+      out.push({ subject, field: `token ${id} unknown to the chain`, ours: t.owner, node: null });
   }
   for (const [id, ownerHex] of chain.owners) {
     const t = listed.get(id);

@@ -49,7 +49,8 @@ export interface SignedTx {
 export type DigestMode = 'keccak' | 'keccak-eip191';
 
 export function ethSecpPubkeyAny(compressedPubkey: Uint8Array): Any {
-  if (compressedPubkey.length !== 33) throw new Error(`ethsecp256k1 pubkey must be 33 bytes, got ${compressedPubkey.length}`);
+  if (compressedPubkey.length !== 33)
+    throw new Error(`ethsecp256k1 pubkey must be 33 bytes, got ${compressedPubkey.length}`);
   return { typeUrl: ETHSECP_PUBKEY_TYPE_URL, value: EthSecpPubKey.encode({ key: compressedPubkey }).finish() };
 }
 
@@ -68,10 +69,12 @@ export function signSecp(privateKey: string, digest: string): Uint8Array {
 export function recoverSigners(digest: string, sig64: Uint8Array): string[] {
   const r = `0x${toHex(sig64.slice(0, 32))}`;
   const s = `0x${toHex(sig64.slice(32, 64))}`;
-  return [27, 28].map((v) => SigningKey.recoverPublicKey(digest, Signature.from({ r, s, v }))).map((pk) =>
-    // computeAddress via ethers' SigningKey public key
-    keccakAddress(pk),
-  );
+  return [27, 28]
+    .map((v) => SigningKey.recoverPublicKey(digest, Signature.from({ r, s, v })))
+    .map((pk) =>
+      // computeAddress via ethers' SigningKey public key
+      keccakAddress(pk),
+    );
 }
 
 function keccakAddress(uncompressedPubkey: string): string {

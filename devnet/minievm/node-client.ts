@@ -87,7 +87,10 @@ export async function waitForCosmosTx(ep: NodeEndpoints, hashHex: string, timeou
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
-      return await cometRpc<CometTx>(ep.cometRpc, 'tx', { hash: Buffer.from(hashHex, 'hex').toString('base64'), prove: false });
+      return await cometRpc<CometTx>(ep.cometRpc, 'tx', {
+        hash: Buffer.from(hashHex, 'hex').toString('base64'),
+        prove: false,
+      });
     } catch (err) {
       if (Date.now() > deadline) throw new Error(`tx ${hashHex} not committed within ${timeoutMs} ms: ${String(err)}`);
       await sleep(250);
@@ -118,9 +121,13 @@ export interface BaseAccountInfo {
 }
 
 export async function fetchAccount(ep: NodeEndpoints, bech32: string): Promise<BaseAccountInfo> {
-  const r = await getJson<{ account: { account_number?: string; sequence?: string; base_account?: { account_number: string; sequence: string } } }>(
-    `${ep.rest}/cosmos/auth/v1beta1/accounts/${bech32}`,
-  );
+  const r = await getJson<{
+    account: {
+      account_number?: string;
+      sequence?: string;
+      base_account?: { account_number: string; sequence: string };
+    };
+  }>(`${ep.rest}/cosmos/auth/v1beta1/accounts/${bech32}`);
   const acc = r.account.base_account ?? r.account;
   return { accountNumber: BigInt(acc.account_number ?? '0'), sequence: BigInt(acc.sequence ?? '0') };
 }

@@ -229,7 +229,8 @@ export function expectedState(plan: Plan): ExpectedState {
         nftOwners.set(op.tokenId.toString(), op.to);
         break;
       case 'erc721-transfer':
-        if (nftOwners.get(op.tokenId.toString()) !== op.from) throw new Error(`token ${op.tokenId} not owned by ${op.from}`);
+        if (nftOwners.get(op.tokenId.toString()) !== op.from)
+          throw new Error(`token ${op.tokenId} not owned by ${op.from}`);
         nftOwners.set(op.tokenId.toString(), op.to);
         break;
       case 'erc721-burn':

@@ -2,17 +2,11 @@
 //   EVM txs (deploys, ERC20/ERC721 calls) go through JSON-RPC with ethers;
 //   bank sends are Cosmos MsgSend txs signed with the same ethsecp256k1 keys.
 // Usage: CHAIN_ID=… COMETBFT_RPC_URL=… COSMOS_REST_URL=… EVM_JSONRPC_URL=… npx tsx devnet/minievm/traffic.ts
-import { Contract, ContractFactory, JsonRpcProvider, Wallet } from 'ethers';
+import { type Contract, ContractFactory, JsonRpcProvider, Wallet } from 'ethers';
 import { deriveDevAccounts, type DevAccount } from './accounts.js';
 import { getContract } from './contracts.js';
 import { buildSignedTx, msgSendAny, type DigestMode } from './cosmos-tx.js';
-import {
-  broadcastSync,
-  endpointsFromEnv,
-  fetchAccount,
-  waitForCosmosTx,
-  type NodeEndpoints,
-} from './node-client.js';
+import { broadcastSync, endpointsFromEnv, fetchAccount, waitForCosmosTx, type NodeEndpoints } from './node-client.js';
 import { DEFAULT_SHAPE, planTraffic, senderOf, type Op, type Plan } from './traffic-plan.js';
 
 export const BASE_DENOM = 'umin';
@@ -120,7 +114,7 @@ export class TrafficGenerator {
     const tx = contract.deploymentTransaction();
     if (!tx) throw new Error('deploy sent no tx');
     const receipt = await tx.wait(1, 60_000);
-    if (!receipt || receipt.status !== 1) throw new Error(`${name} deploy failed: ${tx.hash}`);
+    if (receipt?.status !== 1) throw new Error(`${name} deploy failed: ${tx.hash}`);
     this.sent.push({ op, hash: tx.hash, vm: 'evm', ok: true, height: receipt.blockNumber });
     if (op.kind === 'erc20-deploy') this.erc20 = contract;
     else this.nft = contract;
@@ -139,10 +133,19 @@ export class TrafficGenerator {
         txHash = (await token().getFunction('transfer')(this.account(op.to).evmAddress, op.amount, overrides)).hash;
         break;
       case 'erc721-mint':
-        txHash = (await nft().getFunction('mint')(this.account(op.to).evmAddress, op.tokenId, `ipfs://devnet/${op.tokenId}`, overrides)).hash;
+        txHash = (
+          await nft().getFunction('mint')(
+            this.account(op.to).evmAddress,
+            op.tokenId,
+            `ipfs://devnet/${op.tokenId}`,
+            overrides,
+          )
+        ).hash;
         break;
       case 'erc721-transfer':
-        txHash = (await nft().getFunction('transferFrom')(from.address, this.account(op.to).evmAddress, op.tokenId, overrides)).hash;
+        txHash = (
+          await nft().getFunction('transferFrom')(from.address, this.account(op.to).evmAddress, op.tokenId, overrides)
+        ).hash;
         break;
       case 'erc721-burn':
         txHash = (await nft().getFunction('burn')(op.tokenId, overrides)).hash;
@@ -154,14 +157,18 @@ export class TrafficGenerator {
       const receipt = await this.provider.waitForTransaction(txHash, 1, 60_000);
       if (!receipt) throw new Error(`no receipt for ${txHash}`);
       const ok = receipt.status === 1;
-      if (ok === (op.kind === 'erc20-overdraft')) throw new Error(`${op.kind} ${txHash} ended with status ${receipt.status}`);
+      if (ok === (op.kind === 'erc20-overdraft'))
+        throw new Error(`${op.kind} ${txHash} ended with status ${receipt.status}`);
       this.sent.push({ op, hash: txHash, vm: 'evm', ok, height: receipt.blockNumber });
     })();
     included.catch(() => undefined); // observed later by Promise.all; avoid an early unhandled rejection
     return { included };
   }
 
-  private async sendBank(op: Extract<Op, { kind: 'bank-send' | 'bank-overdraft' }>, sequence: bigint): Promise<Pending> {
+  private async sendBank(
+    op: Extract<Op, { kind: 'bank-send' | 'bank-overdraft' }>,
+    sequence: bigint,
+  ): Promise<Pending> {
     const from = this.account(op.from);
     const { accountNumber } = await fetchAccount(this.ep, from.bech32);
     const sign = (mode: DigestMode) =>
@@ -185,7 +192,8 @@ export class TrafficGenerator {
     const included = (async () => {
       const committed = await waitForCosmosTx(this.ep, hash);
       const ok = committed.tx_result.code === 0;
-      if (ok === (op.kind === 'bank-overdraft')) throw new Error(`${op.kind} ${hash} ended with code ${committed.tx_result.code}`);
+      if (ok === (op.kind === 'bank-overdraft'))
+        throw new Error(`${op.kind} ${hash} ended with code ${committed.tx_result.code}`);
       this.sent.push({ op, hash, vm: 'cosmos', ok, height: Number(committed.height) });
     })();
     included.catch(() => undefined); // observed later by Promise.all; avoid an early unhandled rejection

@@ -55,7 +55,11 @@ export async function waitForIndexedHeight(indexer: string, height: number, time
 }
 
 /** Every tx from `tx_search` over [1, maxHeight]: ours vs REST by hash. */
-export async function verifyTxs(ep: NodeEndpoints, indexer: string, maxHeight: number): Promise<{ checked: number; mismatches: Mismatch[] }> {
+export async function verifyTxs(
+  ep: NodeEndpoints,
+  indexer: string,
+  maxHeight: number,
+): Promise<{ checked: number; mismatches: Mismatch[] }> {
   const txs = await txSearchAll(ep, maxHeight);
   const results = await pool(txs, async (t) => {
     const hash = t.hash.toUpperCase();
@@ -77,12 +81,20 @@ export async function operatorsByConsensusAddress(ep: NodeEndpoints): Promise<Ma
   );
   // ed25519 consensus address = first 20 bytes of sha256(pubkey)
   return new Map(
-    r.validators.map((v) => [toHex(sha256(fromBase64(v.consensus_pubkey.key)).slice(0, 20)).toUpperCase(), v.operator_address]),
+    r.validators.map((v) => [
+      toHex(sha256(fromBase64(v.consensus_pubkey.key)).slice(0, 20)).toUpperCase(),
+      v.operator_address,
+    ]),
   );
 }
 
 /** Blocks [from, to]: hash, time, tx count and proposer vs CometBFT `block`. */
-export async function verifyBlocks(ep: NodeEndpoints, indexer: string, from: number, to: number): Promise<{ checked: number; mismatches: Mismatch[] }> {
+export async function verifyBlocks(
+  ep: NodeEndpoints,
+  indexer: string,
+  from: number,
+  to: number,
+): Promise<{ checked: number; mismatches: Mismatch[] }> {
   const operators = await operatorsByConsensusAddress(ep);
   const heights = Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);
   const results = await pool(heights, async (h) => {
@@ -102,7 +114,9 @@ async function allPages<T>(url: string, key: string): Promise<T[]> {
   const out: T[] = [];
   for (let offset = 0; offset < 1_000_000; offset += PAGE) {
     const sep = url.includes('?') ? '&' : '?';
-    const page = await getJson<Record<string, unknown>>(`${url}${sep}pagination.limit=${PAGE}&pagination.offset=${offset}`);
+    const page = await getJson<Record<string, unknown>>(
+      `${url}${sep}pagination.limit=${PAGE}&pagination.offset=${offset}`,
+    );
     const items = (page[key] ?? []) as T[];
     out.push(...items);
     if (items.length < PAGE) return out;
@@ -118,7 +132,8 @@ export async function ethCall(ep: NodeEndpoints, to: string, data: string): Prom
     signal: AbortSignal.timeout(10_000),
   });
   const body = (await res.json()) as { result?: string; error?: { message: string } };
-  if (body.error || body.result === undefined) throw new Error(`eth_call ${data.slice(0, 10)} → ${body.error?.message ?? 'no result'}`);
+  if (body.error || body.result === undefined)
+    throw new Error(`eth_call ${data.slice(0, 10)} → ${body.error?.message ?? 'no result'}`);
   return body.result;
 }
 
@@ -172,7 +187,8 @@ export async function verifyNfts(
   const tokens = await allPages<IndexerToken>(`${indexer}/indexer/nft/v1/tokens/by_collection/${address}`, 'tokens');
   let info: IndexerCollection | undefined;
   try {
-    info = (await getJson<{ collection: IndexerCollection }>(`${indexer}/indexer/nft/v1/collections/${address}`)).collection;
+    info = (await getJson<{ collection: IndexerCollection }>(`${indexer}/indexer/nft/v1/collections/${address}`))
+      .collection;
   } catch (err) {
     if (!(err instanceof HttpError && err.status === 404)) throw err;
   }

@@ -57,7 +57,15 @@ export interface SampleManifest {
 /** SampleTx from a recorded LCD tx_response. */
 export function fromRecorded(file: string, exportName: string, note?: string): SampleTx {
   const r = loadExport<RecordedTxResponse>(file, exportName);
-  return fromTxResponse(r, { file, export: exportName, originalHash: r.txhash, originalHeight: r.height, originalTime: r.timestamp, derived: false, ...(note ? { note } : {}) });
+  return fromTxResponse(r, {
+    file,
+    export: exportName,
+    originalHash: r.txhash,
+    originalHeight: r.height,
+    originalTime: r.timestamp,
+    derived: false,
+    ...(note ? { note } : {}),
+  });
 }
 
 export function fromTxResponse(r: RecordedTxResponse, origin: SampleTxOrigin): SampleTx {
@@ -77,7 +85,16 @@ export function fromTxResponse(r: RecordedTxResponse, origin: SampleTxOrigin): S
   };
 }
 
-const SIGNER_FIELDS = ['sender', 'from_address', 'signer', 'delegator_address', 'authority', 'granter', 'creator', 'admin'];
+const SIGNER_FIELDS = [
+  'sender',
+  'from_address',
+  'signer',
+  'delegator_address',
+  'authority',
+  'granter',
+  'creator',
+  'admin',
+];
 /** The `cosmos.msg.v1.signer` field where the generic order would pick the wrong one. */
 const SIGNER_FIELD_BY_TYPE: Record<string, string> = { '/cosmos.authz.v1beta1.MsgExec': 'grantee' };
 
@@ -87,7 +104,8 @@ function accountOfPubKey(pk: unknown): string | undefined {
   const { '@type': type, key } = pk as { '@type'?: string; key?: string };
   if (typeof type !== 'string' || typeof key !== 'string' || !key) return undefined;
   const bytes = Buffer.from(key, 'base64');
-  if (type.endsWith('ethsecp256k1.PubKey')) return toBech32('init', Buffer.from(computeAddress(`0x${bytes.toString('hex')}`).slice(2), 'hex'));
+  if (type.endsWith('ethsecp256k1.PubKey'))
+    return toBech32('init', Buffer.from(computeAddress(`0x${bytes.toString('hex')}`).slice(2), 'hex'));
   if (type.endsWith('secp256k1.PubKey')) return toBech32('init', ripemd160(sha256(bytes)));
   return undefined;
 }
@@ -101,7 +119,11 @@ export function signerOf(tx: TxJson, result: TxResult): string {
   const signerInfos = (tx.auth_info as { signer_infos?: Array<{ public_key?: unknown }> }).signer_infos;
   const fromKey = accountOfPubKey(signerInfos?.[0]?.public_key);
   if (fromKey) return fromKey;
-  const txAttr = (key: string): string | undefined => result.events.filter((e) => e.type === 'tx').flatMap((e) => e.attributes).find((a) => a.key === key)?.value;
+  const txAttr = (key: string): string | undefined =>
+    result.events
+      .filter((e) => e.type === 'tx')
+      .flatMap((e) => e.attributes)
+      .find((a) => a.key === key)?.value;
   const accSeq = txAttr('acc_seq');
   if (accSeq?.includes('/')) return accSeq.slice(0, accSeq.lastIndexOf('/'));
   const payer = txAttr('fee_payer');
@@ -128,14 +150,27 @@ export interface BuildOptions {
 /** Appends the txs in order into blocks following the layout; returns the chain and its manifest. */
 export function buildSampleChain(o: BuildOptions): { chain: SimChain; manifest: SampleManifest } {
   const validator = makeValidator(o.moniker);
-  const firstTime = o.txs.map((t) => t.origin.originalTime).filter((t): t is string => !!t).sort()[0] ?? '2025-06-01T00:00:00Z';
+  const firstTime =
+    o.txs
+      .map((t) => t.origin.originalTime)
+      .filter((t): t is string => !!t)
+      .sort()[0] ?? '2025-06-01T00:00:00Z';
   const chain = new SimChain({
-    chainId: o.chainId, vm: o.vm, ...(o.evmChainId !== undefined ? { evmChainId: o.evmChainId } : {}),
-    validators: [validator], genesisTime: toRfc3339Nano(firstTime), blockIntervalMs: o.blockIntervalMs,
+    chainId: o.chainId,
+    vm: o.vm,
+    ...(o.evmChainId !== undefined ? { evmChainId: o.evmChainId } : {}),
+    validators: [validator],
+    genesisTime: toRfc3339Nano(firstTime),
+    blockIntervalMs: o.blockIntervalMs,
   });
   const manifest: SampleManifest = {
-    chainId: o.chainId, vm: o.vm, ...(o.evmChainId !== undefined ? { evmChainId: o.evmChainId.toString() } : {}),
-    latestHeight: 0, txs: [], hashByOriginal: {}, notes: o.notes ?? [],
+    chainId: o.chainId,
+    vm: o.vm,
+    ...(o.evmChainId !== undefined ? { evmChainId: o.evmChainId.toString() } : {}),
+    latestHeight: 0,
+    txs: [],
+    hashByOriginal: {},
+    notes: o.notes ?? [],
   };
   let next = 0;
   let slot = 0;
@@ -152,15 +187,24 @@ export function buildSampleChain(o: BuildOptions): { chain: SimChain; manifest: 
     // Block times advance by the interval, with a small deterministic jitter (real blocks are not metronomic).
     const height = chain.latestHeight() + 1;
     const jitter = (height * 37) % 113;
-    const sealed = chain.appendBlock({ time: new Date(start + (height - 1) * o.blockIntervalMs + jitter).toISOString(), txs: inputs });
+    const sealed = chain.appendBlock({
+      time: new Date(start + (height - 1) * o.blockIntervalMs + jitter).toISOString(),
+      txs: inputs,
+    });
     sealed.txs.forEach((st, i) => {
       const t = batch[i] as SampleTx;
       manifest.txs.push({
-        height: st.height, index: st.index, hash: st.hash, code: st.result.code,
+        height: st.height,
+        index: st.index,
+        hash: st.hash,
+        code: st.result.code,
         signer: signerOf(st.tx, st.result),
         msgTypes: st.tx.body.messages.map((m) => String(m['@type'] ?? '')),
         evmTxHashes: st.evm?.receipts.map((r) => r.transactionHash) ?? [],
-        originalHash: t.origin.originalHash, file: t.origin.file, export: t.origin.export, derived: t.origin.derived,
+        originalHash: t.origin.originalHash,
+        file: t.origin.file,
+        export: t.origin.export,
+        derived: t.origin.derived,
         ...(t.origin.note ? { note: t.origin.note } : {}),
       });
       if (t.origin.originalHash && !t.origin.derived) manifest.hashByOriginal[t.origin.originalHash] = st.hash;
@@ -183,7 +227,8 @@ export function dedupeByOriginalHash(txs: SampleTx[]): SampleTx[] {
 
 /** Orders recorded txs by their original time (stable), the order they happened on their chain. */
 export function byOriginalTime(txs: SampleTx[]): SampleTx[] {
-  return txs.map((t, i) => ({ t, i }))
+  return txs
+    .map((t, i) => ({ t, i }))
     .sort((a, b) => (a.t.origin.originalTime ?? '').localeCompare(b.t.origin.originalTime ?? '') || a.i - b.i)
     .map((x) => x.t);
 }

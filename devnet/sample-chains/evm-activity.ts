@@ -19,7 +19,8 @@ export const addrTopic = (addr: string): string => pad32(addr);
 export const topicAddr = (topic: string): string => `0x${topic.slice(-40)}`.toLowerCase();
 export const bech32OfEvm = (addr: string): string => toBech32('init', fromHex(addr.replace(/^0x/, '')));
 /** Deterministic derived address for the i-th holder of a kind (clearly not a real account). */
-export const derivedAddress = (kind: string, i: number): string => `0x${keccak256(toUtf8Bytes(`chain-sim ${kind} ${i}`)).slice(-40)}`;
+export const derivedAddress = (kind: string, i: number): string =>
+  `0x${keccak256(toUtf8Bytes(`chain-sim ${kind} ${i}`)).slice(-40)}`;
 
 /** viem-normalised tx → geth JSON-RPC tx object (hex quantities, lowercase addresses). */
 export function rehexTx(t: RecordedEvmPayload['tx'], evmChainId: bigint): EvmTxObject {
@@ -33,7 +34,14 @@ export function rehexTx(t: RecordedEvmPayload['tx'], evmChainId: bigint): EvmTxO
     nonce: hexQty(t.nonce),
     gas: hexQty(t.gas),
     gasPrice: hexQty(t.gasPrice),
-    ...(type === '0x2' ? { maxFeePerGas: hexQty(t.maxFeePerGas), maxPriorityFeePerGas: hexQty(t.maxPriorityFeePerGas), accessList: [], yParity: String(t.yParity ?? '0x0') } : {}),
+    ...(type === '0x2'
+      ? {
+          maxFeePerGas: hexQty(t.maxFeePerGas),
+          maxPriorityFeePerGas: hexQty(t.maxPriorityFeePerGas),
+          accessList: [],
+          yParity: String(t.yParity ?? '0x0'),
+        }
+      : {}),
     input: t.input,
     value: hexQty(t.value),
     v: String(t.v ?? '0x0'),
@@ -54,7 +62,11 @@ export function rehexReceipt(r: RecordedEvmPayload['txReceipt']): EvmReceipt {
     status: r.status === true || r.status === '0x1' ? '0x1' : '0x0',
     type: String(r.type ?? '0x0'),
     logsBloom: String(r.logsBloom ?? ZERO_BLOOM),
-    logs: r.logs.map((l) => ({ address: String(l.address).toLowerCase(), topics: (l.topics as string[]).map((x) => x.toLowerCase()), data: String(l.data) })),
+    logs: r.logs.map((l) => ({
+      address: String(l.address).toLowerCase(),
+      topics: (l.topics as string[]).map((x) => x.toLowerCase()),
+      data: String(l.data),
+    })),
   };
 }
 
@@ -66,7 +78,11 @@ export function evmLogsOfEvents(events: AbciEvent[]): EvmLog[] {
     for (const a of e.attributes) {
       if (a.key !== 'log') continue;
       const l = JSON.parse(a.value) as { address: string; topics: string[] | null; data: string };
-      out.push({ address: l.address.toLowerCase(), topics: (l.topics ?? []).map((x) => x.toLowerCase()), data: l.data || '0x' });
+      out.push({
+        address: l.address.toLowerCase(),
+        topics: (l.topics ?? []).map((x) => x.toLowerCase()),
+        data: l.data || '0x',
+      });
     }
   }
   return out;
@@ -76,23 +92,51 @@ export function evmLogsOfEvents(events: AbciEvent[]): EvmLog[] {
  * minievm's pseudo EVM tx for a Cosmos tx that emitted EVM logs: from 0x0, gas 0, no `to`, input = the
  * Cosmos tx hash. Its hash here is keccak256(Cosmos hash bytes) (deterministic; minievm's own rule differs).
  */
-export function mirrorSide(cosmosHash: string, result: TxResult, evmChainId: bigint, recorded?: RecordedEvmPayload): EvmSide | undefined {
+export function mirrorSide(
+  cosmosHash: string,
+  result: TxResult,
+  evmChainId: bigint,
+  recorded?: RecordedEvmPayload,
+): EvmSide | undefined {
   const logs = evmLogsOfEvents(result.events);
   if (logs.length === 0 && !recorded) return undefined;
   const hash = recorded ? recorded.tx.hash.toLowerCase() : keccak256(fromHex(cosmosHash));
   const tx: EvmTxObject = {
-    hash, type: '0x0', chainId: `0x${evmChainId.toString(16)}`, from: ZERO_ADDRESS, to: null, nonce: '0x0', gas: '0x0', gasPrice: '0x0',
-    input: `0x${cosmosHash.toLowerCase()}`, value: '0x0', v: '0x0', r: '0x0', s: '0x0',
+    hash,
+    type: '0x0',
+    chainId: `0x${evmChainId.toString(16)}`,
+    from: ZERO_ADDRESS,
+    to: null,
+    nonce: '0x0',
+    gas: '0x0',
+    gasPrice: '0x0',
+    input: `0x${cosmosHash.toLowerCase()}`,
+    value: '0x0',
+    v: '0x0',
+    r: '0x0',
+    s: '0x0',
   };
   const receipt: EvmReceipt = {
-    transactionHash: hash, from: ZERO_ADDRESS, to: null, contractAddress: null, gasUsed: hexQty(result.gas_used),
-    cumulativeGasUsed: hexQty(result.gas_used), effectiveGasPrice: '0x0', status: result.code === 0 ? '0x1' : '0x0', type: '0x0',
-    logsBloom: ZERO_BLOOM, logs: recorded ? rehexReceipt(recorded.txReceipt).logs : logs,
+    transactionHash: hash,
+    from: ZERO_ADDRESS,
+    to: null,
+    contractAddress: null,
+    gasUsed: hexQty(result.gas_used),
+    cumulativeGasUsed: hexQty(result.gas_used),
+    effectiveGasPrice: '0x0',
+    status: result.code === 0 ? '0x1' : '0x0',
+    type: '0x0',
+    logsBloom: ZERO_BLOOM,
+    logs: recorded ? rehexReceipt(recorded.txReceipt).logs : logs,
   };
   return { txs: [tx], receipts: [receipt] };
 }
 
-const attr = (key: string, value: string): { key: string; value: string; index: boolean } => ({ key, value, index: true });
+const attr = (key: string, value: string): { key: string; value: string; index: boolean } => ({
+  key,
+  value,
+  index: true,
+});
 
 /** The Cosmos tx minievm records for an EVM tx: one MsgCall (or MsgCreate) with call/create and evm events. */
 export function wrapEvmTx(evmTx: EvmTxObject, receipt: EvmReceipt, origin: SampleTxOrigin): SampleTx {
@@ -101,18 +145,39 @@ export function wrapEvmTx(evmTx: EvmTxObject, receipt: EvmReceipt, origin: Sampl
   const value = BigInt(String(evmTx.value ?? '0x0')).toString();
   const nonce = BigInt(String(evmTx.nonce)).toString();
   const msg: Record<string, unknown> = to
-    ? { '@type': '/minievm.evm.v1.MsgCall', sender, contract_addr: getAddress(to), input: evmTx.input, value, access_list: [] }
+    ? {
+        '@type': '/minievm.evm.v1.MsgCall',
+        sender,
+        contract_addr: getAddress(to),
+        input: evmTx.input,
+        value,
+        access_list: [],
+      }
     : { '@type': '/minievm.evm.v1.MsgCreate', sender, code: evmTx.input, value, access_list: [] };
-  const sig = Buffer.concat([fromHex(pad32(String(evmTx.r)).slice(2)), fromHex(pad32(String(evmTx.s)).slice(2)), Buffer.from([Number(BigInt(String(evmTx.v ?? '0x0')) & 1n)])]).toString('base64');
+  const sig = Buffer.concat([
+    fromHex(pad32(String(evmTx.r)).slice(2)),
+    fromHex(pad32(String(evmTx.s)).slice(2)),
+    Buffer.from([Number(BigInt(String(evmTx.v ?? '0x0')) & 1n)]),
+  ]).toString('base64');
   const tx: TxJson = {
     '@type': '/cosmos.tx.v1beta1.Tx',
     body: {
       messages: [msg],
       // minievm keeps the EVM fee fields in the memo of the converted Cosmos tx (see the contract-creation fixtures).
-      memo: JSON.stringify({ type: Number(BigInt(String(evmTx.type ?? '0x0'))), gas_fee_cap: BigInt(String(evmTx.maxFeePerGas ?? evmTx.gasPrice ?? '0x0')).toString(), gas_tip_cap: BigInt(String(evmTx.maxPriorityFeePerGas ?? '0x0')).toString() }),
-      timeout_height: '0', extension_options: [], non_critical_extension_options: [],
+      memo: JSON.stringify({
+        type: Number(BigInt(String(evmTx.type ?? '0x0'))),
+        gas_fee_cap: BigInt(String(evmTx.maxFeePerGas ?? evmTx.gasPrice ?? '0x0')).toString(),
+        gas_tip_cap: BigInt(String(evmTx.maxPriorityFeePerGas ?? '0x0')).toString(),
+      }),
+      timeout_height: '0',
+      extension_options: [],
+      non_critical_extension_options: [],
     },
-    auth_info: { fee: { amount: [], gas_limit: BigInt(String(evmTx.gas)).toString(), granter: '', payer: '' }, signer_infos: [{ mode_info: { single: { mode: 9999 } }, public_key: null, sequence: nonce }], tip: null },
+    auth_info: {
+      fee: { amount: [], gas_limit: BigInt(String(evmTx.gas)).toString(), granter: '', payer: '' },
+      signer_infos: [{ mode_info: { single: { mode: 9999 } }, public_key: null, sequence: nonce }],
+      tip: null,
+    },
     signatures: [sig],
   };
   const mi = attr('msg_index', '0');
@@ -120,22 +185,47 @@ export function wrapEvmTx(evmTx: EvmTxObject, receipt: EvmReceipt, origin: Sampl
     { type: 'tx', attributes: [attr('fee', ''), attr('fee_payer', sender)] },
     { type: 'tx', attributes: [attr('acc_seq', `${sender}/${nonce}`)] },
     { type: 'tx', attributes: [attr('signature', sig)] },
-    { type: 'message', attributes: [attr('action', String(msg['@type'])), attr('sender', sender), attr('module', 'evm'), mi] },
+    {
+      type: 'message',
+      attributes: [attr('action', String(msg['@type'])), attr('sender', sender), attr('module', 'evm'), mi],
+    },
     ...(to
       ? [{ type: 'call', attributes: [attr('contract', getAddress(to)), attr('ret', '0x'), mi] }]
       : [
-        { type: 'contract_created', attributes: [attr('contract', getAddress(receipt.contractAddress ?? ZERO_ADDRESS)), mi] },
-        { type: 'create', attributes: [attr('contract', getAddress(receipt.contractAddress ?? ZERO_ADDRESS)), attr('ret', '0x'), mi] },
-      ]),
+          {
+            type: 'contract_created',
+            attributes: [attr('contract', getAddress(receipt.contractAddress ?? ZERO_ADDRESS)), mi],
+          },
+          {
+            type: 'create',
+            attributes: [attr('contract', getAddress(receipt.contractAddress ?? ZERO_ADDRESS)), attr('ret', '0x'), mi],
+          },
+        ]),
     ...(receipt.logs.length
-      ? [{ type: 'evm', attributes: [...receipt.logs.map((l) => attr('log', JSON.stringify({ address: getAddress(l.address), topics: l.topics, data: l.data }))), mi] }]
+      ? [
+          {
+            type: 'evm',
+            attributes: [
+              ...receipt.logs.map((l) =>
+                attr('log', JSON.stringify({ address: getAddress(l.address), topics: l.topics, data: l.data })),
+              ),
+              mi,
+            ],
+          },
+        ]
       : []),
   ];
   return {
     tx,
     result: {
-      code: receipt.status === '0x1' ? 0 : 2, codespace: receipt.status === '0x1' ? '' : 'evm', data: '', log: '', info: '',
-      gas_wanted: BigInt(String(evmTx.gas)).toString(), gas_used: BigInt(receipt.gasUsed).toString(), events,
+      code: receipt.status === '0x1' ? 0 : 2,
+      codespace: receipt.status === '0x1' ? '' : 'evm',
+      data: '',
+      log: '',
+      info: '',
+      gas_wanted: BigInt(String(evmTx.gas)).toString(),
+      gas_used: BigInt(receipt.gasUsed).toString(),
+      events,
     },
     origin,
     evm: { txs: [evmTx], receipts: [receipt] },
@@ -143,29 +233,68 @@ export function wrapEvmTx(evmTx: EvmTxObject, receipt: EvmReceipt, origin: Sampl
 }
 
 /** A derived EVM call (one log set) from `from` to `contract`, wrapped like a real minievm tx. */
-export function derivedCall(p: { from: string; contract: string; input: string; logs: EvmLog[]; nonce: number; evmChainId: bigint; note: string }): SampleTx {
+export function derivedCall(p: {
+  from: string;
+  contract: string;
+  input: string;
+  logs: EvmLog[];
+  nonce: number;
+  evmChainId: bigint;
+  note: string;
+}): SampleTx {
   // Sender + nonce make the hash unique and the same on every build.
   const hash = keccak256(toUtf8Bytes(`chain-sim derived evm tx ${p.from.toLowerCase()} ${p.nonce} ${p.note}`));
   const tx: EvmTxObject = {
-    hash, type: '0x2', chainId: `0x${p.evmChainId.toString(16)}`, from: p.from.toLowerCase(), to: p.contract.toLowerCase(),
-    nonce: hexQty(p.nonce), gas: '0x30d40', gasPrice: '0x2625a0', maxFeePerGas: '0x2625a0', maxPriorityFeePerGas: '0x0', accessList: [],
-    input: p.input, value: '0x0', v: '0x0', r: keccak256(toUtf8Bytes(`r${hash}`)), s: keccak256(toUtf8Bytes(`s${hash}`)), yParity: '0x0',
+    hash,
+    type: '0x2',
+    chainId: `0x${p.evmChainId.toString(16)}`,
+    from: p.from.toLowerCase(),
+    to: p.contract.toLowerCase(),
+    nonce: hexQty(p.nonce),
+    gas: '0x30d40',
+    gasPrice: '0x2625a0',
+    maxFeePerGas: '0x2625a0',
+    maxPriorityFeePerGas: '0x0',
+    accessList: [],
+    input: p.input,
+    value: '0x0',
+    v: '0x0',
+    r: keccak256(toUtf8Bytes(`r${hash}`)),
+    s: keccak256(toUtf8Bytes(`s${hash}`)),
+    yParity: '0x0',
   };
   const receipt: EvmReceipt = {
-    transactionHash: hash, from: p.from.toLowerCase(), to: p.contract.toLowerCase(), contractAddress: null, gasUsed: '0xc350',
-    cumulativeGasUsed: '0xc350', effectiveGasPrice: '0x2625a0', status: '0x1', type: '0x2', logsBloom: ZERO_BLOOM, logs: p.logs,
+    transactionHash: hash,
+    from: p.from.toLowerCase(),
+    to: p.contract.toLowerCase(),
+    contractAddress: null,
+    gasUsed: '0xc350',
+    cumulativeGasUsed: '0xc350',
+    effectiveGasPrice: '0x2625a0',
+    status: '0x1',
+    type: '0x2',
+    logsBloom: ZERO_BLOOM,
+    logs: p.logs,
   };
   return wrapEvmTx(tx, receipt, { file: 'derived', export: 'derived', originalHash: '', derived: true, note: p.note });
 }
 
-export const erc20TransferLog = (token: string, from: string, to: string, amount: bigint): EvmLog =>
-  ({ address: token.toLowerCase(), topics: [TRANSFER_TOPIC, addrTopic(from), addrTopic(to)], data: pad32(amount.toString(16)) });
-export const erc721TransferLog = (collection: string, from: string, to: string, tokenId: bigint): EvmLog =>
-  ({ address: collection.toLowerCase(), topics: [TRANSFER_TOPIC, addrTopic(from), addrTopic(to), pad32(tokenId.toString(16))], data: '0x' });
+export const erc20TransferLog = (token: string, from: string, to: string, amount: bigint): EvmLog => ({
+  address: token.toLowerCase(),
+  topics: [TRANSFER_TOPIC, addrTopic(from), addrTopic(to)],
+  data: pad32(amount.toString(16)),
+});
+export const erc721TransferLog = (collection: string, from: string, to: string, tokenId: bigint): EvmLog => ({
+  address: collection.toLowerCase(),
+  topics: [TRANSFER_TOPIC, addrTopic(from), addrTopic(to), pad32(tokenId.toString(16))],
+  data: '0x',
+});
 
 export const calldata = {
-  transfer: (to: string, amount: bigint): string => `0xa9059cbb${pad32(to).slice(2)}${pad32(amount.toString(16)).slice(2)}`,
-  transferFrom: (from: string, to: string, id: bigint): string => `0x23b872dd${pad32(from).slice(2)}${pad32(to).slice(2)}${pad32(id.toString(16)).slice(2)}`,
+  transfer: (to: string, amount: bigint): string =>
+    `0xa9059cbb${pad32(to).slice(2)}${pad32(amount.toString(16)).slice(2)}`,
+  transferFrom: (from: string, to: string, id: bigint): string =>
+    `0x23b872dd${pad32(from).slice(2)}${pad32(to).slice(2)}${pad32(id.toString(16)).slice(2)}`,
   mint: (to: string, id: bigint): string => `0x40c10f19${pad32(to).slice(2)}${pad32(id.toString(16)).slice(2)}`,
   burn: (id: bigint): string => `0x42966c68${pad32(id.toString(16)).slice(2)}`,
 };
@@ -211,7 +340,8 @@ export function replayTransfers(logs: EvmLog[]): ExpectedEvmState {
       } else m.set(id, to);
     }
   }
-  for (const [t, m] of bal) s.erc20Balances[t] = Object.fromEntries([...m].filter(([, v]) => v !== 0n).map(([k, v]) => [k, v.toString()]));
+  for (const [t, m] of bal)
+    s.erc20Balances[t] = Object.fromEntries([...m].filter(([, v]) => v !== 0n).map(([k, v]) => [k, v.toString()]));
   for (const [c, m] of owners) s.nftOwners[c] = Object.fromEntries(m);
   return s;
 }

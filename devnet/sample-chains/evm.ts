@@ -6,8 +6,19 @@ import { buildSampleChain, fromRecorded, fromTxResponse, type SampleManifest, ty
 import { loadExport, recordedEnvelopes, recordedCosmosHashes, type RecordedEvmPayload } from './fixtures.js';
 import { recordedRoutes, type SampleRoute } from './routes.js';
 import {
-  calldata, derivedAddress, derivedCall, erc20TransferLog, erc721TransferLog, evmLogsOfEvents, mirrorSide, rehexReceipt, rehexTx, replayTransfers,
-  wrapEvmTx, ZERO_ADDRESS, type ExpectedEvmState,
+  calldata,
+  derivedAddress,
+  derivedCall,
+  erc20TransferLog,
+  erc721TransferLog,
+  evmLogsOfEvents,
+  mirrorSide,
+  rehexReceipt,
+  rehexTx,
+  replayTransfers,
+  wrapEvmTx,
+  ZERO_ADDRESS,
+  type ExpectedEvmState,
 } from './evm-activity.js';
 import type { SimChain } from '../chain-sim/chain.js';
 import type { EthCallHandler } from '../chain-sim/evm.js';
@@ -33,14 +44,26 @@ export interface EvmSampleManifest extends SampleManifest {
 
 function recordedEvm(file: string, exportName: string): SampleTx {
   const p = loadExport<RecordedEvmPayload>(file, exportName);
-  const origin = { file, export: exportName, originalHash: p.tx.hash.toLowerCase(), originalHeight: String(p.tx.blockNumber), derived: false };
+  const origin = {
+    file,
+    export: exportName,
+    originalHash: p.tx.hash.toLowerCase(),
+    originalHeight: String(p.tx.blockNumber),
+    derived: false,
+  };
   const evmTx = rehexTx(p.tx, EVM_CHAIN_ID);
   const receipt = rehexReceipt(p.txReceipt);
   // Where the fixture also recorded the Cosmos side (contract creations, mirrors), serve that real record.
-  const cosmosHash = recordedCosmosHashes(file).get(origin.originalHash) ?? (evmTx.from === ZERO_ADDRESS ? String(p.tx.input).slice(2) : undefined);
+  const cosmosHash =
+    recordedCosmosHashes(file).get(origin.originalHash) ??
+    (evmTx.from === ZERO_ADDRESS ? String(p.tx.input).slice(2) : undefined);
   const envelope = cosmosHash ? recordedEnvelopes(file).get(cosmosHash.toLowerCase()) : undefined;
   if (!envelope) return wrapEvmTx(evmTx, receipt, origin);
-  const t = fromTxResponse(envelope.tx_response, { ...origin, originalTime: envelope.tx_response.timestamp, note: `Cosmos record ${envelope.tx_response.txhash}` });
+  const t = fromTxResponse(envelope.tx_response, {
+    ...origin,
+    originalTime: envelope.tx_response.timestamp,
+    note: `Cosmos record ${envelope.tx_response.txhash}`,
+  });
   if (evmTx.from === ZERO_ADDRESS) {
     // A minievm mirror tx: its input is the Cosmos hash, which is this chain's (re-encoded) hash.
     t.evm = (h) => mirrorSide(h, t.result, EVM_CHAIN_ID, p);
@@ -57,9 +80,21 @@ function recordedCosmos(file: string, exportName: string): SampleTx {
 }
 
 /** Derived activity; nonces per sender keep the wrapped txs' acc_seq plausible. */
-function derivedActivity(): { erc20Distribution: SampleTx[]; kamiActivity: SampleTx[]; collectionAMints: SampleTx[]; collectionAAfter: SampleTx[]; erc20Trades: SampleTx[] } {
+function derivedActivity(): {
+  erc20Distribution: SampleTx[];
+  kamiActivity: SampleTx[];
+  collectionAMints: SampleTx[];
+  collectionAAfter: SampleTx[];
+  erc20Trades: SampleTx[];
+} {
   const nonces = new Map<string, number>();
-  const call = (from: string, contract: string, input: string, logs: ReturnType<typeof erc20TransferLog>[], note: string): SampleTx => {
+  const call = (
+    from: string,
+    contract: string,
+    input: string,
+    logs: ReturnType<typeof erc20TransferLog>[],
+    note: string,
+  ): SampleTx => {
     const nonce = nonces.get(from) ?? 0;
     nonces.set(from, nonce + 1);
     return derivedCall({ from, contract, input, logs, nonce, evmChainId: EVM_CHAIN_ID, note });
@@ -68,37 +103,106 @@ function derivedActivity(): { erc20Distribution: SampleTx[]; kamiActivity: Sampl
   const holders = Array.from({ length: 24 }, (_, i) => derivedAddress('erc20 holder', i));
   // Treasury pays out like the recorded mint log, but to new recipients with varied amounts.
   const erc20Distribution = [
-    call(TOKEN_DEPLOYER, TOKEN_TREASURY, calldata.transfer(ERC20_SENDER, 50_000n * unit), [erc20TransferLog(RICH_LIST_TOKEN, TOKEN_TREASURY, ERC20_SENDER, 50_000n * unit)], 'ERC20 treasury payout to the recorded sender'),
+    call(
+      TOKEN_DEPLOYER,
+      TOKEN_TREASURY,
+      calldata.transfer(ERC20_SENDER, 50_000n * unit),
+      [erc20TransferLog(RICH_LIST_TOKEN, TOKEN_TREASURY, ERC20_SENDER, 50_000n * unit)],
+      'ERC20 treasury payout to the recorded sender',
+    ),
     ...holders.map((h, i) => {
-      const amount = BigInt((i * 7919) % 25_000 + 100) * unit + BigInt(i);
-      return call(TOKEN_DEPLOYER, TOKEN_TREASURY, calldata.transfer(h, amount), [erc20TransferLog(RICH_LIST_TOKEN, TOKEN_TREASURY, h, amount)], `ERC20 treasury payout to derived holder ${i}`);
+      const amount = BigInt(((i * 7919) % 25_000) + 100) * unit + BigInt(i);
+      return call(
+        TOKEN_DEPLOYER,
+        TOKEN_TREASURY,
+        calldata.transfer(h, amount),
+        [erc20TransferLog(RICH_LIST_TOKEN, TOKEN_TREASURY, h, amount)],
+        `ERC20 treasury payout to derived holder ${i}`,
+      );
     }),
   ];
   const erc20Trades = holders.slice(0, 6).map((h, i) => {
     const to = holders[(i + 7) % holders.length] as string;
     const amount = BigInt(i + 1) * 37n * unit;
-    return call(h, RICH_LIST_TOKEN, calldata.transfer(to, amount), [erc20TransferLog(RICH_LIST_TOKEN, h, to, amount)], `ERC20 transfer between derived holders ${i}`);
+    return call(
+      h,
+      RICH_LIST_TOKEN,
+      calldata.transfer(to, amount),
+      [erc20TransferLog(RICH_LIST_TOKEN, h, to, amount)],
+      `ERC20 transfer between derived holders ${i}`,
+    );
   });
   const kamiOwners = Array.from({ length: 5 }, (_, i) => derivedAddress('kami721 owner', i));
   const kamiActivity = [
-    ...kamiOwners.map((o, i) => call(o, NFT_COLLECTION_B, '0x26092b83', [erc721TransferLog(NFT_COLLECTION_B, ZERO_ADDRESS, o, 101n + BigInt(i))], `Kami721 public mint of token ${101 + i}`)),
-    call(kamiOwners[0] as string, NFT_COLLECTION_B, calldata.transferFrom(kamiOwners[0] as string, kamiOwners[3] as string, 101n), [erc721TransferLog(NFT_COLLECTION_B, kamiOwners[0] as string, kamiOwners[3] as string, 101n)], 'Kami721 transfer of token 101'),
-    call(kamiOwners[1] as string, NFT_COLLECTION_B, calldata.burn(102n), [erc721TransferLog(NFT_COLLECTION_B, kamiOwners[1] as string, ZERO_ADDRESS, 102n)], 'Kami721 burn of token 102'),
+    ...kamiOwners.map((o, i) =>
+      call(
+        o,
+        NFT_COLLECTION_B,
+        '0x26092b83',
+        [erc721TransferLog(NFT_COLLECTION_B, ZERO_ADDRESS, o, 101n + BigInt(i))],
+        `Kami721 public mint of token ${101 + i}`,
+      ),
+    ),
+    call(
+      kamiOwners[0] as string,
+      NFT_COLLECTION_B,
+      calldata.transferFrom(kamiOwners[0] as string, kamiOwners[3] as string, 101n),
+      [erc721TransferLog(NFT_COLLECTION_B, kamiOwners[0] as string, kamiOwners[3] as string, 101n)],
+      'Kami721 transfer of token 101',
+    ),
+    call(
+      kamiOwners[1] as string,
+      NFT_COLLECTION_B,
+      calldata.burn(102n),
+      [erc721TransferLog(NFT_COLLECTION_B, kamiOwners[1] as string, ZERO_ADDRESS, 102n)],
+      'Kami721 burn of token 102',
+    ),
   ];
   const aOwners = Array.from({ length: 5 }, (_, i) => derivedAddress('erc721 owner', i));
   const minter = derivedAddress('erc721 minter', 0);
   const collectionAMints = [
-    call(minter, NFT_COLLECTION_A, calldata.mint(NFT_A_HOLDER, 4561n), [erc721TransferLog(NFT_COLLECTION_A, ZERO_ADDRESS, NFT_A_HOLDER, 4561n)], 'ERC721 mint of token 4561 (later moved by the recorded transferFrom)'),
-    ...aOwners.map((o, i) => call(minter, NFT_COLLECTION_A, calldata.mint(o, 4562n + BigInt(i)), [erc721TransferLog(NFT_COLLECTION_A, ZERO_ADDRESS, o, 4562n + BigInt(i))], `ERC721 mint of token ${4562 + i}`)),
+    call(
+      minter,
+      NFT_COLLECTION_A,
+      calldata.mint(NFT_A_HOLDER, 4561n),
+      [erc721TransferLog(NFT_COLLECTION_A, ZERO_ADDRESS, NFT_A_HOLDER, 4561n)],
+      'ERC721 mint of token 4561 (later moved by the recorded transferFrom)',
+    ),
+    ...aOwners.map((o, i) =>
+      call(
+        minter,
+        NFT_COLLECTION_A,
+        calldata.mint(o, 4562n + BigInt(i)),
+        [erc721TransferLog(NFT_COLLECTION_A, ZERO_ADDRESS, o, 4562n + BigInt(i))],
+        `ERC721 mint of token ${4562 + i}`,
+      ),
+    ),
   ];
   const collectionAAfter = [
-    call(aOwners[0] as string, NFT_COLLECTION_A, calldata.transferFrom(aOwners[0] as string, aOwners[2] as string, 4562n), [erc721TransferLog(NFT_COLLECTION_A, aOwners[0] as string, aOwners[2] as string, 4562n)], 'ERC721 transfer of token 4562'),
-    call(aOwners[1] as string, NFT_COLLECTION_A, calldata.burn(4563n), [erc721TransferLog(NFT_COLLECTION_A, aOwners[1] as string, ZERO_ADDRESS, 4563n)], 'ERC721 burn of token 4563'),
+    call(
+      aOwners[0] as string,
+      NFT_COLLECTION_A,
+      calldata.transferFrom(aOwners[0] as string, aOwners[2] as string, 4562n),
+      [erc721TransferLog(NFT_COLLECTION_A, aOwners[0] as string, aOwners[2] as string, 4562n)],
+      'ERC721 transfer of token 4562',
+    ),
+    call(
+      aOwners[1] as string,
+      NFT_COLLECTION_A,
+      calldata.burn(4563n),
+      [erc721TransferLog(NFT_COLLECTION_A, aOwners[1] as string, ZERO_ADDRESS, 4563n)],
+      'ERC721 burn of token 4563',
+    ),
   ];
   return { erc20Distribution, kamiActivity, collectionAMints, collectionAAfter, erc20Trades };
 }
 
-export function buildEvmChain(): { chain: SimChain; manifest: EvmSampleManifest; routes: SampleRoute[]; ethCalls: EthCallHandler[] } {
+export function buildEvmChain(): {
+  chain: SimChain;
+  manifest: EvmSampleManifest;
+  routes: SampleRoute[];
+  ethCalls: EthCallHandler[];
+} {
   const d = derivedActivity();
   // Real txs in their recorded order (by yominet height where known), derived activity placed where it makes
   // the replay consistent (mints before the recorded transfer of the same token).
@@ -125,12 +229,17 @@ export function buildEvmChain(): { chain: SimChain; manifest: EvmSampleManifest;
     recordedEvm('ethereum/eth-transfer.json', 'mockEthTransferPayload'),
   ];
   const { chain, manifest } = buildSampleChain({
-    chainId: 'yominet-1', vm: 'evm', evmChainId: EVM_CHAIN_ID, moniker: 'chain-sim-yominet', blockIntervalMs: 500,
-    layout: [1, 2, 1, 0, 3, 1, 2], txs,
+    chainId: 'yominet-1',
+    vm: 'evm',
+    evmChainId: EVM_CHAIN_ID,
+    moniker: 'chain-sim-yominet',
+    blockIntervalMs: 500,
+    layout: [1, 2, 1, 0, 3, 1, 2],
+    txs,
     notes: [
       'chain id yominet-1 (minievm, EVM chain id 428962654539583, OP bridge 11): every recorded EVM tx is from yominet-1.',
       'EVM txs without a recorded Cosmos side are wrapped as minievm records them: one /minievm.evm.v1.MsgCall (or MsgCreate) with call / create and `evm` log events; their EVM hashes are the recorded ones.',
-      'Cosmos txs that emit EVM logs get a minievm-style mirror pseudo EVM tx (from 0x0, input = this chain\'s Cosmos hash) so eth_getBlockReceipts and the Cosmos `evm` events agree; recorded mirrors keep their EVM hash.',
+      "Cosmos txs that emit EVM logs get a minievm-style mirror pseudo EVM tx (from 0x0, input = this chain's Cosmos hash) so eth_getBlockReceipts and the Cosmos `evm` events agree; recorded mirrors keep their EVM hash.",
       'txs marked derived replicate the recorded Transfer logs with new recipients / amounts / token ids (ERC20 payouts from the recorded 1,000,000 mint, ERC721 / Kami721 mints, transfers and burns).',
       'expected.* is replayed from the Transfer logs of the Cosmos `evm` events of successful txs (they include the ante fee-token transfers that EVM receipts of EVM-originated txs leave out, as on minievm); balances are net of logs, so tokens without a served mint (e.g. the fee token) can be negative.',
       'the IBC NFT send / receive txs come from other minievm chains (embrmainnet-1 / rave-1) and are placed here as minievm activity.',
@@ -140,9 +249,15 @@ export function buildEvmChain(): { chain: SimChain; manifest: EvmSampleManifest;
   // ante-handler fee-token transfers in the Cosmos events but not in the EVM receipt (see the recorded
   // single-contract-creation envelope vs its receipt); for every other log both sides agree.
   const logs = [];
-  for (let h = 1; h <= chain.latestHeight(); h++) for (const t of chain.block(h)?.txs ?? []) if (t.result.code === 0) logs.push(...evmLogsOfEvents(t.result.events));
+  for (let h = 1; h <= chain.latestHeight(); h++)
+    for (const t of chain.block(h)?.txs ?? []) if (t.result.code === 0) logs.push(...evmLogsOfEvents(t.result.events));
   const expected = replayTransfers(logs);
-  const evmManifest: EvmSampleManifest = { ...manifest, richListToken: RICH_LIST_TOKEN, nftCollections: [NFT_COLLECTION_A, NFT_COLLECTION_B], expected };
+  const evmManifest: EvmSampleManifest = {
+    ...manifest,
+    richListToken: RICH_LIST_TOKEN,
+    nftCollections: [NFT_COLLECTION_A, NFT_COLLECTION_B],
+    expected,
+  };
 
   const { routes } = recordedRoutes(['ethereum/cosmos-mirror/ibc-receive-ft.json']);
   routes.unshift(

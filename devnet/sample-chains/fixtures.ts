@@ -74,7 +74,8 @@ export function recordedGets(files: string[]): Map<string, unknown> {
   for (const row of loadIndex()) {
     if (row.kind !== 'mock_api' || !files.includes(row.file)) continue;
     const api = loadExport<MockApi>(row.file, row.export);
-    if (api.GET && !Array.isArray(api.GET)) for (const [k, v] of Object.entries(api.GET)) if (!out.has(k)) out.set(k, v);
+    if (api.GET && !Array.isArray(api.GET))
+      for (const [k, v] of Object.entries(api.GET)) if (!out.has(k)) out.set(k, v);
   }
   return out;
 }
@@ -97,7 +98,7 @@ export function recordedCosmosHashes(file: string): Map<string, string> {
   for (const row of loadIndex()) {
     if (row.kind !== 'mock_api' || row.file !== file) continue;
     const api = loadExport<MockApi>(row.file, row.export);
-    const posts = api.POST && !Array.isArray(api.POST) ? api.POST['/'] ?? [] : [];
+    const posts = api.POST && !Array.isArray(api.POST) ? (api.POST['/'] ?? []) : [];
     for (const p of posts) {
       const payload = p.payload as { method?: string; params?: string[] };
       const response = p.response as { result?: string };

@@ -3,7 +3,13 @@
 // usernames, Move NFT mint + object transfer, IBC ICS-20 / ICS-721 send and receive, the OPinit
 // deposit, and the failed tx. Recorded REST answers (Move resources, denoms, validators) are served.
 import { loadIndex, recordedGets } from './fixtures.js';
-import { buildSampleChain, byOriginalTime, dedupeByOriginalHash, fromRecorded, type SampleManifest } from './builder.js';
+import {
+  buildSampleChain,
+  byOriginalTime,
+  dedupeByOriginalHash,
+  fromRecorded,
+  type SampleManifest,
+} from './builder.js';
 import { recordedRoutes, type SampleRoute } from './routes.js';
 import type { SimChain } from '../chain-sim/chain.js';
 import { replayMoveNfts, type ExpectedNft } from './nft-replay.js';
@@ -13,13 +19,20 @@ export interface MoveSampleManifest extends SampleManifest {
   expectedNfts: ExpectedNft[];
 }
 
-const MOVE_FILE = /^(cosmos\/move\/|common\/failed\.json$|protocols\/ibc\/move\/|protocols\/op-init\/initiate-token-deposit\.json$)/;
+const MOVE_FILE =
+  /^(cosmos\/move\/|common\/failed\.json$|protocols\/ibc\/move\/|protocols\/op-init\/initiate-token-deposit\.json$)/;
 
 /** Recorded under ibc/move but executed on moo-1 (fee denom `gas`, packet to channel-0): a rollup tx, served by the wasm chain. */
-export const ROLLUP_RECEIVE = { file: 'protocols/ibc/move/receive-ft-move.json', export: 'mockFtReceiveMoveTransaction' };
+export const ROLLUP_RECEIVE = {
+  file: 'protocols/ibc/move/receive-ft-move.json',
+  export: 'mockFtReceiveMoveTransaction',
+};
 
 export function moveFixtureRows(): Array<{ file: string; export: string }> {
-  return loadIndex().filter((r) => r.kind === 'cosmos_tx_response' && !r.synthetic && MOVE_FILE.test(r.file) && r.export !== ROLLUP_RECEIVE.export);
+  return loadIndex().filter(
+    (r) =>
+      r.kind === 'cosmos_tx_response' && !r.synthetic && MOVE_FILE.test(r.file) && r.export !== ROLLUP_RECEIVE.export,
+  );
 }
 
 export function buildMoveChain(): { chain: SimChain; manifest: MoveSampleManifest; routes: SampleRoute[] } {
@@ -42,9 +55,13 @@ export function buildMoveChain(): { chain: SimChain; manifest: MoveSampleManifes
   const { routes } = recordedRoutes(files);
   const gets = recordedGets(files);
   const expectedNfts = replayMoveNfts(chain, (object) => {
-    const list = gets.get(`/initia/move/v1/accounts/${object}/resources`) as { resources?: Array<{ struct_tag: string; move_resource: string }> } | undefined;
+    const list = gets.get(`/initia/move/v1/accounts/${object}/resources`) as
+      | { resources?: Array<{ struct_tag: string; move_resource: string }> }
+      | undefined;
     const nft = list?.resources?.find((r) => r.struct_tag === '0x1::nft::Nft');
-    return nft ? (JSON.parse(nft.move_resource) as { data: { collection: { inner: string }; token_id: string } }).data : undefined;
+    return nft
+      ? (JSON.parse(nft.move_resource) as { data: { collection: { inner: string }; token_id: string } }).data
+      : undefined;
   });
   return { chain, manifest: { ...manifest, expectedNfts }, routes };
 }

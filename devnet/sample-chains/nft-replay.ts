@@ -3,18 +3,29 @@
 import type { AbciEvent } from '../chain-sim/types.js';
 import type { SimChain } from '../chain-sim/chain.js';
 
-export interface ExpectedNft { collection: string; tokenId: string; owner: string; object?: string }
+export interface ExpectedNft {
+  collection: string;
+  tokenId: string;
+  owner: string;
+  object?: string;
+}
 
 const attrOf = (e: AbciEvent, key: string): string | undefined => e.attributes.find((a) => a.key === key)?.value;
 
-interface MoveNftResource { collection: { inner: string }; token_id: string }
+interface MoveNftResource {
+  collection: { inner: string };
+  token_id: string;
+}
 
 /**
  * Move NFTs: `0x1::collection::MintEvent` names the NFT object, `0x1::object::CreateEvent` /
  * `TransferEvent` move it, `0x1::collection::BurnEvent` removes it. Objects moved without a served mint
  * are identified from their recorded `0x1::nft::Nft` resource (`nftResource`).
  */
-export function replayMoveNfts(chain: SimChain, nftResource: (object: string) => MoveNftResource | undefined): ExpectedNft[] {
+export function replayMoveNfts(
+  chain: SimChain,
+  nftResource: (object: string) => MoveNftResource | undefined,
+): ExpectedNft[] {
   const owners = new Map<string, string>();
   const nfts = new Map<string, { collection: string; tokenId: string }>();
   const burned = new Set<string>();
@@ -28,7 +39,8 @@ export function replayMoveNfts(chain: SimChain, nftResource: (object: string) =>
         const data = attrOf(e, 'data');
         if (!tag || !data) continue;
         const d = JSON.parse(data) as Record<string, string>;
-        if (tag === '0x1::collection::MintEvent' && d.nft) nfts.set(d.nft, { collection: d.collection ?? '', tokenId: d.token_id ?? '' });
+        if (tag === '0x1::collection::MintEvent' && d.nft)
+          nfts.set(d.nft, { collection: d.collection ?? '', tokenId: d.token_id ?? '' });
         else if (tag === '0x1::collection::BurnEvent' && d.nft) burned.add(d.nft);
         else if (tag === '0x1::object::CreateEvent' && d.object && d.owner) owners.set(d.object, d.owner);
         else if (tag === '0x1::object::TransferEvent' && d.object && d.to) {
@@ -43,8 +55,14 @@ export function replayMoveNfts(chain: SimChain, nftResource: (object: string) =>
     const r = nftResource(o);
     if (r) nfts.set(o, { collection: r.collection.inner, tokenId: r.token_id });
   }
-  return [...nfts].filter(([o]) => !burned.has(o) && owners.has(o))
-    .map(([object, n]) => ({ collection: n.collection, tokenId: n.tokenId, owner: owners.get(object) as string, object }))
+  return [...nfts]
+    .filter(([o]) => !burned.has(o) && owners.has(o))
+    .map(([object, n]) => ({
+      collection: n.collection,
+      tokenId: n.tokenId,
+      owner: owners.get(object) as string,
+      object,
+    }))
     .sort((a, b) => a.collection.localeCompare(b.collection) || a.tokenId.localeCompare(b.tokenId));
 }
 
@@ -62,13 +80,16 @@ export function replayCw721(chain: SimChain): ExpectedNft[] {
         if (!contract || !tokenId) continue;
         const key = `${contract}\u0000${tokenId}`;
         if (action === 'mint' && attrOf(e, 'owner')) owners.set(key, attrOf(e, 'owner') as string);
-        else if ((action === 'transfer_nft' || action === 'send_nft') && attrOf(e, 'recipient')) owners.set(key, attrOf(e, 'recipient') as string);
+        else if ((action === 'transfer_nft' || action === 'send_nft') && attrOf(e, 'recipient'))
+          owners.set(key, attrOf(e, 'recipient') as string);
         else if (action === 'burn') owners.delete(key);
       }
     }
   }
-  return [...owners].map(([k, owner]) => {
-    const [collection, tokenId] = k.split('\u0000') as [string, string];
-    return { collection, tokenId, owner };
-  }).sort((a, b) => a.collection.localeCompare(b.collection) || a.tokenId.localeCompare(b.tokenId));
+  return [...owners]
+    .map(([k, owner]) => {
+      const [collection, tokenId] = k.split('\u0000') as [string, string];
+      return { collection, tokenId, owner };
+    })
+    .sort((a, b) => a.collection.localeCompare(b.collection) || a.tokenId.localeCompare(b.tokenId));
 }

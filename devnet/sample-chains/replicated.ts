@@ -8,7 +8,15 @@
 import { TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import { sealBlock, toRfc3339Nano, timeMs, makeValidator } from '../chain-sim/chain.js';
 import { sha256Hex } from '../chain-sim/txcodec.js';
-import type { ChainSource, EvmSide, SealedBlock, SealedTx, TxInput, TxLocation, Validator } from '../chain-sim/types.js';
+import type {
+  ChainSource,
+  EvmSide,
+  SealedBlock,
+  SealedTx,
+  TxInput,
+  TxLocation,
+  Validator,
+} from '../chain-sim/types.js';
 import { buildSample, type SampleChainKind } from './serve.js';
 
 export interface ReplicatedChainOptions {
@@ -25,7 +33,12 @@ export interface ReplicatedChainOptions {
   maxTemplateBytes?: number;
 }
 
-interface Template { tx: SealedTx; body: Uint8Array; authInfo: Uint8Array; signatures: Uint8Array[] }
+interface Template {
+  tx: SealedTx;
+  body: Uint8Array;
+  authInfo: Uint8Array;
+  signatures: Uint8Array[];
+}
 
 function varint(n: number): number[] {
   const out: number[] = [];
@@ -59,7 +72,8 @@ export class ReplicatedChain implements ChainSource {
 
   constructor(o: ReplicatedChainOptions) {
     if (!Number.isSafeInteger(o.txs) || o.txs < 1) throw new Error('txs must be a positive integer');
-    if (!Number.isSafeInteger(o.txsPerBlock) || o.txsPerBlock < 1 || o.txsPerBlock > 10_000) throw new Error('txsPerBlock must be 1..10000');
+    if (!Number.isSafeInteger(o.txsPerBlock) || o.txsPerBlock < 1 || o.txsPerBlock > 10_000)
+      throw new Error('txsPerBlock must be 1..10000');
     const sample = buildSample(o.kind ?? 'evm');
     this.chainId = `${sample.chain.chainId}-replicated`;
     this.vm = sample.chain.vm;
@@ -105,7 +119,11 @@ export class ReplicatedChain implements ChainSource {
     const t = this.templates[n % this.templates.length] as Template;
     const memo = `replica ${n}`;
     const body = Buffer.concat([t.body, field(0x12, Buffer.from(memo))]);
-    const raw = Buffer.concat([field(0x0a, body), field(0x12, t.authInfo), ...t.signatures.map((s) => field(0x1a, s))]).toString('base64');
+    const raw = Buffer.concat([
+      field(0x0a, body),
+      field(0x12, t.authInfo),
+      ...t.signatures.map((s) => field(0x1a, s)),
+    ]).toString('base64');
     const evm = t.tx.evm ? this.replicaEvm(t.tx.evm, n) : undefined;
     return { tx: { ...t.tx.tx, body: { ...t.tx.tx.body, memo } }, raw, result: t.tx.result, ...(evm ? { evm } : {}) };
   }
@@ -130,9 +148,15 @@ export class ReplicatedChain implements ChainSource {
     const txs: TxInput[] = [];
     for (let i = 0; i < count; i++) txs.push(this.replica(first + i));
     const block = sealBlock({
-      chainId: this.chainId, height, time: toRfc3339Nano(new Date(this.genesisMs + (height - 1) * this.intervalMs)),
-      proposer: this.validators[0]?.consensusAddress ?? '', lastBlockHash: this.blockHash(height - 1), lastAppHash: '',
-      input: { txs }, hash: this.blockHash(height), appHash: sha256Hex(`replicated-app:${this.chainId}:${height}`),
+      chainId: this.chainId,
+      height,
+      time: toRfc3339Nano(new Date(this.genesisMs + (height - 1) * this.intervalMs)),
+      proposer: this.validators[0]?.consensusAddress ?? '',
+      lastBlockHash: this.blockHash(height - 1),
+      lastAppHash: '',
+      input: { txs },
+      hash: this.blockHash(height),
+      appHash: sha256Hex(`replicated-app:${this.chainId}:${height}`),
     });
     this.cache.set(height, block);
     for (const t of block.txs) {

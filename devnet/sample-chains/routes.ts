@@ -1,14 +1,22 @@
 // Extra REST routes of the sample chains, answered from recorded tx-decoder mock_api GETs.
-import type { RestAnswer, RestHandler } from '../chain-sim/rest.js';
+import type { RestHandler } from '../chain-sim/rest.js';
 import { grpcError } from '../chain-sim/rest.js';
 import { recordedGets } from './fixtures.js';
 
-export interface SampleRoute { pattern: RegExp; handler: RestHandler }
+export interface SampleRoute {
+  pattern: RegExp;
+  handler: RestHandler;
+}
 
 /** Paths the simulated chain answers itself (its own txs, node info) or that are not chain REST at all. */
 const NOT_REPLAYED = [/^\/cosmos\/tx\/v1beta1\/txs\//, /^\/cosmos\/base\/tendermint\//, /^\/chains\.json/];
 
-interface MoveResource { address: string; struct_tag: string; move_resource: string; raw_bytes: string }
+interface MoveResource {
+  address: string;
+  struct_tag: string;
+  move_resource: string;
+  raw_bytes: string;
+}
 
 /**
  * Replays recorded GET answers (exact path + query), and derives
@@ -21,7 +29,9 @@ export function recordedRoutes(files: string[]): { routes: SampleRoute[]; paths:
     handler: (m, q) => {
       const tag = q.get('struct_tag');
       if (!tag) return grpcError(400, 3, 'struct_tag is required');
-      const list = recorded.get(`/initia/move/v1/accounts/${m[1] ?? ''}/resources`) as { resources?: MoveResource[] } | undefined;
+      const list = recorded.get(`/initia/move/v1/accounts/${m[1] ?? ''}/resources`) as
+        | { resources?: MoveResource[] }
+        | undefined;
       const resource = list?.resources?.find((r) => r.struct_tag === tag);
       return resource ? { resource } : grpcError(404, 5, `resource ${tag.slice(0, 200)} not found`);
     },

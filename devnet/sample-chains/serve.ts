@@ -32,7 +32,12 @@ export interface SampleChainOptions {
   produceBlocksMs?: number;
 }
 
-interface Built { chain: SimChain; manifest: SampleManifest | EvmSampleManifest | MoveSampleManifest | WasmSampleManifest; routes: SampleRoute[]; ethCalls?: EthCallHandler[] }
+interface Built {
+  chain: SimChain;
+  manifest: SampleManifest | EvmSampleManifest | MoveSampleManifest | WasmSampleManifest;
+  routes: SampleRoute[];
+  ethCalls?: EthCallHandler[];
+}
 
 export function buildSample(kind: SampleChainKind): Built {
   if (kind === 'evm') return buildEvmChain();
@@ -41,13 +46,17 @@ export function buildSample(kind: SampleChainKind): Built {
   throw new Error(`unknown sample chain kind: ${String(kind)} (expected evm, move or wasm)`);
 }
 
-export async function startSampleChain(kind: SampleChainKind = 'evm', opts: SampleChainOptions = {}): Promise<StartedSampleChain> {
+export async function startSampleChain(
+  kind: SampleChainKind = 'evm',
+  opts: SampleChainOptions = {},
+): Promise<StartedSampleChain> {
   const built = buildSample(kind);
   const server = await startChainServer(built.chain, opts);
   for (const r of built.routes) server.registerGet(r.pattern, r.handler);
   for (const h of built.ethCalls ?? []) server.registerEthCall(h);
   if (opts.produceBlocksMs !== undefined) {
-    if (!Number.isFinite(opts.produceBlocksMs) || opts.produceBlocksMs < 10) throw new Error('produceBlocksMs must be ≥ 10');
+    if (!Number.isFinite(opts.produceBlocksMs) || opts.produceBlocksMs < 10)
+      throw new Error('produceBlocksMs must be ≥ 10');
     built.chain.startProducing(opts.produceBlocksMs);
   }
   return {
@@ -72,9 +81,16 @@ async function main(argv: string[]): Promise<void> {
   const portIdx = argv.indexOf('--port');
   const port = portIdx >= 0 ? Number(argv[portIdx + 1]) : 0;
   const produceIdx = argv.indexOf('--produce-ms');
-  const s = await startSampleChain(kind, { port, ...(produceIdx >= 0 ? { produceBlocksMs: Number(argv[produceIdx + 1]) } : {}) });
-  process.stdout.write(`${JSON.stringify({ kind, chainId: s.chainId, rpcUrl: s.rpcUrl, restUrl: s.restUrl, evmUrl: s.evmUrl ?? null, latestHeight: s.manifest.latestHeight, txs: s.manifest.txs.length })}\n`);
-  const shutdown = (): void => { void s.stop().then(() => process.exit(0)); };
+  const s = await startSampleChain(kind, {
+    port,
+    ...(produceIdx >= 0 ? { produceBlocksMs: Number(argv[produceIdx + 1]) } : {}),
+  });
+  process.stdout.write(
+    `${JSON.stringify({ kind, chainId: s.chainId, rpcUrl: s.rpcUrl, restUrl: s.restUrl, evmUrl: s.evmUrl ?? null, latestHeight: s.manifest.latestHeight, txs: s.manifest.txs.length })}\n`,
+  );
+  const shutdown = (): void => {
+    void s.stop().then(() => process.exit(0));
+  };
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
 }

@@ -3,7 +3,13 @@
 // IBC ICS-20 send and receive (the moo-1 receive of the L1 packet recorded under ibc/move) and ICS-721 receive.
 import { loadIndex } from './fixtures.js';
 import { ROLLUP_RECEIVE } from './move.js';
-import { buildSampleChain, byOriginalTime, dedupeByOriginalHash, fromRecorded, type SampleManifest } from './builder.js';
+import {
+  buildSampleChain,
+  byOriginalTime,
+  dedupeByOriginalHash,
+  fromRecorded,
+  type SampleManifest,
+} from './builder.js';
 import { recordedRoutes, type SampleRoute } from './routes.js';
 import type { SimChain } from '../chain-sim/chain.js';
 import type { TxResult } from '../chain-sim/types.js';
@@ -17,15 +23,25 @@ export interface WasmSampleManifest extends SampleManifest {
 const WASM_FILE = /^(cosmos\/wasm\/|protocols\/ibc\/wasm\/|protocols\/ibc\/nft-wasm\.json$)/;
 
 export function wasmFixtureRows(): Array<{ file: string; export: string }> {
-  const rows: Array<{ file: string; export: string }> = loadIndex().filter((r) => r.kind === 'cosmos_tx_response' && !r.synthetic && WASM_FILE.test(r.file));
+  const rows: Array<{ file: string; export: string }> = loadIndex().filter(
+    (r) => r.kind === 'cosmos_tx_response' && !r.synthetic && WASM_FILE.test(r.file),
+  );
   // The moo-1 receive of the L1 ICS-20 packet (sequence 2898 on channel-29) is a miniwasm rollup tx.
   return [...rows, ROLLUP_RECEIVE];
 }
 
-interface ContractInfo { address: string; code_id: string; creator: string; admin: string; label: string }
+interface ContractInfo {
+  address: string;
+  code_id: string;
+  creator: string;
+  admin: string;
+  label: string;
+}
 
 /** Contracts instantiated on the chain, from their `instantiate` events and messages (for /cosmwasm/wasm/v1/contract/{addr}). */
-function instantiatedContracts(txs: Array<{ tx: { body: { messages: Array<Record<string, unknown>> } }; result: TxResult }>): Map<string, ContractInfo> {
+function instantiatedContracts(
+  txs: Array<{ tx: { body: { messages: Array<Record<string, unknown>> } }; result: TxResult }>,
+): Map<string, ContractInfo> {
   const out = new Map<string, ContractInfo>();
   for (const t of txs) {
     if (t.result.code !== 0) continue;
@@ -35,7 +51,14 @@ function instantiatedContracts(txs: Array<{ tx: { body: { messages: Array<Record
       if (e.type !== 'instantiate') continue;
       const addr = e.attributes.find((a) => a.key === '_contract_address')?.value;
       const codeId = e.attributes.find((a) => a.key === 'code_id')?.value;
-      if (addr) out.set(addr, { address: addr, code_id: codeId ?? String(msg.code_id ?? ''), creator: String(msg.sender ?? ''), admin: String(msg.admin ?? ''), label: String(msg.label ?? '') });
+      if (addr)
+        out.set(addr, {
+          address: addr,
+          code_id: codeId ?? String(msg.code_id ?? ''),
+          creator: String(msg.sender ?? ''),
+          admin: String(msg.admin ?? ''),
+          label: String(msg.label ?? ''),
+        });
     }
   }
   return out;
@@ -63,7 +86,20 @@ export function buildWasmChain(): { chain: SimChain; manifest: WasmSampleManifes
     pattern: /^\/cosmwasm\/wasm\/v1\/contract\/(init1[0-9a-z]{38,80})$/,
     handler: (m) => {
       const c = contracts.get(m[1] ?? '');
-      return c ? { address: c.address, contract_info: { code_id: c.code_id, creator: c.creator, admin: c.admin, label: c.label, created: null, ibc_port_id: '', extension: null } } : undefined;
+      return c
+        ? {
+            address: c.address,
+            contract_info: {
+              code_id: c.code_id,
+              creator: c.creator,
+              admin: c.admin,
+              label: c.label,
+              created: null,
+              ibc_port_id: '',
+              extension: null,
+            },
+          }
+        : undefined;
     },
   });
   return { chain, manifest: { ...manifest, expectedNfts: replayCw721(chain) }, routes };

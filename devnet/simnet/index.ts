@@ -19,7 +19,10 @@ export const SIM = {
 } as const;
 /** Channel topology: L1 channel-1 ↔ move channel-0, L1 channel-2 ↔ evm channel-0. */
 export const CHANNELS = {
-  [SIM.l1]: { 'channel-1': { chainId: SIM.move, channelId: 'channel-0' }, 'channel-2': { chainId: SIM.evm, channelId: 'channel-0' } },
+  [SIM.l1]: {
+    'channel-1': { chainId: SIM.move, channelId: 'channel-0' },
+    'channel-2': { chainId: SIM.evm, channelId: 'channel-0' },
+  },
   [SIM.move]: { 'channel-0': { chainId: SIM.l1, channelId: 'channel-1' } },
   [SIM.evm]: { 'channel-0': { chainId: SIM.l1, channelId: 'channel-2' } },
 } as Record<string, Record<string, { chainId: string; channelId: string }>>;
@@ -71,7 +74,9 @@ export class Simnet {
       const srv = this.servers.get(id)!;
       const isL2 = id in BRIDGES;
       const info: ChainInfo = {
-        chainId: id, explorerTxPage: `https://scan.simnet.local/${id}/txs/\${txHash}`, bech32Prefix: 'init',
+        chainId: id,
+        explorerTxPage: `https://scan.simnet.local/${id}/txs/\${txHash}`,
+        bech32Prefix: 'init',
         ...(id !== SIM.eth ? { rpcUrl: srv.rpcUrl, restUrl: srv.restUrl } : {}),
         ...(srv.evmUrl ? { evmRpcUrl: srv.evmUrl } : {}),
         ...(CHANNELS[id] ? { ibcChannels: CHANNELS[id] } : {}),
@@ -105,10 +110,23 @@ export class Simnet {
   // ---- user actions (each returns the hash a client would register) ----
 
   /** ICS-20 transfer; `forward` makes the destination forward the packet (PFM) over its `forward.channel`. */
-  ibcTransfer(o: { from: string; channel: string; amount?: string; denom?: string; outcome?: Outcome; forward?: { channel: string; outcome?: Outcome }; includeAfterMs?: number }): SentTx {
+  ibcTransfer(o: {
+    from: string;
+    channel: string;
+    amount?: string;
+    denom?: string;
+    outcome?: Outcome;
+    forward?: { channel: string; outcome?: Outcome };
+    includeAfterMs?: number;
+  }): SentTx {
     const p = this.relayer.newPacket(o.from, o.channel, {
-      amount: o.amount ?? '200000', denom: o.denom ?? 'uinit', receiver: addr(), sender: addr(),
-      memo: o.forward ? JSON.stringify({ forward: { receiver: addr(), port: 'transfer', channel: o.forward.channel } }) : '',
+      amount: o.amount ?? '200000',
+      denom: o.denom ?? 'uinit',
+      receiver: addr(),
+      sender: addr(),
+      memo: o.forward
+        ? JSON.stringify({ forward: { receiver: addr(), port: 'transfer', channel: o.forward.channel } })
+        : '',
     });
     this.relayer.plan(o.from, p, o.outcome ?? 'success', o.forward?.outcome);
     return this.submit(o.from, T.ibcSendTx(p), o.includeAfterMs);
@@ -118,22 +136,47 @@ export class Simnet {
     const bridgeId = BRIDGES[o.l2]!;
     const l1Sequence = this.relayer.nextDepositSequence(bridgeId);
     this.relayer.planKey(`dep:${bridgeId}:${l1Sequence}`, o.outcome ?? 'success');
-    return this.submit(SIM.l1, T.depositTx({ bridgeId, l1Sequence, amount: o.amount ?? '1000000', l2Denom: `l2/${'ab'.repeat(32)}`, from: addr(), to: addr() }));
+    return this.submit(
+      SIM.l1,
+      T.depositTx({
+        bridgeId,
+        l1Sequence,
+        amount: o.amount ?? '1000000',
+        l2Denom: `l2/${'ab'.repeat(32)}`,
+        from: addr(),
+        to: addr(),
+      }),
+    );
   }
 
   withdraw(o: { l2: string; amount?: string; outcome?: Outcome }): SentTx {
     const l2Sequence = this.relayer.nextWithdrawalSequence(o.l2);
     this.relayer.planKey(`wd:${BRIDGES[o.l2]}:${l2Sequence}`, o.outcome ?? 'success');
-    return this.submit(o.l2, T.withdrawalTx({ l2Sequence, amount: o.amount ?? '100000', denom: `l2/${'cd'.repeat(32)}`, from: addr(), to: addr() }));
+    return this.submit(
+      o.l2,
+      T.withdrawalTx({
+        l2Sequence,
+        amount: o.amount ?? '100000',
+        denom: `l2/${'cd'.repeat(32)}`,
+        from: addr(),
+        to: addr(),
+      }),
+    );
   }
 
   /** OFT send from the EVM rollup to the external EVM chain; `fail` = LzReceiveAlert on the destination. */
   lzSend(o: { amount?: bigint; outcome?: Outcome } = {}): SentTx {
-    const guid = '0x' + randomBytes(32).toString('hex');
+    const guid = `0x${randomBytes(32).toString('hex')}`;
     this.relayer.planKey(`lz:${guid}`, o.outcome ?? 'success');
     const logs = T.lzSendLogs({
-      endpoint: LZ_ENDPOINT, oft: LZ_OFT, guid, dstEid: LZ_EIDS[SIM.eth]!, from: evmAddr(), amount: o.amount ?? 10n ** 18n,
-      nonce: BigInt(this.relayer.nextLzNonce()), srcEid: LZ_EIDS[SIM.evm]!,
+      endpoint: LZ_ENDPOINT,
+      oft: LZ_OFT,
+      guid,
+      dstEid: LZ_EIDS[SIM.eth]!,
+      from: evmAddr(),
+      amount: o.amount ?? 10n ** 18n,
+      nonce: BigInt(this.relayer.nextLzNonce()),
+      srcEid: LZ_EIDS[SIM.evm]!,
     });
     return this.submit(SIM.evm, evmTx(LZ_OFT, logs));
   }
@@ -151,23 +194,74 @@ export class Simnet {
 export const LZ_ENDPOINT = '0x1a44076050125825900e736c501f859c50fe728c';
 export const LZ_OFT = '0x00000000000000000000000000000000000a11ce';
 
-const addr = () => 'init1' + randomBytes(19).toString('hex').slice(0, 38);
-const evmAddr = () => '0x' + randomBytes(20).toString('hex');
+const addr = () => `init1${randomBytes(19).toString('hex').slice(0, 38)}`;
+const evmAddr = () => `0x${randomBytes(20).toString('hex')}`;
 
 /** A minievm / EVM tx (Cosmos MsgCall wrapper + its EVM receipt) emitting `logs`. */
 export function evmTx(to: string, logs: T.EvmLogSpec[]): TxInput {
-  const hash = '0x' + randomBytes(32).toString('hex');
+  const hash = `0x${randomBytes(32).toString('hex')}`;
   const from = evmAddr();
   const base = T.RECORDED.deposit();
   return {
-    tx: { ...JSON.parse(JSON.stringify(base.tx)), body: { messages: [{ '@type': '/minievm.evm.v1.MsgCall', sender: from, contract_addr: to, input: '0x' }], memo: hash } },
-    result: { code: 0, log: '', gas_wanted: '300000', gas_used: '120000', events: [{ type: 'message', attributes: [{ key: 'action', value: '/minievm.evm.v1.MsgCall', index: true }, { key: 'module', value: 'evm', index: true }, { key: 'msg_index', value: '0', index: true }] }] },
+    tx: {
+      ...JSON.parse(JSON.stringify(base.tx)),
+      body: {
+        messages: [{ '@type': '/minievm.evm.v1.MsgCall', sender: from, contract_addr: to, input: '0x' }],
+        memo: hash,
+      },
+    },
+    result: {
+      code: 0,
+      log: '',
+      gas_wanted: '300000',
+      gas_used: '120000',
+      events: [
+        {
+          type: 'message',
+          attributes: [
+            { key: 'action', value: '/minievm.evm.v1.MsgCall', index: true },
+            { key: 'module', value: 'evm', index: true },
+            { key: 'msg_index', value: '0', index: true },
+          ],
+        },
+      ],
+    },
     evm: {
-      txs: [{ hash, from, to, nonce: '0x0', value: '0x0', input: '0x', gas: '0x493e0', gasPrice: '0x0', maxFeePerGas: '0x0', maxPriorityFeePerGas: '0x0', type: '0x2', chainId: '0x1', v: '0x0', r: '0x0', s: '0x0', accessList: [] }],
-      receipts: [{
-        transactionHash: hash, from, to, contractAddress: null, gasUsed: '0x1d4c0', cumulativeGasUsed: '0x1d4c0', effectiveGasPrice: '0x0', status: '0x1', type: '0x2',
-        logs: logs.map((l) => ({ ...l })), logsBloom: '0x' + '0'.repeat(512),
-      }],
+      txs: [
+        {
+          hash,
+          from,
+          to,
+          nonce: '0x0',
+          value: '0x0',
+          input: '0x',
+          gas: '0x493e0',
+          gasPrice: '0x0',
+          maxFeePerGas: '0x0',
+          maxPriorityFeePerGas: '0x0',
+          type: '0x2',
+          chainId: '0x1',
+          v: '0x0',
+          r: '0x0',
+          s: '0x0',
+          accessList: [],
+        },
+      ],
+      receipts: [
+        {
+          transactionHash: hash,
+          from,
+          to,
+          contractAddress: null,
+          gasUsed: '0x1d4c0',
+          cumulativeGasUsed: '0x1d4c0',
+          effectiveGasPrice: '0x0',
+          status: '0x1',
+          type: '0x2',
+          logs: logs.map((l) => ({ ...l })),
+          logsBloom: `0x${'0'.repeat(512)}`,
+        },
+      ],
     },
   };
 }

@@ -8,14 +8,17 @@ import { writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { Simnet, SIM } from './index.js';
 
-const out = (o: unknown) => process.stdout.write(JSON.stringify(o) + '\n');
+const out = (o: unknown) => process.stdout.write(`${JSON.stringify(o)}\n`);
 
 async function main(): Promise<void> {
   const file = process.argv[2] && !process.argv[2].startsWith('--') ? process.argv[2] : undefined;
   const control = process.argv.includes('--control');
   const i = process.argv.indexOf('--every-ms');
   const every = i > 0 ? Number(process.argv[i + 1]) : 5_000;
-  const net = await Simnet.start({ delays: { recvMs: 2_000, ackMs: 2_000, depositMs: 3_000, lzMs: 3_000 }, finalizationPeriodS: 30 });
+  const net = await Simnet.start({
+    delays: { recvMs: 2_000, ackMs: 2_000, depositMs: 3_000, lzMs: 3_000 },
+    finalizationPeriodS: 30,
+  });
   const chains = net.chainInfos();
   if (file) writeFileSync(file, JSON.stringify(chains, null, 2));
   out({ event: 'simnet.ready', chains });
@@ -27,10 +30,12 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => void stop());
 
   if (control) {
-    for (const c of net.chains.values()) c.onBlock((b) => {
-      const at = Date.now();
-      for (const t of b.txs) out({ event: 'included', hash: t.evm?.receipts[0]?.transactionHash.toLowerCase() ?? t.hash, at });
-    });
+    for (const c of net.chains.values())
+      c.onBlock((b) => {
+        const at = Date.now();
+        for (const t of b.txs)
+          out({ event: 'included', hash: t.evm?.receipts[0]?.transactionHash.toLowerCase() ?? t.hash, at });
+      });
     const rl = createInterface({ input: process.stdin });
     rl.on('line', (line) => {
       let msg: { id?: unknown; op?: string; args?: Record<string, unknown> };
@@ -42,13 +47,19 @@ async function main(): Promise<void> {
       try {
         const a = (msg.args ?? {}) as never;
         const result =
-          msg.op === 'ibcTransfer' ? net.ibcTransfer(a)
-          : msg.op === 'deposit' ? net.deposit(a)
-          : msg.op === 'withdraw' ? net.withdraw(a)
-          : msg.op === 'lzSend' ? net.lzSend(a)
-          : msg.op === 'failedTx' ? net.failedTx()
-          : msg.op === 'setDelays' ? Object.assign(net.relayer.delays, msg.args)
-          : undefined;
+          msg.op === 'ibcTransfer'
+            ? net.ibcTransfer(a)
+            : msg.op === 'deposit'
+              ? net.deposit(a)
+              : msg.op === 'withdraw'
+                ? net.withdraw(a)
+                : msg.op === 'lzSend'
+                  ? net.lzSend(a)
+                  : msg.op === 'failedTx'
+                    ? net.failedTx()
+                    : msg.op === 'setDelays'
+                      ? Object.assign(net.relayer.delays, msg.args)
+                      : undefined;
         if (result === undefined) throw new Error(`unknown op ${msg.op}`);
         out({ id: msg.id, result });
       } catch (e) {

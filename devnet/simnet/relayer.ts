@@ -42,7 +42,11 @@ export class Relayer {
   /** Deliveries made, by kind (tests and benches read it). */
   readonly delivered = { ibc: 0, deposit: 0, withdrawal: 0, lz: 0 };
 
-  constructor(private readonly net: Simnet, delays: Partial<RelayerDelays>, private readonly finalizationPeriodS: number) {
+  constructor(
+    private readonly net: Simnet,
+    delays: Partial<RelayerDelays>,
+    private readonly finalizationPeriodS: number,
+  ) {
     this.delays = { ...DEFAULTS, ...delays };
   }
 
@@ -51,18 +55,33 @@ export class Relayer {
     const l1 = this.net.servers.get(SIM.l1)!;
     l1.registerGet(/^\/opinit\/ophost\/v1\/bridges\/(\d{1,10})$/, (m) => {
       if (!Object.values(BRIDGES).includes(m[1]!)) return undefined;
-      return { bridge_id: m[1], bridge_addr: '', bridge_config: { finalization_period: `${this.finalizationPeriodS}s`, submission_interval: '60s', oracle_enabled: false, metadata: '' } };
+      return {
+        bridge_id: m[1],
+        bridge_addr: '',
+        bridge_config: {
+          finalization_period: `${this.finalizationPeriodS}s`,
+          submission_interval: '60s',
+          oracle_enabled: false,
+          metadata: '',
+        },
+      };
     });
     l1.registerGet(/^\/opinit\/ophost\/v1\/bridges\/(\d{1,10})\/outputs\/(\d{1,10})$/, (m) => {
       const o = this.outputs.get(m[1]!)?.get(Number(m[2]));
       if (!o) return undefined;
-      return { bridge_id: m[1], output_index: m[2], output_proposal: { output_root: Buffer.alloc(32, 7).toString('base64'), l1_block_number: '1', ...o } };
+      return {
+        bridge_id: m[1],
+        output_index: m[2],
+        output_proposal: { output_root: Buffer.alloc(32, 7).toString('base64'), l1_block_number: '1', ...o },
+      };
     });
     for (const l2 of Object.keys(BRIDGES)) {
       // The executor API (opinit-bots) is served from the L2's REST address in the simnet.
       this.net.servers.get(l2)!.registerGet(/^\/withdrawal\/(\d{1,20})$/, (m) => {
         const idx = this.executor.get(l2)?.get(m[1]!);
-        return idx === undefined ? undefined : { sequence: Number(m[1]), output_index: idx, bridge_id: Number(BRIDGES[l2]) };
+        return idx === undefined
+          ? undefined
+          : { sequence: Number(m[1]), output_index: idx, bridge_id: Number(BRIDGES[l2]) };
       });
     }
   }
@@ -103,12 +122,23 @@ export class Relayer {
     const cp = CHANNELS[chainId]?.[channel];
     if (!cp) throw new Error(`${chainId} has no channel ${channel}`);
     return {
-      sequence: this.next(`ibc:${chainId}:${channel}`), srcPort: 'transfer', srcChannel: channel, dstPort: 'transfer', dstChannel: cp.channelId,
-      timeoutNs: String(BigInt(Date.now() + 600_000) * 1_000_000n), data,
+      sequence: this.next(`ibc:${chainId}:${channel}`),
+      srcPort: 'transfer',
+      srcChannel: channel,
+      dstPort: 'transfer',
+      dstChannel: cp.channelId,
+      timeoutNs: String(BigInt(Date.now() + 600_000) * 1_000_000n),
+      data,
     };
   }
   plan(chainId: string, p: T.Packet, outcome: Outcome, forwardOutcome?: Outcome, parent?: string): void {
-    this.packets.set(`${chainId}:${p.srcChannel}:${p.sequence}`, { chainId, packet: p, outcome, ...(forwardOutcome ? { forwardOutcome } : {}), ...(parent ? { parent } : {}) });
+    this.packets.set(`${chainId}:${p.srcChannel}:${p.sequence}`, {
+      chainId,
+      packet: p,
+      outcome,
+      ...(forwardOutcome ? { forwardOutcome } : {}),
+      ...(parent ? { parent } : {}),
+    });
   }
 
   private onBlock(chainId: string, b: SealedBlock): void {
@@ -120,7 +150,8 @@ export class Relayer {
         else if (ev.type === 'initiate_token_deposit') this.relayDeposit(a);
         else if (ev.type === 'initiate_token_withdrawal') this.relayWithdrawal(chainId, a);
       }
-      for (const r of tx.evm?.receipts ?? []) for (const l of r.logs) if (l.topics[0] === LZ_TOPICS.OFTSent) this.relayLz(l.topics[1]!, l.topics[2]!);
+      for (const r of tx.evm?.receipts ?? [])
+        for (const l of r.logs) if (l.topics[0] === LZ_TOPICS.OFTSent) this.relayLz(l.topics[1]!, l.topics[2]!);
     }
   }
 
@@ -177,10 +208,22 @@ export class Relayer {
     const l1Height = this.net.chain(SIM.l1).latestHeight();
     this.later(this.delays.depositMs, () => {
       this.delivered.deposit++;
-      this.net.include(l2, [T.finalizeDepositTx({
-        l1Sequence: a.l1_sequence ?? '', amount: a.amount ?? '', l2Denom: a.l2_denom ?? '', sender: a.from ?? '', recipient: a.to ?? '', l1Height,
-        ...(outcome === 'hookFail' ? { hookFailure: 'hook failed; Failed to run AnteHandler: account sequence mismatch, expected 63, got 61: incorrect account sequence' } : {}),
-      })]);
+      this.net.include(l2, [
+        T.finalizeDepositTx({
+          l1Sequence: a.l1_sequence ?? '',
+          amount: a.amount ?? '',
+          l2Denom: a.l2_denom ?? '',
+          sender: a.from ?? '',
+          recipient: a.to ?? '',
+          l1Height,
+          ...(outcome === 'hookFail'
+            ? {
+                hookFailure:
+                  'hook failed; Failed to run AnteHandler: account sequence mismatch, expected 63, got 61: incorrect account sequence',
+              }
+            : {}),
+        }),
+      ]);
     });
   }
 
@@ -194,16 +237,28 @@ export class Relayer {
       const outs = this.outputs.get(bridgeId) ?? new Map();
       this.outputs.set(bridgeId, outs);
       const idx = outs.size + 1;
-      outs.set(idx, { l1_block_time: new Date().toISOString(), l2_block_number: String(this.net.chain(l2).latestHeight()) });
+      outs.set(idx, {
+        l1_block_time: new Date().toISOString(),
+        l2_block_number: String(this.net.chain(l2).latestHeight()),
+      });
       const ex = this.executor.get(l2) ?? new Map<string, number>();
       this.executor.set(l2, ex);
       ex.set(seq, idx);
       if (outcome === 'stall') return;
       this.later(this.finalizationPeriodS * 1000 + this.delays.claimMs, () => {
         this.delivered.withdrawal++;
-        this.net.include(SIM.l1, [T.finalizeWithdrawalTx({
-          bridgeId, outputIndex: String(idx), l2Sequence: seq, from: a.from ?? '', to: a.to ?? '', l1Denom: a.base_denom ?? '', l2Denom: a.denom ?? '', amount: a.amount ?? '',
-        })]);
+        this.net.include(SIM.l1, [
+          T.finalizeWithdrawalTx({
+            bridgeId,
+            outputIndex: String(idx),
+            l2Sequence: seq,
+            from: a.from ?? '',
+            to: a.to ?? '',
+            l1Denom: a.base_denom ?? '',
+            l2Denom: a.denom ?? '',
+            amount: a.amount ?? '',
+          }),
+        ]);
       });
     });
   }
@@ -214,7 +269,14 @@ export class Relayer {
     this.later(this.delays.lzMs, () => {
       this.delivered.lz++;
       const logs = T.lzDeliverLogs({
-        endpoint: LZ_ENDPOINT, oft: LZ_OFT, guid, srcEid: LZ_EIDS[SIM.evm]!, sender: LZ_OFT, nonce: 1n, to: '0x' + fromTopic.slice(-40), amount: 10n ** 18n,
+        endpoint: LZ_ENDPOINT,
+        oft: LZ_OFT,
+        guid,
+        srcEid: LZ_EIDS[SIM.evm]!,
+        sender: LZ_OFT,
+        nonce: 1n,
+        to: `0x${fromTopic.slice(-40)}`,
+        amount: 10n ** 18n,
         ...(outcome === 'fail' ? { alert: 'OFT: lzReceive reverted: insufficient balance' } : {}),
       });
       this.net.include(SIM.eth, [evmTx(LZ_OFT, logs)]);

@@ -54,18 +54,28 @@ const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
 /** Replace attribute values of every event of `type` (attributes not listed stay as recorded). */
 export function patchEvents(events: AbciEvent[], type: string, values: Record<string, string>): AbciEvent[] {
   return events.map((e) =>
-    e.type !== type ? e : { ...e, attributes: e.attributes.map((a) => (a.key in values ? { ...a, value: values[a.key]! } : a)) },
+    e.type !== type
+      ? e
+      : { ...e, attributes: e.attributes.map((a) => (a.key in values ? { ...a, value: values[a.key]! } : a)) },
   );
 }
 
-function txFrom(base: RecordedTx, events: AbciEvent[], opts: { code?: number; log?: string; messages?: Record<string, unknown>[] } = {}): TxInput {
+function txFrom(
+  base: RecordedTx,
+  events: AbciEvent[],
+  opts: { code?: number; log?: string; messages?: Record<string, unknown>[] } = {},
+): TxInput {
   const tx = clone(base.tx);
   tx.body.memo = tag();
   if (opts.messages) tx.body.messages = opts.messages;
   return {
     tx,
     result: {
-      code: opts.code ?? base.code, log: opts.log ?? base.raw_log ?? '', gas_wanted: base.gas_wanted, gas_used: base.gas_used, events,
+      code: opts.code ?? base.code,
+      log: opts.log ?? base.raw_log ?? '',
+      gas_wanted: base.gas_wanted,
+      gas_used: base.gas_used,
+      events,
       ...(opts.code ? { codespace: base.codespace ?? 'sdk' } : {}),
     },
   };
@@ -87,15 +97,25 @@ export interface Packet {
 function packetAttrs(p: Packet): Record<string, string> {
   const data = JSON.stringify(p.data);
   return {
-    packet_data: data, packet_data_hex: hex(data), packet_timeout_timestamp: p.timeoutNs, packet_sequence: p.sequence,
-    packet_src_port: p.srcPort, packet_src_channel: p.srcChannel, packet_dst_port: p.dstPort, packet_dst_channel: p.dstChannel,
+    packet_data: data,
+    packet_data_hex: hex(data),
+    packet_timeout_timestamp: p.timeoutNs,
+    packet_sequence: p.sequence,
+    packet_src_port: p.srcPort,
+    packet_src_channel: p.srcChannel,
+    packet_dst_port: p.dstPort,
+    packet_dst_channel: p.dstChannel,
   };
 }
 
 /** The recorded send_packet + ibc_transfer events with this packet. */
 export function sendPacketEvents(p: Packet): AbciEvent[] {
   let ev = patchEvents(RECORDED.ibcSend().events, 'send_packet', packetAttrs(p));
-  ev = patchEvents(ev, 'ibc_transfer', { amount: p.data.amount ?? '', denom: p.data.denom ?? '', memo: p.data.memo ?? '' });
+  ev = patchEvents(ev, 'ibc_transfer', {
+    amount: p.data.amount ?? '',
+    denom: p.data.denom ?? '',
+    memo: p.data.memo ?? '',
+  });
   return ev;
 }
 
@@ -106,18 +126,30 @@ export function ibcSendTx(p: Packet): TxInput {
 /** Initia's wrapped acknowledgement, as written by every real Initia receive tx. */
 export function wrappedAck(ok: boolean, error = 'ABCI code: 6: error handling packet: see events for details'): string {
   const app = ok ? '{"result":"AQ=="}' : JSON.stringify({ error });
-  return JSON.stringify({ app_acknowledgement: Buffer.from(app).toString('base64'), forward_relayer_address: '', underlying_app_success: ok });
+  return JSON.stringify({
+    app_acknowledgement: Buffer.from(app).toString('base64'),
+    forward_relayer_address: '',
+    underlying_app_success: ok,
+  });
 }
 
 /**
  * Relayer MsgUpdateClient + MsgRecvPacket on the destination. `ack` undefined = async acknowledgement
  * (packet forwarding): no write_acknowledgement in this tx; `forwards` are the PFM send_packet events.
  */
-export function ibcRecvTx(p: Packet, ack: { ok: boolean; error?: string } | undefined, forwards: Packet[] = []): TxInput {
+export function ibcRecvTx(
+  p: Packet,
+  ack: { ok: boolean; error?: string } | undefined,
+  forwards: Packet[] = [],
+): TxInput {
   const base = RECORDED.ibcRecv();
   let ev = patchEvents(base.events, 'recv_packet', packetAttrs(p));
   ev = patchEvents(ev, 'fungible_token_packet', {
-    amount: p.data.amount ?? '', denom: p.data.denom ?? '', sender: p.data.sender ?? '', receiver: p.data.receiver ?? '', memo: p.data.memo ?? '',
+    amount: p.data.amount ?? '',
+    denom: p.data.denom ?? '',
+    sender: p.data.sender ?? '',
+    receiver: p.data.receiver ?? '',
+    memo: p.data.memo ?? '',
     success: String(ack?.ok ?? true),
   });
   if (ack) {
@@ -126,7 +158,12 @@ export function ibcRecvTx(p: Packet, ack: { ok: boolean; error?: string } | unde
   } else {
     ev = ev.filter((e) => e.type !== 'write_acknowledgement');
   }
-  for (const f of forwards) ev = ev.concat(sendPacketEvents(f).filter((e) => e.type === 'send_packet').map((e) => withMsgIndex(e, '1')));
+  for (const f of forwards)
+    ev = ev.concat(
+      sendPacketEvents(f)
+        .filter((e) => e.type === 'send_packet')
+        .map((e) => withMsgIndex(e, '1')),
+    );
   return txFrom(base, ev);
 }
 
@@ -138,19 +175,46 @@ function withMsgIndex(e: AbciEvent, idx: string): AbciEvent {
 function lifecycleEvent(type: string, p: Packet): AbciEvent {
   const send = sendPacketEvents(p).find((e) => e.type === 'send_packet')!;
   const drop = new Set(['packet_data', 'packet_data_hex']);
-  return { type, attributes: send.attributes.filter((a) => !drop.has(a.key)).map((a) => (a.key === 'msg_index' ? { ...a, value: '1' } : a)) };
+  return {
+    type,
+    attributes: send.attributes
+      .filter((a) => !drop.has(a.key))
+      .map((a) => (a.key === 'msg_index' ? { ...a, value: '1' } : a)),
+  };
 }
 
 /** Relayer MsgUpdateClient + MsgAcknowledgement (or MsgTimeout) on the packet's source chain. */
 export function ibcAckTx(p: Packet, kind: 'acknowledge_packet' | 'timeout_packet', extra: AbciEvent[] = []): TxInput {
   const base = RECORDED.ibcRecv();
-  const action = kind === 'acknowledge_packet' ? '/ibc.core.channel.v1.MsgAcknowledgement' : '/ibc.core.channel.v1.MsgTimeout';
-  const head = base.events.filter((e) => e.type === 'update_client' || (e.type === 'message' && e.attributes.some((a) => a.value === '/ibc.core.client.v1.MsgUpdateClient')));
+  const action =
+    kind === 'acknowledge_packet' ? '/ibc.core.channel.v1.MsgAcknowledgement' : '/ibc.core.channel.v1.MsgTimeout';
+  const head = base.events.filter(
+    (e) =>
+      e.type === 'update_client' ||
+      (e.type === 'message' && e.attributes.some((a) => a.value === '/ibc.core.client.v1.MsgUpdateClient')),
+  );
   const events: AbciEvent[] = [
     ...head,
-    { type: 'message', attributes: [{ key: 'action', value: action, index: true }, { key: 'sender', value: base.events.find((e) => e.type === 'message')?.attributes.find((a) => a.key === 'sender')?.value ?? '', index: true }, { key: 'msg_index', value: '1', index: true }] },
+    {
+      type: 'message',
+      attributes: [
+        { key: 'action', value: action, index: true },
+        {
+          key: 'sender',
+          value: base.events.find((e) => e.type === 'message')?.attributes.find((a) => a.key === 'sender')?.value ?? '',
+          index: true,
+        },
+        { key: 'msg_index', value: '1', index: true },
+      ],
+    },
     lifecycleEvent(kind, p),
-    { type: 'message', attributes: [{ key: 'module', value: 'ibc_channel', index: true }, { key: 'msg_index', value: '1', index: true }] },
+    {
+      type: 'message',
+      attributes: [
+        { key: 'module', value: 'ibc_channel', index: true },
+        { key: 'msg_index', value: '1', index: true },
+      ],
+    },
     ...extra,
   ];
   return txFrom(base, events, { messages: [{ '@type': '/ibc.core.client.v1.MsgUpdateClient' }, { '@type': action }] });
@@ -165,44 +229,121 @@ export function writeAckEvent(p: Packet, ok: boolean, error?: string): AbciEvent
 
 // ---- OPinit ----
 
-export function depositTx(v: { bridgeId: string; l1Sequence: string; amount: string; l2Denom: string; from: string; to: string }): TxInput {
+export function depositTx(v: {
+  bridgeId: string;
+  l1Sequence: string;
+  amount: string;
+  l2Denom: string;
+  from: string;
+  to: string;
+}): TxInput {
   const base = RECORDED.deposit();
-  return txFrom(base, patchEvents(base.events, 'initiate_token_deposit', {
-    bridge_id: v.bridgeId, l1_sequence: v.l1Sequence, amount: v.amount, l2_denom: v.l2Denom, from: v.from, to: v.to,
-  }));
+  return txFrom(
+    base,
+    patchEvents(base.events, 'initiate_token_deposit', {
+      bridge_id: v.bridgeId,
+      l1_sequence: v.l1Sequence,
+      amount: v.amount,
+      l2_denom: v.l2Denom,
+      from: v.from,
+      to: v.to,
+    }),
+  );
 }
 
-export function finalizeDepositTx(v: { l1Sequence: string; amount: string; l2Denom: string; sender: string; recipient: string; l1Height: number; hookFailure?: string }): TxInput {
+export function finalizeDepositTx(v: {
+  l1Sequence: string;
+  amount: string;
+  l2Denom: string;
+  sender: string;
+  recipient: string;
+  l1Height: number;
+  hookFailure?: string;
+}): TxInput {
   const base = v.hookFailure ? RECORDED.finalizeHookFail() : RECORDED.finalizeOk();
   const values: Record<string, string> = {
-    l1_sequence: v.l1Sequence, amount: v.amount, denom: v.l2Denom, sender: v.sender, recipient: v.recipient, finalize_height: String(v.l1Height),
+    l1_sequence: v.l1Sequence,
+    amount: v.amount,
+    denom: v.l2Denom,
+    sender: v.sender,
+    recipient: v.recipient,
+    finalize_height: String(v.l1Height),
   };
   if (v.hookFailure) values.reason = v.hookFailure;
   return txFrom(base, patchEvents(base.events, 'finalize_token_deposit', values));
 }
 
-export function withdrawalTx(v: { l2Sequence: string; amount: string; denom: string; from: string; to: string }): TxInput {
+export function withdrawalTx(v: {
+  l2Sequence: string;
+  amount: string;
+  denom: string;
+  from: string;
+  to: string;
+}): TxInput {
   const base = RECORDED.withdrawal();
-  return txFrom(base, patchEvents(base.events, 'initiate_token_withdrawal', { l2_sequence: v.l2Sequence, amount: v.amount, denom: v.denom, from: v.from, to: v.to }));
+  return txFrom(
+    base,
+    patchEvents(base.events, 'initiate_token_withdrawal', {
+      l2_sequence: v.l2Sequence,
+      amount: v.amount,
+      denom: v.denom,
+      from: v.from,
+      to: v.to,
+    }),
+  );
 }
 
 /** User claim MsgFinalizeTokenWithdrawal on L1 (attribute list of reference/tracking.md §4, step 4). */
-export function finalizeWithdrawalTx(v: { bridgeId: string; outputIndex: string; l2Sequence: string; from: string; to: string; l1Denom: string; l2Denom: string; amount: string }): TxInput {
+export function finalizeWithdrawalTx(v: {
+  bridgeId: string;
+  outputIndex: string;
+  l2Sequence: string;
+  from: string;
+  to: string;
+  l1Denom: string;
+  l2Denom: string;
+  amount: string;
+}): TxInput {
   const base = RECORDED.deposit();
   const sender = v.to;
   const attr = (key: string, value: string) => ({ key, value, index: true });
   const events: AbciEvent[] = [
     ...base.events.filter((e) => e.type === 'tx' || (e.type === 'message' && e.attributes.length === 1)),
-    { type: 'message', attributes: [attr('action', '/opinit.ophost.v1.MsgFinalizeTokenWithdrawal'), attr('sender', sender), attr('module', 'ophost'), attr('msg_index', '0')] },
+    {
+      type: 'message',
+      attributes: [
+        attr('action', '/opinit.ophost.v1.MsgFinalizeTokenWithdrawal'),
+        attr('sender', sender),
+        attr('module', 'ophost'),
+        attr('msg_index', '0'),
+      ],
+    },
     {
       type: 'finalize_token_withdrawal',
       attributes: [
-        attr('bridge_id', v.bridgeId), attr('output_index', v.outputIndex), attr('l2_sequence', v.l2Sequence), attr('from', v.from), attr('to', v.to),
-        attr('l1_denom', v.l1Denom), attr('l2_denom', v.l2Denom), attr('amount', v.amount), attr('msg_index', '0'),
+        attr('bridge_id', v.bridgeId),
+        attr('output_index', v.outputIndex),
+        attr('l2_sequence', v.l2Sequence),
+        attr('from', v.from),
+        attr('to', v.to),
+        attr('l1_denom', v.l1Denom),
+        attr('l2_denom', v.l2Denom),
+        attr('amount', v.amount),
+        attr('msg_index', '0'),
       ],
     },
   ];
-  return txFrom(base, events, { messages: [{ '@type': '/opinit.ophost.v1.MsgFinalizeTokenWithdrawal', sender, bridge_id: v.bridgeId, output_index: v.outputIndex, sequence: v.l2Sequence }] });
+  return txFrom(base, events, {
+    messages: [
+      {
+        '@type': '/opinit.ophost.v1.MsgFinalizeTokenWithdrawal',
+        sender,
+        bridge_id: v.bridgeId,
+        output_index: v.outputIndex,
+        sequence: v.l2Sequence,
+      },
+    ],
+  });
 }
 
 export function failedTx(): TxInput {
@@ -221,24 +362,68 @@ export interface EvmLogSpec {
   data: string;
 }
 
-export function lzSendLogs(v: { endpoint: string; oft: string; guid: string; dstEid: number; from: string; amount: bigint; nonce: bigint; srcEid: number }): EvmLogSpec[] {
-  const payload = abi.encode(['uint64', 'uint32', 'bytes32', 'uint32', 'bytes32', 'bytes32'], [v.nonce, v.srcEid, pad32(v.oft), v.dstEid, pad32(v.oft), v.guid]);
+export function lzSendLogs(v: {
+  endpoint: string;
+  oft: string;
+  guid: string;
+  dstEid: number;
+  from: string;
+  amount: bigint;
+  nonce: bigint;
+  srcEid: number;
+}): EvmLogSpec[] {
+  const payload = abi.encode(
+    ['uint64', 'uint32', 'bytes32', 'uint32', 'bytes32', 'bytes32'],
+    [v.nonce, v.srcEid, pad32(v.oft), v.dstEid, pad32(v.oft), v.guid],
+  );
   return [
-    { address: v.endpoint, topics: [LZ_TOPICS.PacketSent], data: abi.encode(['bytes', 'bytes', 'address'], [payload, '0x0003', v.endpoint]) },
-    { address: v.oft, topics: [LZ_TOPICS.OFTSent, v.guid, pad32(v.from)], data: abi.encode(['uint32', 'uint256', 'uint256'], [v.dstEid, v.amount, v.amount]) },
+    {
+      address: v.endpoint,
+      topics: [LZ_TOPICS.PacketSent],
+      data: abi.encode(['bytes', 'bytes', 'address'], [payload, '0x0003', v.endpoint]),
+    },
+    {
+      address: v.oft,
+      topics: [LZ_TOPICS.OFTSent, v.guid, pad32(v.from)],
+      data: abi.encode(['uint32', 'uint256', 'uint256'], [v.dstEid, v.amount, v.amount]),
+    },
   ];
 }
 
-export function lzDeliverLogs(v: { endpoint: string; oft: string; guid: string; srcEid: number; sender: string; nonce: bigint; to: string; amount: bigint; alert?: string }): EvmLogSpec[] {
+export function lzDeliverLogs(v: {
+  endpoint: string;
+  oft: string;
+  guid: string;
+  srcEid: number;
+  sender: string;
+  nonce: bigint;
+  to: string;
+  amount: bigint;
+  alert?: string;
+}): EvmLogSpec[] {
   const origin = [v.srcEid, pad32(v.sender), v.nonce];
   if (v.alert) {
-    return [{
-      address: v.endpoint, topics: [LZ_TOPICS.LzReceiveAlert, pad32(v.oft), pad32(v.endpoint)],
-      data: abi.encode(['tuple(uint32,bytes32,uint64)', 'bytes32', 'uint256', 'uint256', 'bytes', 'bytes', 'bytes'], [origin, v.guid, 200000n, 0n, '0x', '0x', '0x' + hex(v.alert)]),
-    }];
+    return [
+      {
+        address: v.endpoint,
+        topics: [LZ_TOPICS.LzReceiveAlert, pad32(v.oft), pad32(v.endpoint)],
+        data: abi.encode(
+          ['tuple(uint32,bytes32,uint64)', 'bytes32', 'uint256', 'uint256', 'bytes', 'bytes', 'bytes'],
+          [origin, v.guid, 200000n, 0n, '0x', '0x', `0x${hex(v.alert)}`],
+        ),
+      },
+    ];
   }
   return [
-    { address: v.endpoint, topics: [LZ_TOPICS.PacketDelivered], data: abi.encode(['tuple(uint32,bytes32,uint64)', 'address'], [origin, v.oft]) },
-    { address: v.oft, topics: [LZ_TOPICS.OFTReceived, v.guid, pad32(v.to)], data: abi.encode(['uint32', 'uint256'], [v.srcEid, v.amount]) },
+    {
+      address: v.endpoint,
+      topics: [LZ_TOPICS.PacketDelivered],
+      data: abi.encode(['tuple(uint32,bytes32,uint64)', 'address'], [origin, v.oft]),
+    },
+    {
+      address: v.oft,
+      topics: [LZ_TOPICS.OFTReceived, v.guid, pad32(v.to)],
+      data: abi.encode(['uint32', 'uint256'], [v.srcEid, v.amount]),
+    },
   ];
 }

@@ -8,7 +8,10 @@ import { parseChainTime, type ChainTime } from './time.js';
 
 export interface RawBlock {
   block_id: { hash: string };
-  block: { header: { chain_id: string; height: string; time: string; proposer_address: string }; data: { txs?: string[] | null } };
+  block: {
+    header: { chain_id: string; height: string; time: string; proposer_address: string };
+    data: { txs?: string[] | null };
+  };
 }
 export interface RawBlockResults {
   height: string;
@@ -37,7 +40,9 @@ export interface BlockFacts {
 
 function signatureKey(raw: string): string | null {
   try {
-    return TxRaw.decode(fromBase64(raw)).signatures.map((s: Uint8Array) => toBase64(s)).join(',');
+    return TxRaw.decode(fromBase64(raw))
+      .signatures.map((s: Uint8Array) => toBase64(s))
+      .join(',');
   } catch {
     return null;
   }
@@ -60,16 +65,25 @@ function addCoins(into: Map<string, bigint>, coins: readonly Coin[]) {
   }
 }
 
-export function decodeBlock(vm: Vm, block: RawBlock, results: RawBlockResults, restTxs: readonly RestTx[], prefix = 'init'): BlockFacts {
+export function decodeBlock(
+  vm: Vm,
+  block: RawBlock,
+  results: RawBlockResults,
+  restTxs: readonly RestTx[],
+  prefix = 'init',
+): BlockFacts {
   const header = block.block.header;
   const height = Number(header.height);
   if (!Number.isSafeInteger(height) || height < 1) throw new Error(`invalid block height ${header.height}`);
-  if (String(results.height) !== String(header.height)) throw new Error(`block_results height ${results.height} != block height ${height}`);
+  if (String(results.height) !== String(header.height))
+    throw new Error(`block_results height ${results.height} != block height ${height}`);
   const time = parseChainTime(header.time);
   const rawTxs = block.block.data.txs ?? [];
   const txResults = results.txs_results ?? [];
-  if (txResults.length !== rawTxs.length) throw new Error(`block ${height}: ${rawTxs.length} txs but ${txResults.length} results`);
-  if (restTxs.length !== rawTxs.length) throw new Error(`block ${height}: ${rawTxs.length} txs but REST returned ${restTxs.length}`);
+  if (txResults.length !== rawTxs.length)
+    throw new Error(`block ${height}: ${rawTxs.length} txs but ${txResults.length} results`);
+  if (restTxs.length !== rawTxs.length)
+    throw new Error(`block ${height}: ${rawTxs.length} txs but REST returned ${restTxs.length}`);
   const matched = matchRestTxs(rawTxs, restTxs);
   const facts: TxFacts[] = [];
   const errors: DecodeError[] = [];

@@ -34,8 +34,13 @@ export function evmLogsOf(event: AbciEvent): EvmLog[] {
   for (const a of event.attributes) {
     if (a.key !== 'log' || !a.value) continue;
     const parsed = JSON.parse(a.value) as Partial<EvmLog>;
-    if (typeof parsed.address !== 'string' || !Array.isArray(parsed.topics)) throw new Error('evm log without address/topics');
-    out.push({ address: parsed.address.toLowerCase(), topics: parsed.topics.map((t) => String(t).toLowerCase()), data: (parsed.data ?? '0x').toLowerCase() });
+    if (typeof parsed.address !== 'string' || !Array.isArray(parsed.topics))
+      throw new Error('evm log without address/topics');
+    out.push({
+      address: parsed.address.toLowerCase(),
+      topics: parsed.topics.map((t) => String(t).toLowerCase()),
+      data: (parsed.data ?? '0x').toLowerCase(),
+    });
   }
   return out;
 }

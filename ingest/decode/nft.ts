@@ -57,10 +57,18 @@ export interface NftDecodeResult {
 export type Vm = 'evm' | 'move' | 'wasm';
 
 const moveHex = (v: unknown): string => {
-  const s = String(v ?? '').toLowerCase().replace(/^0x/, '').replace(/^0+/, '');
-  return '0x' + s.padStart(s.length <= 40 ? 40 : 64, '0');
+  const s = String(v ?? '')
+    .toLowerCase()
+    .replace(/^0x/, '')
+    .replace(/^0+/, '');
+  return `0x${s.padStart(s.length <= 40 ? 40 : 64, '0')}`;
 };
-export const moveObject = (v: unknown): string => '0x' + String(v ?? '').toLowerCase().replace(/^0x/, '').padStart(64, '0');
+export const moveObject = (v: unknown): string =>
+  '0x' +
+  String(v ?? '')
+    .toLowerCase()
+    .replace(/^0x/, '')
+    .padStart(64, '0');
 
 export function decodeNfts(vm: Vm, events: readonly AbciEvent[], signer: string, prefix = 'init'): NftDecodeResult {
   const out: NftDecodeResult = { events: [], collections: [], objectEvents: [] };
@@ -79,19 +87,29 @@ export function decodeNfts(vm: Vm, events: readonly AbciEvent[], signer: string,
   events.forEach((ev, i) => {
     if (vm === 'evm' && ev.type === 'evm') {
       for (const log of evmLogsOf(ev)) {
-      if (log.topics.length !== 4 || log.topics[0] !== ERC721_TRANSFER_TOPIC || (log.data !== '0x' && log.data !== '')) continue;
-      const from = topicAddress(log.topics[1]);
-      const to = topicAddress(log.topics[2]);
-      if (!from || !to) continue;
-      const tokenId = BigInt(log.topics[3]!).toString();
-      const kind: NftKind = from === ZERO_EVM_ADDRESS ? 'mint' : to === ZERO_EVM_ADDRESS ? 'burn' : 'transfer';
-      out.events.push({
-        collection: log.address, token_id: tokenId, kind,
-        from_owner: kind === 'mint' ? '' : owner(from), to_owner: kind === 'burn' ? '' : owner(to),
-        uri: '', object_addr: '', event_index: i,
-      });
-      // First seen (by any event, so a start mid-chain still lists it): creator = that tx's signer (§7.1).
-      out.collections.push({ collection: log.address, name: '', origin_name: '', creator: signer, lookup: 'evm' });
+        if (
+          log.topics.length !== 4 ||
+          log.topics[0] !== ERC721_TRANSFER_TOPIC ||
+          (log.data !== '0x' && log.data !== '')
+        )
+          continue;
+        const from = topicAddress(log.topics[1]);
+        const to = topicAddress(log.topics[2]);
+        if (!from || !to) continue;
+        const tokenId = BigInt(log.topics[3]!).toString();
+        const kind: NftKind = from === ZERO_EVM_ADDRESS ? 'mint' : to === ZERO_EVM_ADDRESS ? 'burn' : 'transfer';
+        out.events.push({
+          collection: log.address,
+          token_id: tokenId,
+          kind,
+          from_owner: kind === 'mint' ? '' : owner(from),
+          to_owner: kind === 'burn' ? '' : owner(to),
+          uri: '',
+          object_addr: '',
+          event_index: i,
+        });
+        // First seen (by any event, so a start mid-chain still lists it): creator = that tx's signer (§7.1).
+        out.collections.push({ collection: log.address, name: '', origin_name: '', creator: signer, lookup: 'evm' });
       }
     } else if (vm === 'wasm' && ev.type === 'wasm') {
       const a = attrs(ev);
@@ -100,43 +118,111 @@ export function decodeNfts(vm: Vm, events: readonly AbciEvent[], signer: string,
       if (!contract || tokenId === undefined) return;
       let collection: string;
       try {
-        collection = '0x' + toHex(fromBech32(contract).data);
+        collection = `0x${toHex(fromBech32(contract).data)}`;
       } catch {
         return;
       }
       if (a.action === 'mint' && a.minter && (a.owner || a.creator)) {
-        out.events.push({ collection, token_id: tokenId, kind: 'mint', from_owner: '', to_owner: owner(a.owner ?? a.creator ?? ''), uri: a.token_uri ?? '', object_addr: '', event_index: i });
+        out.events.push({
+          collection,
+          token_id: tokenId,
+          kind: 'mint',
+          from_owner: '',
+          to_owner: owner(a.owner ?? a.creator ?? ''),
+          uri: a.token_uri ?? '',
+          object_addr: '',
+          event_index: i,
+        });
         out.collections.push({ collection, name: '', origin_name: '', creator: owner(a.minter), lookup: 'wasm' });
       } else if ((a.action === 'transfer_nft' || a.action === 'send_nft') && a.recipient) {
         // CW721 events name the sender, which may be an approved operator rather than the owner: the previous
         // owner is filled in by the enricher from the token's history.
-        out.events.push({ collection, token_id: tokenId, kind: 'transfer', from_owner: '', to_owner: owner(a.recipient), uri: '', object_addr: '', event_index: i });
+        out.events.push({
+          collection,
+          token_id: tokenId,
+          kind: 'transfer',
+          from_owner: '',
+          to_owner: owner(a.recipient),
+          uri: '',
+          object_addr: '',
+          event_index: i,
+        });
         out.collections.push({ collection, name: '', origin_name: '', creator: '', lookup: 'wasm' });
       } else if (a.action === 'burn') {
-        out.events.push({ collection, token_id: tokenId, kind: 'burn', from_owner: '', to_owner: '', uri: '', object_addr: '', event_index: i });
+        out.events.push({
+          collection,
+          token_id: tokenId,
+          kind: 'burn',
+          from_owner: '',
+          to_owner: '',
+          uri: '',
+          object_addr: '',
+          event_index: i,
+        });
       }
     } else if (vm === 'move' && ev.type === 'move') {
       const a = attrs(ev);
       const tag = a.type_tag ?? '';
-      if (!tag.startsWith('0x1::collection::') && !tag.startsWith('0x1::object::') && !tag.startsWith('0x1::nft::')) return;
+      if (!tag.startsWith('0x1::collection::') && !tag.startsWith('0x1::object::') && !tag.startsWith('0x1::nft::'))
+        return;
       const data = JSON.parse(a.data ?? '{}') as Record<string, unknown>;
       if (tag === '0x1::collection::CreateCollectionEvent') {
-        out.collections.push({ collection: moveObject(data.collection), name: String(data.name ?? ''), origin_name: '', creator: owner(moveHex(data.creator)) });
+        out.collections.push({
+          collection: moveObject(data.collection),
+          name: String(data.name ?? ''),
+          origin_name: '',
+          creator: owner(moveHex(data.creator)),
+        });
       } else if (tag === '0x1::collection::MintEvent') {
         const nft = moveObject(data.nft);
         const created = createdOwner.get(nft);
         out.events.push({
-          collection: moveObject(data.collection), token_id: String(data.token_id ?? data.index ?? ''), kind: 'mint', from_owner: '',
-          to_owner: created ? owner(moveHex(created)) : signer, uri: '', object_addr: nft, event_index: i,
+          collection: moveObject(data.collection),
+          token_id: String(data.token_id ?? data.index ?? ''),
+          kind: 'mint',
+          from_owner: '',
+          to_owner: created ? owner(moveHex(created)) : signer,
+          uri: '',
+          object_addr: nft,
+          event_index: i,
         });
         // A collection created before the indexed range is first seen here.
-        out.collections.push({ collection: moveObject(data.collection), name: '', origin_name: '', creator: '', lookup: 'move' });
+        out.collections.push({
+          collection: moveObject(data.collection),
+          name: '',
+          origin_name: '',
+          creator: '',
+          lookup: 'move',
+        });
       } else if (tag === '0x1::collection::BurnEvent') {
-        out.events.push({ collection: moveObject(data.collection), token_id: String(data.token_id ?? data.index ?? ''), kind: 'burn', from_owner: '', to_owner: '', uri: '', object_addr: moveObject(data.nft), event_index: i });
+        out.events.push({
+          collection: moveObject(data.collection),
+          token_id: String(data.token_id ?? data.index ?? ''),
+          kind: 'burn',
+          from_owner: '',
+          to_owner: '',
+          uri: '',
+          object_addr: moveObject(data.nft),
+          event_index: i,
+        });
       } else if (tag === '0x1::object::TransferEvent') {
-        out.objectEvents.push({ object: moveObject(data.object), kind: 'transfer', from_owner: owner(moveHex(data.from)), to_owner: owner(moveHex(data.to)), uri: '', event_index: i });
+        out.objectEvents.push({
+          object: moveObject(data.object),
+          kind: 'transfer',
+          from_owner: owner(moveHex(data.from)),
+          to_owner: owner(moveHex(data.to)),
+          uri: '',
+          event_index: i,
+        });
       } else if (tag === '0x1::nft::MutationEvent' && data.mutated_field_name === 'uri') {
-        out.objectEvents.push({ object: moveObject(data.nft), kind: 'mutate', from_owner: '', to_owner: '', uri: String(data.new_value ?? ''), event_index: i });
+        out.objectEvents.push({
+          object: moveObject(data.nft),
+          kind: 'mutate',
+          from_owner: '',
+          to_owner: '',
+          uri: String(data.new_value ?? ''),
+          event_index: i,
+        });
       }
     }
   });

@@ -23,7 +23,7 @@ export function parseChainTime(value: string): ChainTime {
   seconds = Math.floor(seconds);
   const trimmed = nanosFrac.replace(/0+$/, '');
   return {
-    rfc3339Nano: `${utc}${trimmed ? '.' + trimmed : ''}Z`,
+    rfc3339Nano: `${utc}${trimmed ? `.${trimmed}` : ''}Z`,
     rfc3339Seconds: `${utc}Z`,
     clickhouse: `${utc.replace('T', ' ')}.${nanosFrac}`,
     nanos: BigInt(seconds) * 1_000_000_000n + BigInt(nanosFrac),

@@ -30,7 +30,10 @@ export interface TxResult {
 export interface RestTx {
   '@type'?: string;
   body?: { messages?: { '@type'?: string }[] };
-  auth_info?: { signer_infos?: { public_key?: { '@type'?: string; key?: string } | null }[]; fee?: { amount?: Coin[] } };
+  auth_info?: {
+    signer_infos?: { public_key?: { '@type'?: string; key?: string } | null }[];
+    fee?: { amount?: Coin[] };
+  };
   signatures?: string[];
 }
 
@@ -80,7 +83,15 @@ function cachedSigner(type: string, key: string, prefix: string, derive: () => s
   return v;
 }
 
-const SIGNER_FIELDS = ['sender', 'from_address', 'signer', 'authority', 'granter', 'delegator_address', 'admin'] as const;
+const SIGNER_FIELDS = [
+  'sender',
+  'from_address',
+  'signer',
+  'authority',
+  'granter',
+  'delegator_address',
+  'admin',
+] as const;
 
 /**
  * Account of `auth_info.signer_infos[0]`'s public key (secp256k1: ripemd160∘sha256, ethsecp256k1: keccak), as
@@ -91,14 +102,16 @@ export function signerOf(tx: RestTx, prefix = 'init'): string {
   const pk = tx.auth_info?.signer_infos?.[0]?.public_key;
   if (!pk?.key) {
     const msg = (tx.body?.messages?.[0] ?? {}) as Record<string, unknown>;
-    for (const f of SIGNER_FIELDS) if (typeof msg[f] === 'string') return normalizeAccount(msg[f] as string, prefix) ?? '';
+    for (const f of SIGNER_FIELDS)
+      if (typeof msg[f] === 'string') return normalizeAccount(msg[f] as string, prefix) ?? '';
     return '';
   }
   const type = pk['@type'] ?? '';
   const b64 = pk.key;
   return cachedSigner(type, b64, prefix, () => {
     const key = fromBase64(b64);
-    if (type.endsWith('ethsecp256k1.PubKey')) return toBech32(prefix, Buffer.from(computeAddress('0x' + toHex(key)).slice(2), 'hex'));
+    if (type.endsWith('ethsecp256k1.PubKey'))
+      return toBech32(prefix, Buffer.from(computeAddress(`0x${toHex(key)}`).slice(2), 'hex'));
     if (type.endsWith('secp256k1.PubKey')) return toBech32(prefix, ripemd160(sha256(key)));
     return '';
   });

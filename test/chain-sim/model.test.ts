@@ -33,7 +33,16 @@ describe('tx_search query subset', () => {
     expect(txMatches(parseTxQuery("initiate_token_deposit.l1_sequence='2009'"), 10, 'AB', ev)).toBe(true);
     expect(txMatches(parseTxQuery('initiate_token_deposit.l1_sequence=2009.0'), 10, 'AB', ev)).toBe(true);
     expect(txMatches(parseTxQuery('initiate_token_deposit.l1_sequence>2009'), 10, 'AB', ev)).toBe(false);
-    expect(txMatches(parseTxQuery("initiate_token_deposit.bridge_id='30' AND message.action='/opinit.ophost.v1.MsgInitiateTokenDeposit'"), 10, 'AB', ev)).toBe(true);
+    expect(
+      txMatches(
+        parseTxQuery(
+          "initiate_token_deposit.bridge_id='30' AND message.action='/opinit.ophost.v1.MsgInitiateTokenDeposit'",
+        ),
+        10,
+        'AB',
+        ev,
+      ),
+    ).toBe(true);
     expect(txMatches(parseTxQuery("initiate_token_deposit.l2_denom CONTAINS 'l2/9d3d'"), 10, 'AB', ev)).toBe(true);
     expect(txMatches(parseTxQuery("tx.height=10 AND tx.hash='ab'"), 10, 'AB', ev)).toBe(true);
     expect(txMatches(parseTxQuery('tx.height<10'), 10, 'AB', ev)).toBe(false);
@@ -75,9 +84,11 @@ describe('tx hashes', () => {
 });
 
 describe('manifest signer', () => {
-  it('is the signing key\'s account, not the fee granter; grants without a key fall back to the granter', () => {
+  it("is the signing key's account, not the fee granter; grants without a key fall back to the granter", () => {
     const exec = fromRecorded('cosmos/move/authz.json', 'mockRealMsgExecTransaction');
-    expect((exec.tx.auth_info as { fee: { granter: string } }).fee.granter).toBe('init1ryrg0mha5stezucvajy3mne8a74uhgmygdlnxp');
+    expect((exec.tx.auth_info as { fee: { granter: string } }).fee.granter).toBe(
+      'init1ryrg0mha5stezucvajy3mne8a74uhgmygdlnxp',
+    );
     // acc_seq of the recorded ante events names the same account the public key derives to.
     const accSeq = exec.result.events.flatMap((e) => e.attributes).find((a) => a.key === 'acc_seq')!.value;
     expect(signerOf(exec.tx, exec.result)).toBe(accSeq.split('/')[0]);
@@ -99,12 +110,17 @@ describe('RFC3339Nano', () => {
 });
 
 describe('eth_getLogs filter', () => {
-  const kami = rehexReceipt(loadExport<RecordedEvmPayload>('ethereum/kami721/kami721-public-mint.json', 'mockKami721PublicMintPayload').txReceipt);
+  const kami = rehexReceipt(
+    loadExport<RecordedEvmPayload>('ethereum/kami721/kami721-public-mint.json', 'mockKami721PublicMintPayload')
+      .txReceipt,
+  );
   const [feeLog, mintLog] = kami.logs;
 
   it('address OR-list, topic wildcards, OR per position, too many positions', () => {
     expect(logMatches({ address: '0x014C4861F5f19b4c86f26657Dd40c1a18539D11A' }, mintLog!)).toBe(true);
-    expect(logMatches({ address: ['0x0000000000000000000000000000000000000001', mintLog!.address] }, mintLog!)).toBe(true);
+    expect(logMatches({ address: ['0x0000000000000000000000000000000000000001', mintLog!.address] }, mintLog!)).toBe(
+      true,
+    );
     expect(logMatches({ address: [feeLog!.address] }, mintLog!)).toBe(false);
     expect(logMatches({ topics: [TRANSFER_TOPIC, null, null, mintLog!.topics[3]!] }, mintLog!)).toBe(true);
     expect(logMatches({ topics: [null, [mintLog!.topics[1]!, feeLog!.topics[1]!]] }, feeLog!)).toBe(true);
@@ -116,6 +132,8 @@ describe('eth_getLogs filter', () => {
     const s = replayTransfers(kami.logs);
     expect(s.nftOwners[mintLog!.address]).toEqual({ '100': '0x563466dec7f74bcbe97cd3bed1cbad3336c989ee' });
     expect(s.nftMints[mintLog!.address]).toBe(1);
-    expect(s.erc20Balances[feeLog!.address]!['0x563466dec7f74bcbe97cd3bed1cbad3336c989ee']).toBe((-100000000000000000n).toString());
+    expect(s.erc20Balances[feeLog!.address]!['0x563466dec7f74bcbe97cd3bed1cbad3336c989ee']).toBe(
+      (-100000000000000000n).toString(),
+    );
   });
 });

@@ -30,14 +30,18 @@ describe('replicated chain', () => {
     expect(Buffer.from(b.block.header.lastBlockId!.hash).equals(Buffer.from(prev.blockId.hash))).toBe(true);
     const results = await c.blockResults(7_321);
     expect(results.results.length).toBe(100);
-    const rest = await (await fetch(`${server.restUrl}/cosmos/tx/v1beta1/txs/block/7321?pagination.limit=100`)).json() as any; // any: wire JSON
+    const rest = (await (
+      await fetch(`${server.restUrl}/cosmos/tx/v1beta1/txs/block/7321?pagination.limit=100`)
+    ).json()) as any; // any: wire JSON
     expect(rest.tx_responses.map((t: any) => t.txhash)).toEqual(hashes); // any: wire JSON
     expect(rest.tx_responses[5].tx.body.memo).toBe(`replica ${7_320 * 100 + 5}`);
     const t = await c.tx({ hash: Buffer.from(hashes[42]!, 'hex') });
     expect([t.height, t.index]).toEqual([7_321, 42]);
     const last = await c.block(10_000);
     expect(last.block.txs.length).toBe(100);
-    await expect(c.block(10_001)).rejects.toThrow('height 10001 must be less than or equal to the current blockchain height 10000');
+    await expect(c.block(10_001)).rejects.toThrow(
+      'height 10001 must be less than or equal to the current blockchain height 10000',
+    );
     c.disconnect();
   });
 
@@ -46,7 +50,12 @@ describe('replicated chain', () => {
     expect(again.block(123)!.txs.map((t) => t.hash)).toEqual(chain.block(123)!.txs.map((t) => t.hash));
     for (let h = 1; h <= 60; h++) chain.block(h);
     expect(chain.cachedBlocks()).toBeLessThanOrEqual(16);
-    const evm = await (await fetch(server.evmUrl!, { method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getBlockReceipts', params: ['0x2'] }) })).json() as any; // any: wire JSON
+    const evm = (await (
+      await fetch(server.evmUrl!, {
+        method: 'POST',
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getBlockReceipts', params: ['0x2'] }),
+      })
+    ).json()) as any; // any: wire JSON
     const hashes = evm.result.map((r: any) => r.transactionHash); // any: wire JSON
     expect(hashes.length).toBeGreaterThan(0);
     expect(new Set(hashes).size).toBe(hashes.length);

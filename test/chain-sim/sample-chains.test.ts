@@ -4,7 +4,12 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Comet38Client } from '@cosmjs/tendermint-rpc';
-import { buildSample, startSampleChain, type SampleChainKind, type StartedSampleChain } from '../../devnet/sample-chains/serve.js';
+import {
+  buildSample,
+  startSampleChain,
+  type SampleChainKind,
+  type StartedSampleChain,
+} from '../../devnet/sample-chains/serve.js';
 import type { MoveSampleManifest } from '../../devnet/sample-chains/move.js';
 import type { WasmSampleManifest } from '../../devnet/sample-chains/wasm.js';
 import { RICH_LIST_TOKEN, type EvmSampleManifest } from '../../devnet/sample-chains/evm.js';
@@ -21,7 +26,8 @@ afterAll(async () => {
   for (const s of started.values()) await s.stop();
 });
 
-const get = async (s: StartedSampleChain, path: string): Promise<any> => { // any: wire JSON
+const get = async (s: StartedSampleChain, path: string): Promise<any> => {
+  // any: wire JSON
   const r = await fetch(`${s.restUrl}${path}`);
   return { status: r.status, body: await r.json() };
 };
@@ -37,7 +43,9 @@ describe.each(['evm', 'move', 'wasm'] as const)('%s sample chain', (kind) => {
       expect(b.block.header.chainId).toBe(s.chainId);
       for (const raw of b.block.txs) served.push(createHash('sha256').update(raw).digest('hex').toUpperCase());
       const rest = await get(s, `/cosmos/tx/v1beta1/txs/block/${h}`);
-      expect(rest.body.tx_responses.map((t: any) => t.txhash)).toEqual(served.slice(served.length - b.block.txs.length)); // any: wire JSON
+      expect(rest.body.tx_responses.map((t: any) => t.txhash)).toEqual(
+        served.slice(served.length - b.block.txs.length),
+      ); // any: wire JSON
     }
     c.disconnect();
     expect(served).toEqual(s.manifest.txs.map((t) => t.hash));
@@ -48,7 +56,11 @@ describe.each(['evm', 'move', 'wasm'] as const)('%s sample chain', (kind) => {
 
   it('serves every recorded Cosmos tx with its recorded events, code and messages', async () => {
     const s = started.get(kind)!;
-    const recorded = new Map(loadIndex().filter((r) => r.kind === 'cosmos_tx_response').map((r) => [`${r.file}#${r.export}`, r]));
+    const recorded = new Map(
+      loadIndex()
+        .filter((r) => r.kind === 'cosmos_tx_response')
+        .map((r) => [`${r.file}#${r.export}`, r]),
+    );
     const rows = s.manifest.txs.filter((t) => recorded.has(`${t.file}#${t.export}`));
     expect(rows.length).toBeGreaterThan(kind === 'evm' ? 3 : 9);
     for (const t of rows) {
@@ -75,7 +87,11 @@ describe('move sample chain (interwoven-1)', () => {
     expect(hash).toBe(s.manifest.hashByOriginal['93AF9DE37F48C9E03C928DDB314D82B79C093958BD0E45FE60BDC65322564614']);
     const dep = s.manifest.txs.find((t) => t.hash === hash)!;
     expect(dep.msgTypes).toEqual(['/opinit.ophost.v1.MsgInitiateTokenDeposit']);
-    expect(found.txs[0]!.result.events.find((e) => e.type === 'initiate_token_deposit')!.attributes.find((a) => a.key === 'bridge_id')?.value).toBe('30');
+    expect(
+      found.txs[0]!.result.events.find((e) => e.type === 'initiate_token_deposit')!.attributes.find(
+        (a) => a.key === 'bridge_id',
+      )?.value,
+    ).toBe('30');
     const mints = await c.txSearch({ query: "move.type_tag='0x1::collection::MintEvent'" });
     expect(mints.totalCount).toBeGreaterThanOrEqual(1);
     const failedTx = s.manifest.txs.find((t) => t.file === 'common/failed.json')!;
@@ -86,15 +102,33 @@ describe('move sample chain (interwoven-1)', () => {
 
   it('serves the Move resources the NFT derivation reads, by struct tag too', async () => {
     const s = started.get('move')!;
-    const nft = await get(s, '/initia/move/v1/accounts/0xeafbe62f2441e2ecce99db4cfbab294f7542d78ce2d82ca28de13da0a9d41b86/resources/by_struct_tag?struct_tag=0x1::nft::Nft');
+    const nft = await get(
+      s,
+      '/initia/move/v1/accounts/0xeafbe62f2441e2ecce99db4cfbab294f7542d78ce2d82ca28de13da0a9d41b86/resources/by_struct_tag?struct_tag=0x1::nft::Nft',
+    );
     expect(nft.status).toBe(200);
     expect(JSON.parse(nft.body.resource.move_resource).data.token_id).toBe('1');
-    const coll = await get(s, '/initia/move/v1/accounts/0x597cd3f37f21f59c771731a31e92ac1214f72b4f8a86541a94b50f0308f4e20/resources');
+    const coll = await get(
+      s,
+      '/initia/move/v1/accounts/0x597cd3f37f21f59c771731a31e92ac1214f72b4f8a86541a94b50f0308f4e20/resources',
+    );
     expect(coll.body.resources.map((r: any) => r.struct_tag)).toContain('0x1::collection::Collection'); // any: wire JSON
-    expect((await get(s, '/initia/move/v1/accounts/0xeafbe62f2441e2ecce99db4cfbab294f7542d78ce2d82ca28de13da0a9d41b86/resources/by_struct_tag?struct_tag=0x1::nope::X')).status).toBe(404);
-    const denom = await get(s, '/initia/move/v1/denom?metadata=0x8e4733bdabcf7d4afc3d14f0dd46c9bf52fb0fce9e4b996c939e195b8bc891d9');
+    expect(
+      (
+        await get(
+          s,
+          '/initia/move/v1/accounts/0xeafbe62f2441e2ecce99db4cfbab294f7542d78ce2d82ca28de13da0a9d41b86/resources/by_struct_tag?struct_tag=0x1::nope::X',
+        )
+      ).status,
+    ).toBe(404);
+    const denom = await get(
+      s,
+      '/initia/move/v1/denom?metadata=0x8e4733bdabcf7d4afc3d14f0dd46c9bf52fb0fce9e4b996c939e195b8bc891d9',
+    );
     expect(denom.body.denom).toBe('uinit');
-    expect((await get(s, '/cosmos/base/tendermint/v1beta1/node_info')).body.default_node_info.network).toBe('interwoven-1');
+    expect((await get(s, '/cosmos/base/tendermint/v1beta1/node_info')).body.default_node_info.network).toBe(
+      'interwoven-1',
+    );
   });
 });
 
@@ -102,17 +136,26 @@ describe('expected NFT owners of the Move and Wasm chains', () => {
   it('Move: the recorded mint and object transfer give the owners the recorded ObjectCore resources show', async () => {
     const s = started.get('move')!;
     const nfts = (s.manifest as MoveSampleManifest).expectedNfts;
-    const food = nfts.filter((n) => n.collection === '0x597cd3f37f21f59c771731a31e92ac1214f72b4f8a86541a94b50f0308f4e20');
+    const food = nfts.filter(
+      (n) => n.collection === '0x597cd3f37f21f59c771731a31e92ac1214f72b4f8a86541a94b50f0308f4e20',
+    );
     expect(food.map((n) => n.tokenId)).toEqual(['1', '3']);
     for (const n of food) {
-      const core = await get(s, `/initia/move/v1/accounts/${n.object}/resources/by_struct_tag?struct_tag=0x1::object::ObjectCore`);
+      const core = await get(
+        s,
+        `/initia/move/v1/accounts/${n.object}/resources/by_struct_tag?struct_tag=0x1::object::ObjectCore`,
+      );
       expect(JSON.parse(core.body.resource.move_resource).data.owner).toBe(n.owner);
     }
   });
 
   it('Wasm: the recorded CW721 mint owner', () => {
     const nfts = (started.get('wasm')!.manifest as WasmSampleManifest).expectedNfts;
-    expect(nfts).toContainEqual({ collection: 'init1qyygux5t4s3a3l25k8psxjydhtudu5lnt0tk0szm8q4s27xa980scjvh6c', tokenId: '1', owner: 'init1dw49mn7s2r5mskjdmus5hth80zz8wwaywycq06' });
+    expect(nfts).toContainEqual({
+      collection: 'init1qyygux5t4s3a3l25k8psxjydhtudu5lnt0tk0szm8q4s27xa980scjvh6c',
+      tokenId: '1',
+      owner: 'init1dw49mn7s2r5mskjdmus5hth80zz8wwaywycq06',
+    });
   });
 
   it('every build of a sample chain is identical (tests may pin hashes)', () => {
@@ -145,10 +188,15 @@ describe('wasm sample chain (intergaze-1)', () => {
     const c = await Comet38Client.connect(s.rpcUrl);
     const mint = await c.txSearch({ query: "wasm.action='mint'" });
     expect(mint.totalCount).toBeGreaterThanOrEqual(1);
-    const failedInst = s.manifest.txs.find((t) => t.originalHash === '41787FF63125791ECFB396A625D365CAFD61C68C1ACF7E3707220CE6BEDBC53C')!;
+    const failedInst = s.manifest.txs.find(
+      (t) => t.originalHash === '41787FF63125791ECFB396A625D365CAFD61C68C1ACF7E3707220CE6BEDBC53C',
+    )!;
     expect(failedInst.code).toBe(4);
     c.disconnect();
-    const contract = await get(s, '/cosmwasm/wasm/v1/contract/init1wug8sewp6cedgkmrmvhl3lf3tulagm9hnvy8p0rppz9yjw0g4wtq7947m6');
+    const contract = await get(
+      s,
+      '/cosmwasm/wasm/v1/contract/init1wug8sewp6cedgkmrmvhl3lf3tulagm9hnvy8p0rppz9yjw0g4wtq7947m6',
+    );
     expect(contract.status).toBe(200);
     expect(contract.body.contract_info.code_id).toBe('2');
   });
@@ -168,7 +216,12 @@ describe('evm sample chain (yominet-1)', () => {
         for (const e of r.events.filter((x) => x.type === 'evm')) {
           for (const a of e.attributes.filter((x) => x.key === 'log')) {
             const log = JSON.parse(a.value) as { address: string; topics: string[]; data: string };
-            if (log.address.toLowerCase() !== RICH_LIST_TOKEN || log.topics.length !== 3 || log.topics[0] !== TRANSFER_TOPIC) continue;
+            if (
+              log.address.toLowerCase() !== RICH_LIST_TOKEN ||
+              log.topics.length !== 3 ||
+              log.topics[0] !== TRANSFER_TOPIC
+            )
+              continue;
             const from = `0x${log.topics[1]!.slice(26)}`;
             const to = `0x${log.topics[2]!.slice(26)}`;
             if (!/^0x0+$/.test(from)) bal.set(from, (bal.get(from) ?? 0n) - BigInt(log.data));
@@ -178,20 +231,37 @@ describe('evm sample chain (yominet-1)', () => {
       }
     }
     c.disconnect();
-    expect(Object.fromEntries([...bal].filter(([, v]) => v !== 0n).map(([k, v]) => [k, v.toString()]))).toEqual(expected);
-    const byDenom = await get(s, '/minievm/evm/v1/contracts/by_denom?denom=evm/4BaDFb501Ab304fF11217C44702bb9E9732E7CF4');
+    expect(Object.fromEntries([...bal].filter(([, v]) => v !== 0n).map(([k, v]) => [k, v.toString()]))).toEqual(
+      expected,
+    );
+    const byDenom = await get(
+      s,
+      '/minievm/evm/v1/contracts/by_denom?denom=evm/4BaDFb501Ab304fF11217C44702bb9E9732E7CF4',
+    );
     expect(byDenom.body.address.toLowerCase()).toBe(RICH_LIST_TOKEN);
   });
 
   it('has ≥ 2 NFT collections with mints, transfers and a burn, and marks derived txs', () => {
     const m = started.get('evm')!.manifest as EvmSampleManifest;
-    const full = m.nftCollections.filter((c) => (m.expected.nftMints[c] ?? 0) > 0 && (m.expected.nftTransfers[c] ?? 0) > 0 && (m.expected.nftBurned[c]?.length ?? 0) > 0);
+    const full = m.nftCollections.filter(
+      (c) =>
+        (m.expected.nftMints[c] ?? 0) > 0 &&
+        (m.expected.nftTransfers[c] ?? 0) > 0 &&
+        (m.expected.nftBurned[c]?.length ?? 0) > 0,
+    );
     expect(full.length).toBeGreaterThanOrEqual(2);
     // The recorded transferFrom moved token 4561 away from 0x19f8…; the recorded Kami721 mint gave token 100 to 0x5634….
-    const recordedMove = loadExport<{ txReceipt: { logs: Array<{ topics: string[] }> } }>('ethereum/erc721/erc721-transfer-from.json', 'mockErc721TransferFromPayload').txReceipt.logs[0]!;
+    const recordedMove = loadExport<{ txReceipt: { logs: Array<{ topics: string[] }> } }>(
+      'ethereum/erc721/erc721-transfer-from.json',
+      'mockErc721TransferFromPayload',
+    ).txReceipt.logs[0]!;
     expect(BigInt(recordedMove.topics[3]!)).toBe(4561n);
-    expect(m.expected.nftOwners['0x5d4376b62fa8ac16dfabe6a9861e11c33a48c677']!['4561']).toBe(`0x${recordedMove.topics[2]!.slice(26)}`);
-    expect(m.expected.nftOwners['0x014c4861f5f19b4c86f26657dd40c1a18539d11a']!['100']).toBe('0x563466dec7f74bcbe97cd3bed1cbad3336c989ee');
+    expect(m.expected.nftOwners['0x5d4376b62fa8ac16dfabe6a9861e11c33a48c677']!['4561']).toBe(
+      `0x${recordedMove.topics[2]!.slice(26)}`,
+    );
+    expect(m.expected.nftOwners['0x014c4861f5f19b4c86f26657dd40c1a18539d11a']!['100']).toBe(
+      '0x563466dec7f74bcbe97cd3bed1cbad3336c989ee',
+    );
     expect(m.txs.filter((t) => t.derived).every((t) => t.file === 'derived' && t.note)).toBe(true);
     expect(m.txs.filter((t) => !t.derived).length).toBe(15);
   });
@@ -200,7 +270,17 @@ describe('evm sample chain (yominet-1)', () => {
     const s = started.get('evm')!;
     const bank = s.manifest.txs.find((t) => t.file === 'cosmos/evm/bank-evm.json')!;
     expect(bank.evmTxHashes.length).toBe(1);
-    const res = await (await fetch(s.evmUrl!, { method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getTransactionByHash', params: [bank.evmTxHashes[0]] }) })).json() as any; // any: wire JSON
+    const res = (await (
+      await fetch(s.evmUrl!, {
+        method: 'POST',
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'eth_getTransactionByHash',
+          params: [bank.evmTxHashes[0]],
+        }),
+      })
+    ).json()) as any; // any: wire JSON
     expect(res.result.input).toBe(`0x${bank.hash.toLowerCase()}`);
     expect(res.result.from).toBe('0x0000000000000000000000000000000000000000');
   });

@@ -30,7 +30,9 @@ afterAll(() => closeServer(server));
 
 describe('response cache', () => {
   it('computes a page once for 20 concurrent requests and serves the rest as hits', async () => {
-    const res = await Promise.all(Array.from({ length: 20 }, () => fetch(`${base}/indexer/tx/v1/txs?pagination.limit=5`)));
+    const res = await Promise.all(
+      Array.from({ length: 20 }, () => fetch(`${base}/indexer/tx/v1/txs?pagination.limit=5`)),
+    );
     const bodies = await Promise.all(res.map((r) => r.json()));
     expect(calls.get('/indexer/tx/v1/txs?pagination.limit=5')).toBe(1);
     expect(bodies.every((b) => JSON.stringify(b) === '{"n":1}')).toBe(true);

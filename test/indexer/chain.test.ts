@@ -14,13 +14,19 @@ beforeAll(async () => {
   server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     hits.set(url.pathname + url.search, (hits.get(url.pathname + url.search) ?? 0) + 1);
-    const send = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    const send = (status: number, body: unknown) =>
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     if (url.pathname === '/opinit/opchild/v1/validator/initvaloper1known')
-      return setTimeout(() => send(200, { validator: { moniker: 'alpha', operator_address: 'initvaloper1other' } }), 20);
-    if (url.pathname.startsWith('/opinit/opchild/v1/validator/')) return send(404, { code: 5, message: 'validator not found' });
+      return setTimeout(
+        () => send(200, { validator: { moniker: 'alpha', operator_address: 'initvaloper1other' } }),
+        20,
+      );
+    if (url.pathname.startsWith('/opinit/opchild/v1/validator/'))
+      return send(404, { code: 5, message: 'validator not found' });
     if (url.pathname === '/minievm/evm/v1/contracts/by_denom' && url.searchParams.get('denom') === 'uinit')
       return send(200, { address: '0x4BADFB501AB304FF11217C44702BB9E9732E7CF4' });
-    if (url.pathname === '/minievm/evm/v1/contracts/by_denom') return send(404, { code: 5, message: 'denom not found' });
+    if (url.pathname === '/minievm/evm/v1/contracts/by_denom')
+      return send(404, { code: 5, message: 'denom not found' });
     send(500, {});
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -38,9 +44,21 @@ describe('chain lookups', () => {
   });
 
   it('an unknown proposer or a dead endpoint still gives the known fields', async () => {
-    expect(await createChainLookups(base).proposer('initvaloper1unknown')).toEqual({ moniker: '', identity: '', operator_address: 'initvaloper1unknown' });
-    expect(await createChainLookups('http://127.0.0.1:1').proposer('initvaloper1x')).toEqual({ moniker: '', identity: '', operator_address: 'initvaloper1x' });
-    expect(await createChainLookups(undefined).proposer('initvaloper1x')).toEqual({ moniker: '', identity: '', operator_address: 'initvaloper1x' });
+    expect(await createChainLookups(base).proposer('initvaloper1unknown')).toEqual({
+      moniker: '',
+      identity: '',
+      operator_address: 'initvaloper1unknown',
+    });
+    expect(await createChainLookups('http://127.0.0.1:1').proposer('initvaloper1x')).toEqual({
+      moniker: '',
+      identity: '',
+      operator_address: 'initvaloper1x',
+    });
+    expect(await createChainLookups(undefined).proposer('initvaloper1x')).toEqual({
+      moniker: '',
+      identity: '',
+      operator_address: 'initvaloper1x',
+    });
   });
 
   it('resolves denoms to lowercase ERC20 addresses; failures are 400s naming the denom', async () => {
@@ -52,7 +70,9 @@ describe('chain lookups', () => {
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).status).toBe(400);
     expect((err as ApiError).message).toBe('cannot resolve denom nope: HTTP 404: denom not found');
-    const none = await createChainLookups(undefined).erc20ForDenom('uinit').catch((e: unknown) => e);
+    const none = await createChainLookups(undefined)
+      .erc20ForDenom('uinit')
+      .catch((e: unknown) => e);
     expect((none as ApiError).status).toBe(400);
   });
 });

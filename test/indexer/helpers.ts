@@ -35,7 +35,12 @@ export async function startIndexer(opts: Omit<IndexerAppOptions, 'validateRespon
 }
 
 /** Follow next_key from the first page to the end; returns every item in order. */
-export async function walk<T>(r: Running, path: string, key: string, maxPages = 10_000): Promise<{ items: T[]; pages: number }> {
+export async function walk<T>(
+  r: Running,
+  path: string,
+  key: string,
+  maxPages = 10_000,
+): Promise<{ items: T[]; pages: number }> {
   const items: T[] = [];
   let next: string | null = null;
   let pages = 0;

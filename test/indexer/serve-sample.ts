@@ -12,7 +12,14 @@ const port = Number(process.argv[3] ?? 0);
 const s = await ingestSampleChain(kind);
 const app = createIndexerApp({
   store: s.store,
-  config: { CHAIN_ID: s.sample.manifest.chainId, VM: kind, BECH32_PREFIX: 'init', VERSION: 'fuzz', COMMIT_HASH: 'unknown', EVM_INTERNAL_TXS: false },
+  config: {
+    CHAIN_ID: s.sample.manifest.chainId,
+    VM: kind,
+    BECH32_PREFIX: 'init',
+    VERSION: 'fuzz',
+    COMMIT_HASH: 'unknown',
+    EVM_INTERNAL_TXS: false,
+  },
   chain: { restUrl: s.sample.restUrl },
 });
 const server = await listen(app, port);

@@ -13,7 +13,14 @@ beforeAll(async () => {
   s = await ingestSampleChain('wasm');
   api = await startIndexer({
     store: s.store,
-    config: { CHAIN_ID: undefined, VM: 'wasm', BECH32_PREFIX: 'init', VERSION: 'dev', COMMIT_HASH: 'unknown', EVM_INTERNAL_TXS: false },
+    config: {
+      CHAIN_ID: undefined,
+      VM: 'wasm',
+      BECH32_PREFIX: 'init',
+      VERSION: 'dev',
+      COMMIT_HASH: 'unknown',
+      EVM_INTERNAL_TXS: false,
+    },
     chain: { restUrl: s.sample.restUrl },
   });
 }, 180_000);
@@ -24,7 +31,9 @@ afterAll(async () => {
 
 function recordedMint() {
   const tx = txResponse('cosmos/wasm/cw721-mint.json', 'mockCw721Mint');
-  const ev = tx.events.find((e) => e.type === 'wasm' && e.attributes.some((a) => a.key === 'action' && a.value === 'mint'))!;
+  const ev = tx.events.find(
+    (e) => e.type === 'wasm' && e.attributes.some((a) => a.key === 'action' && a.value === 'mint'),
+  )!;
   const attr = (k: string) => ev.attributes.find((a) => a.key === k)!.value;
   return { tx, contract: attr('_contract_address'), tokenId: attr('token_id'), owner: attr('owner') };
 }
@@ -38,7 +47,7 @@ describe('Wasm sample chain', () => {
 
   it('the recorded CW721 mint: token, owner, collection, collections by account, NFT txs', async () => {
     const { tx, contract, tokenId, owner } = recordedMint();
-    const hex = '0x' + toHex(fromBech32(contract).data);
+    const hex = `0x${toHex(fromBech32(contract).data)}`;
     for (const form of [contract, hex]) {
       const { body } = await api.get(`/indexer/nft/v1/tokens/by_collection/${form}`);
       expect(body.tokens.map((t: { nft: { token_id: string } }) => t.nft.token_id)).toContain(tokenId);

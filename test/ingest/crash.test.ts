@@ -27,18 +27,37 @@ function tmp(): string {
   return d;
 }
 
-interface RunResult { code: number | null; signal: NodeJS.Signals | null; out: string }
+interface RunResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  out: string;
+}
 
 /** Run the ingest role; with `killAfterFirstBatchMs`, SIGKILL it that long after its first batch is written. */
-function runIngest(dataDir: string, extra: Record<string, string> = {}, killAfterFirstBatchMs?: number): Promise<RunResult> {
+function runIngest(
+  dataDir: string,
+  extra: Record<string, string> = {},
+  killAfterFirstBatchMs?: number,
+): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/main.ts'], {
       cwd: root,
       env: {
-        ...process.env, ROLE: 'ingest', DATA_DIR: dataDir, CHAIN_ID: chain.chainId, VM: 'evm',
-        COMETBFT_RPC_URL: chain.rpcUrl, COSMOS_REST_URL: chain.restUrl, EVM_JSONRPC_URL: chain.evmUrl!,
-        BATCH_BLOCKS: '3', FETCH_CONCURRENCY: '2', POLL_INTERVAL_MS: '50', RICHLIST_INTERVAL_MS: '0',
-        INGEST_STOP_AT_HEIGHT: String(chain.manifest.latestHeight), LOG_LEVEL: 'debug', ...extra,
+        ...process.env,
+        ROLE: 'ingest',
+        DATA_DIR: dataDir,
+        CHAIN_ID: chain.chainId,
+        VM: 'evm',
+        COMETBFT_RPC_URL: chain.rpcUrl,
+        COSMOS_REST_URL: chain.restUrl,
+        EVM_JSONRPC_URL: chain.evmUrl!,
+        BATCH_BLOCKS: '3',
+        FETCH_CONCURRENCY: '2',
+        POLL_INTERVAL_MS: '50',
+        RICHLIST_INTERVAL_MS: '0',
+        INGEST_STOP_AT_HEIGHT: String(chain.manifest.latestHeight),
+        LOG_LEVEL: 'debug',
+        ...extra,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -60,7 +79,11 @@ function runIngest(dataDir: string, extra: Record<string, string> = {}, killAfte
 }
 
 async function dump(dataDir: string): Promise<Record<string, string>> {
-  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'test/support/dump-main.ts', dataDir], { cwd: root, encoding: 'utf8', maxBuffer: 256 << 20 });
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ['--import', 'tsx', 'test/support/dump-main.ts', dataDir],
+    { cwd: root, encoding: 'utf8', maxBuffer: 256 << 20 },
+  );
   return JSON.parse(stdout) as Record<string, string>;
 }
 

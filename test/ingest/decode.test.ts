@@ -12,7 +12,16 @@ const time = parseChainTime('2025-07-04T08:39:54.123456789Z');
 const raw = toBase64(new TextEncoder().encode('raw tx bytes'));
 
 function decode(vm: Vm, t: TxResponseFixture) {
-  const result: TxResult = { code: t.code, codespace: t.codespace, data: null, log: t.raw_log, info: t.info, gas_wanted: t.gas_wanted, gas_used: t.gas_used, events: t.events };
+  const result: TxResult = {
+    code: t.code,
+    codespace: t.codespace,
+    data: null,
+    log: t.raw_log,
+    info: t.info,
+    gas_wanted: t.gas_wanted,
+    gas_used: t.gas_used,
+    events: t.events,
+  };
   return decodeTx(vm, { height: Number(t.height), index: 0, time, rawBase64: raw, restTx: t.tx as RestTx, result });
 }
 
@@ -56,10 +65,28 @@ describe('tx decoding', () => {
     expect(f.accounts).toContain('init17xpfvakm2amg962yls6f84z3kell8c5l70rnql');
     expect(f.accounts).toContain(normalizeAccount('0xe1ff7038eaaaf027031688e1535a055b2bac2546'));
     const api = JSON.parse(f.json);
-    expect(Object.keys(api)).toEqual(['txhash', 'height', 'codespace', 'code', 'data', 'raw_log', 'logs', 'info', 'gas_wanted', 'gas_used', 'tx', 'timestamp', 'events']);
+    expect(Object.keys(api)).toEqual([
+      'txhash',
+      'height',
+      'codespace',
+      'code',
+      'data',
+      'raw_log',
+      'logs',
+      'info',
+      'gas_wanted',
+      'gas_used',
+      'tx',
+      'timestamp',
+      'events',
+    ]);
     expect(api.height).toBe('11671668');
     expect(api.tx['@type']).toBeUndefined();
-    expect(api.events[0].attributes[0]).toEqual({ key: 'contract', value: '0xE1Ff7038eAAAF027031688E1535a055B2Bac2546', index: true });
+    expect(api.events[0].attributes[0]).toEqual({
+      key: 'contract',
+      value: '0xE1Ff7038eAAAF027031688E1535a055B2Bac2546',
+      index: true,
+    });
     expect(api.timestamp).toBe('2025-07-04T08:39:54.123456789Z');
   });
 
@@ -112,8 +139,10 @@ describe('NFT extraction', () => {
     const f = decode('move', t);
     expect(f.nft.objectEvents).toEqual([
       expect.objectContaining({
-        object: '0x481b5e2a539721bfa9f9b35e702adb667c059d0a8e1a030be483178abd928235', kind: 'transfer',
-        from_owner: normalizeAccount('0xe7ddea46e6bd763c1610f0544f5cf9dc8c623b5c'), to_owner: normalizeAccount('0x596de3ee0472f3a91aa219ac12d43d2f0bfef4a1'),
+        object: '0x481b5e2a539721bfa9f9b35e702adb667c059d0a8e1a030be483178abd928235',
+        kind: 'transfer',
+        from_owner: normalizeAccount('0xe7ddea46e6bd763c1610f0544f5cf9dc8c623b5c'),
+        to_owner: normalizeAccount('0x596de3ee0472f3a91aa219ac12d43d2f0bfef4a1'),
       }),
     ]);
   });
@@ -122,22 +151,49 @@ describe('NFT extraction', () => {
     const t = txResponse('cosmos/wasm/cw721-mint.json', 'mockCw721Mint');
     const f = decode('wasm', t);
     expect(f.nft.events).toHaveLength(1);
-    expect(f.nft.events[0]).toMatchObject({ kind: 'mint', token_id: '1', to_owner: 'init1dw49mn7s2r5mskjdmus5hth80zz8wwaywycq06' });
+    expect(f.nft.events[0]).toMatchObject({
+      kind: 'mint',
+      token_id: '1',
+      to_owner: 'init1dw49mn7s2r5mskjdmus5hth80zz8wwaywycq06',
+    });
     expect(f.nft.events[0]!.collection).toMatch(/^0x[0-9a-f]{64}$/);
-    expect(f.nft.collections[0]).toMatchObject({ collection: f.nft.events[0]!.collection, creator: 'init1dw49mn7s2r5mskjdmus5hth80zz8wwaywycq06', lookup: 'wasm' });
+    expect(f.nft.collections[0]).toMatchObject({
+      collection: f.nft.events[0]!.collection,
+      creator: 'init1dw49mn7s2r5mskjdmus5hth80zz8wwaywycq06',
+      lookup: 'wasm',
+    });
   });
 
   it('EVM: an ERC721 Transfer log (as minievm carries it in an `evm` event) is an owner change of token 4561', () => {
     // The recorded receipt's log, placed in the `evm` event form of cosmos/evm/bank-evm.json.
-    const p = loadFixture<{ mockErc721TransferFromPayload: { txReceipt: { logs: { address: string; topics: string[]; data: string }[] } } }>('initia-tx-decoder/ethereum/erc721/erc721-transfer-from.json');
+    const p = loadFixture<{
+      mockErc721TransferFromPayload: { txReceipt: { logs: { address: string; topics: string[]; data: string }[] } };
+    }>('initia-tx-decoder/ethereum/erc721/erc721-transfer-from.json');
     const log = p.mockErc721TransferFromPayload.txReceipt.logs[0]!;
     const bank = txResponse('cosmos/evm/bank-evm.json', 'bankSendWithEvmLogTxResponse');
-    const t: TxResponseFixture = { ...bank, events: [{ type: 'evm', attributes: [{ key: 'log', value: JSON.stringify({ address: log.address, topics: log.topics, data: log.data }), index: true }] }] };
+    const t: TxResponseFixture = {
+      ...bank,
+      events: [
+        {
+          type: 'evm',
+          attributes: [
+            {
+              key: 'log',
+              value: JSON.stringify({ address: log.address, topics: log.topics, data: log.data }),
+              index: true,
+            },
+          ],
+        },
+      ],
+    };
     const f = decode('evm', t);
     expect(f.nft.events).toEqual([
       expect.objectContaining({
-        collection: '0x5d4376b62fa8ac16dfabe6a9861e11c33a48c677', token_id: '4561', kind: 'transfer',
-        from_owner: normalizeAccount('0x19f8a98c3512cf16731de58f83318ec553314f46'), to_owner: normalizeAccount('0x8f433715afa790ee2b35986de88da9aafdd0d2e3'),
+        collection: '0x5d4376b62fa8ac16dfabe6a9861e11c33a48c677',
+        token_id: '4561',
+        kind: 'transfer',
+        from_owner: normalizeAccount('0x19f8a98c3512cf16731de58f83318ec553314f46'),
+        to_owner: normalizeAccount('0x8f433715afa790ee2b35986de88da9aafdd0d2e3'),
       }),
     ]);
   });

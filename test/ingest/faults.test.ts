@@ -32,12 +32,32 @@ const log = {
   ...createLogger({ test: 'faults' }),
   warn: (event: string, fields?: Record<string, unknown>) => void events.push({ event, fields }),
   error: (event: string, fields?: Record<string, unknown>) => void events.push({ event, fields }),
-  child() { return log; },
+  child() {
+    return log;
+  },
 };
 
 function ingestTo(stopAtHeight: number, timeoutMs = 2000) {
-  const source = createChainSource({ rpcUrl: chain.rpcUrl, restUrl: chain.restUrl, evmUrl: chain.evmUrl, evmTraces: true, timeoutMs });
-  return { source, ingest: createIngest({ store, source, vm: 'evm', log, batchBlocks: 4, fetchConcurrency: 2, pollIntervalMs: 20, stopAtHeight }) };
+  const source = createChainSource({
+    rpcUrl: chain.rpcUrl,
+    restUrl: chain.restUrl,
+    evmUrl: chain.evmUrl,
+    evmTraces: true,
+    timeoutMs,
+  });
+  return {
+    source,
+    ingest: createIngest({
+      store,
+      source,
+      vm: 'evm',
+      log,
+      batchBlocks: 4,
+      fetchConcurrency: 2,
+      pollIntervalMs: 20,
+      stopAtHeight,
+    }),
+  };
 }
 
 describe('ingest failure policy', () => {
@@ -57,7 +77,9 @@ describe('ingest failure policy', () => {
   });
 
   it('indexes internal EVM calls (callTracer) when tracing is enabled', async () => {
-    const [r] = await store.rows<{ n: string; roots: string }>('SELECT count() AS n, countIf(parent_index = -1) AS roots FROM evm_internal_txs');
+    const [r] = await store.rows<{ n: string; roots: string }>(
+      'SELECT count() AS n, countIf(parent_index = -1) AS roots FROM evm_internal_txs',
+    );
     const evmTxs = chain.manifest.txs.filter((t) => t.height <= 12 && t.evmTxHashes.length > 0).length;
     expect(evmTxs).toBeGreaterThan(0);
     expect(Number(r!.roots)).toBeGreaterThan(0);

@@ -24,7 +24,9 @@ describe('EVM sample chain ingest', () => {
     const m = s.sample.manifest;
     const [b] = await s.store.rows<{ n: string; max: string }>('SELECT count() AS n, max(height) AS max FROM blocks');
     expect(Number(b!.n)).toBe(m.latestHeight);
-    const txs = await s.store.rows<{ hash: string; height: string; signer: string; msg_types: string[]; code: number }>('SELECT hash, height, signer, msg_types, code FROM txs ORDER BY sequence');
+    const txs = await s.store.rows<{ hash: string; height: string; signer: string; msg_types: string[]; code: number }>(
+      'SELECT hash, height, signer, msg_types, code FROM txs ORDER BY sequence',
+    );
     expect(txs).toHaveLength(m.txs.length);
     for (const mt of m.txs) {
       const row = txs.find((t) => t.hash === mt.hash);
@@ -40,13 +42,21 @@ describe('EVM sample chain ingest', () => {
 
   it('derives tx-by-hash, txs-by-account (with signer flag) and txs-by-message-type', async () => {
     const mt = s.sample.manifest.txs.find((t) => t.signer && t.code === 0)!;
-    const [byHash] = await s.store.rows<{ height: string }>('SELECT height FROM tx_hashes WHERE hash = {h:String}', { h: mt.hash });
+    const [byHash] = await s.store.rows<{ height: string }>('SELECT height FROM tx_hashes WHERE hash = {h:String}', {
+      h: mt.hash,
+    });
     expect(Number(byHash!.height)).toBe(mt.height);
-    const acct = await s.store.rows<{ is_signer: number }>('SELECT is_signer FROM account_txs WHERE account = {a:String} AND sequence = {q:UInt64}', { a: mt.signer, q: mt.height * 1_000_000 + mt.index });
+    const acct = await s.store.rows<{ is_signer: number }>(
+      'SELECT is_signer FROM account_txs WHERE account = {a:String} AND sequence = {q:UInt64}',
+      { a: mt.signer, q: mt.height * 1_000_000 + mt.index },
+    );
     expect(acct).toEqual([{ is_signer: 1 }]);
     const type = mt.msgTypes[0]!.replace(/^\//, '');
     const expected = s.sample.manifest.txs.filter((t) => t.msgTypes.some((x) => x.replace(/^\//, '') === type)).length;
-    const [byType] = await s.store.rows<{ n: string }>('SELECT count() AS n FROM msg_type_txs WHERE msg_type = {t:String}', { t: type });
+    const [byType] = await s.store.rows<{ n: string }>(
+      'SELECT count() AS n FROM msg_type_txs WHERE msg_type = {t:String}',
+      { t: type },
+    );
     expect(Number(byType!.n)).toBe(expected);
   });
 
@@ -60,10 +70,14 @@ describe('EVM sample chain ingest', () => {
       );
       const positive = Object.entries(holders).filter(([, a]) => BigInt(a) > 0n);
       expect(rows).toHaveLength(positive.length);
-      for (const r of rows) expect(r.amount, r.account).toBe(BigInt(holders[r.account] ?? holders[r.account.toLowerCase()] ?? '0').toString());
+      for (const r of rows)
+        expect(r.amount, r.account).toBe(
+          BigInt(holders[r.account] ?? holders[r.account.toLowerCase()] ?? '0').toString(),
+        );
       // ranked by amount desc, ties by account asc
       for (let i = 1; i < rows.length; i++) {
-        const a = BigInt(rows[i - 1]!.amount), b = BigInt(rows[i]!.amount);
+        const a = BigInt(rows[i - 1]!.amount),
+          b = BigInt(rows[i]!.amount);
         expect(a > b || (a === b && rows[i - 1]!.account < rows[i]!.account)).toBe(true);
       }
     }

@@ -63,7 +63,7 @@ describe('minievm address forms on recorded chain data', () => {
 });
 
 describe('deterministic devnet accounts', () => {
-  it('matches the published addresses of the public test mnemonic (m/44\'/60\'/0\'/0/i)', () => {
+  it("matches the published addresses of the public test mnemonic (m/44'/60'/0'/0/i)", () => {
     // Hardhat/Anvil document these two addresses for "test … junk".
     expect(deriveDevAccount(0).evmAddress).toBe('0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266');
     expect(deriveDevAccount(1).evmAddress).toBe('0x70997970C51812dc3A010C7d01b50e0d17dc79C8');

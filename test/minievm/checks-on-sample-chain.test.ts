@@ -50,7 +50,10 @@ afterAll(async () => {
 });
 
 function show(m: Mismatch[]): string {
-  return JSON.stringify(m.slice(0, 5), (_k, v) => (typeof v === 'bigint' ? v.toString() : v), 1) + `\n${ingest.log.slice(-3000)}`;
+  return (
+    JSON.stringify(m.slice(0, 5), (_k, v) => (typeof v === 'bigint' ? v.toString() : v), 1) +
+    `\n${ingest.log.slice(-3000)}`
+  );
 }
 
 async function runIssueChecks(): Promise<IssueCheckReport> {
@@ -59,10 +62,15 @@ async function runIssueChecks(): Promise<IssueCheckReport> {
   expect(holders.length).toBeGreaterThan(3);
   const nfts = manifest.nftCollections.map((collection) => ({
     collection,
-    tokenIds: [...Object.keys(manifest.expected.nftOwners[collection] ?? {}), ...(manifest.expected.nftBurned[collection] ?? [])],
+    tokenIds: [
+      ...Object.keys(manifest.expected.nftOwners[collection] ?? {}),
+      ...(manifest.expected.nftBurned[collection] ?? []),
+    ],
   }));
   for (const n of nfts) expect(n.tokenIds.length).toBeGreaterThan(0);
-  const report = await verifyAll(ep, ingest.baseUrl, { erc20: [{ token, accounts: holders }], nfts }, (h) => ingest.waitForHeight(h, 60_000));
+  const report = await verifyAll(ep, ingest.baseUrl, { erc20: [{ token, accounts: holders }], nfts }, (h) =>
+    ingest.waitForHeight(h, 60_000),
+  );
   expect(report.mismatches, show(report.mismatches)).toEqual([]);
   expect(report.txs).toBe(manifest.txs.length); // blocks produced after the sample are empty
   expect(report.holders).toBeGreaterThan(0);

@@ -24,8 +24,9 @@ function fixture<T>(path: string): T {
 
 // A real minievm (yominet-1) LCD tx_response, as the node's REST returns it.
 type LcdTx = RestGetTxResponse['tx_response'] & { tx: Record<string, unknown> & { body: { messages: unknown[] } } };
-const lcd = fixture<{ bankSendWithEvmLogTxResponse: LcdTx }>('initia-tx-decoder/cosmos/evm/bank-evm.json')
-  .bankSendWithEvmLogTxResponse;
+const lcd = fixture<{ bankSendWithEvmLogTxResponse: LcdTx }>(
+  'initia-tx-decoder/cosmos/evm/bank-evm.json',
+).bankSendWithEvmLogTxResponse;
 
 function nodeAnswer(): RestGetTxResponse {
   const { '@type': _outer, ...tx } = structuredClone(lcd.tx);
@@ -39,7 +40,11 @@ function ourAnswer(): IndexerTx {
     Array.isArray(o)
       ? o.map(reversed)
       : o && typeof o === 'object'
-        ? Object.fromEntries(Object.entries(o).reverse().map(([k, v]) => [k, reversed(v)]))
+        ? Object.fromEntries(
+            Object.entries(o)
+              .reverse()
+              .map(([k, v]) => [k, reversed(v)]),
+          )
         : o;
   return {
     txhash: lcd.txhash,
@@ -67,7 +72,11 @@ describe('compareTx on a recorded minievm tx', () => {
     const attr = ours.events[2]?.attributes[0];
     if (!attr) throw new Error('fixture changed');
     attr.value = 'init1tampered';
-    expect(compareTx(ours, nodeAnswer()).map((m) => m.field).sort()).toEqual(['code', 'events', 'gas_used', 'height']);
+    expect(
+      compareTx(ours, nodeAnswer())
+        .map((m) => m.field)
+        .sort(),
+    ).toEqual(['code', 'events', 'gas_used', 'height']);
   });
 
   it('treats event order and message content as significant', () => {
@@ -75,13 +84,17 @@ describe('compareTx on a recorded minievm tx', () => {
     swapped.events = [...swapped.events].reverse();
     expect(compareTx(swapped, nodeAnswer()).map((m) => m.field)).toEqual(['events']);
     const msg = ourAnswer();
-    (msg.tx.body.messages[0] as { to_address: string }).to_address = evmToBech32(deriveDevAccounts(1)[0]?.evmAddress ?? '');
+    (msg.tx.body.messages[0] as { to_address: string }).to_address = evmToBech32(
+      deriveDevAccounts(1)[0]?.evmAddress ?? '',
+    );
     expect(compareTx(msg, nodeAnswer()).map((m) => m.field)).toEqual(['messages']);
   });
 });
 
 describe('compareBlock on a recorded CometBFT block', () => {
-  const block = fixture<{ result: CometBlockResult }>('cometbft-rpc/tendermint-rs-kvstore-v0_38/block_at_height_10.json').result;
+  const block = fixture<{ result: CometBlockResult }>(
+    'cometbft-rpc/tendermint-rs-kvstore-v0_38/block_at_height_10.json',
+  ).result;
   const operator = proposerValoper(block.block.header.proposer_address);
   const ours: IndexerBlock = {
     height: '10',
@@ -157,10 +170,17 @@ describe('checkRichList against balanceOf', () => {
   });
 
   it('flags amount order and inconsistent tie order', () => {
-    expect(checkRichList([good[1]!, good[0]!, good[2]!], balances).map((m) => m.field)).toEqual(['order (amount DESC)']);
+    expect(checkRichList([good[1]!, good[0]!, good[2]!], balances).map((m) => m.field)).toEqual([
+      'order (amount DESC)',
+    ]);
     const e = '0xffffffffffffffffffffffffffffffffffffffff';
     const withE = new Map(balances).set(e, 500n);
-    const mixed = [good[0]!, { account: lo, amount: '500' }, { account: e, amount: '500' }, { account: hi, amount: '500' }];
+    const mixed = [
+      good[0]!,
+      { account: lo, amount: '500' },
+      { account: e, amount: '500' },
+      { account: hi, amount: '500' },
+    ];
     expect(checkRichList(mixed, withE).map((m) => m.field)).toEqual(['order (account tie-break)']);
   });
 });
@@ -178,7 +198,11 @@ describe('checkNfts against ownerOf / totalSupply', () => {
     burned: new Set(['3']),
     totalSupply: 2n,
   };
-  const token = (id: string, owner: string): IndexerToken => ({ collection_addr: address, owner, nft: { token_id: id } });
+  const token = (id: string, owner: string): IndexerToken => ({
+    collection_addr: address,
+    owner,
+    nft: { token_id: id },
+  });
   const collection: IndexerCollection = { object_addr: address, collection: { name: 'Dev', nfts: { length: 2 } } };
 
   it('accepts matching owners (bech32 of ownerOf) and counts', () => {

@@ -9,10 +9,9 @@ interface RecordedLog {
   data: string;
 }
 function recordedLogs(path: string, exportName: string): RecordedLog[] {
-  const j = JSON.parse(readFileSync(new URL(`../fixtures/initia-tx-decoder/${path}`, import.meta.url), 'utf8')) as Record<
-    string,
-    { txReceipt: { logs: RecordedLog[] } }
-  >;
+  const j = JSON.parse(
+    readFileSync(new URL(`../fixtures/initia-tx-decoder/${path}`, import.meta.url), 'utf8'),
+  ) as Record<string, { txReceipt: { logs: RecordedLog[] } }>;
   const logs = j[exportName]?.txReceipt.logs;
   if (!logs) throw new Error(`${path} has no ${exportName}`);
   return logs;
@@ -69,7 +68,16 @@ describe('devnet contracts compiled in-process with solc', () => {
 
   it('exposes the ERC721 surface: mint, transfer, burn, ownerOf, totalSupply, metadata', () => {
     const nft = new Interface(getContract('DevCollection').abi);
-    for (const fn of ['mint', 'transferFrom', 'burn', 'ownerOf', 'totalSupply', 'tokenURI', 'name', 'supportsInterface']) {
+    for (const fn of [
+      'mint',
+      'transferFrom',
+      'burn',
+      'ownerOf',
+      'totalSupply',
+      'tokenURI',
+      'name',
+      'supportsInterface',
+    ]) {
       expect(nft.getFunction(fn), fn).not.toBeNull();
     }
     expect(nft.getFunction('ownerOf')?.selector).toBe('0x6352211e');

@@ -52,7 +52,11 @@ describe('ethsecp256k1 Cosmos tx building', () => {
     expect(decoded.body.memo).toBe('devnet');
     expect(decoded.body.messages[0]?.typeUrl).toBe(MSG_SEND_TYPE_URL);
     const msg = MsgSend.decode(decoded.body.messages[0]?.value ?? new Uint8Array());
-    expect(msg).toMatchObject({ fromAddress: alice.bech32, toAddress: bob.bech32, amount: [{ denom: 'umin', amount: '12345' }] });
+    expect(msg).toMatchObject({
+      fromAddress: alice.bech32,
+      toAddress: bob.bech32,
+      amount: [{ denom: 'umin', amount: '12345' }],
+    });
     const signer = decoded.authInfo.signerInfos[0];
     expect(signer?.publicKey?.typeUrl).toBe(ETHSECP_PUBKEY_TYPE_URL);
     expect(signer?.sequence).toBe(3n);
@@ -61,23 +65,28 @@ describe('ethsecp256k1 Cosmos tx building', () => {
     expect(decoded.signatures[0]?.length).toBe(64);
   });
 
-  it.each(['keccak', 'keccak-eip191'] as const)('signs the SIGN_MODE_DIRECT bytes so that %s recovery yields the account', (mode) => {
-    const { txBytes } = build(mode);
-    const raw = decodeTxRaw(txBytes);
-    // Rebuild the sign doc the way the node does from the tx's own bytes.
-    const parsed = TxRaw.decode(txBytes);
-    const signBytes = makeSignBytes(makeSignDoc(parsed.bodyBytes, parsed.authInfoBytes, 'minievm-devnet-1', 7));
-    const sig = raw.signatures[0] ?? new Uint8Array();
-    const recovered = recoverSigners(signDigest(signBytes, mode), sig).map((a) => a.toLowerCase());
-    expect(recovered).toContain(alice.evmAddress.toLowerCase());
-    // low-S, which initia's verifier insists on
-    const s = BigInt(`0x${toHex(sig.slice(32))}`);
-    const halfN = BigInt('0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0');
-    expect(s <= halfN).toBe(true);
-    // a different chain id must not verify as the same signer
-    const other = makeSignBytes(makeSignDoc(parsed.bodyBytes, parsed.authInfoBytes, 'other-chain', 7));
-    expect(recoverSigners(signDigest(other, mode), sig).map((a) => a.toLowerCase())).not.toContain(alice.evmAddress.toLowerCase());
-  });
+  it.each(['keccak', 'keccak-eip191'] as const)(
+    'signs the SIGN_MODE_DIRECT bytes so that %s recovery yields the account',
+    (mode) => {
+      const { txBytes } = build(mode);
+      const raw = decodeTxRaw(txBytes);
+      // Rebuild the sign doc the way the node does from the tx's own bytes.
+      const parsed = TxRaw.decode(txBytes);
+      const signBytes = makeSignBytes(makeSignDoc(parsed.bodyBytes, parsed.authInfoBytes, 'minievm-devnet-1', 7));
+      const sig = raw.signatures[0] ?? new Uint8Array();
+      const recovered = recoverSigners(signDigest(signBytes, mode), sig).map((a) => a.toLowerCase());
+      expect(recovered).toContain(alice.evmAddress.toLowerCase());
+      // low-S, which initia's verifier insists on
+      const s = BigInt(`0x${toHex(sig.slice(32))}`);
+      const halfN = BigInt('0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0');
+      expect(s <= halfN).toBe(true);
+      // a different chain id must not verify as the same signer
+      const other = makeSignBytes(makeSignDoc(parsed.bodyBytes, parsed.authInfoBytes, 'other-chain', 7));
+      expect(recoverSigners(signDigest(other, mode), sig).map((a) => a.toLowerCase())).not.toContain(
+        alice.evmAddress.toLowerCase(),
+      );
+    },
+  );
 
   it('refuses an empty message list', () => {
     expect(() =>
@@ -85,4 +94,3 @@ describe('ethsecp256k1 Cosmos tx building', () => {
     ).toThrow(/at least one message/);
   });
 });
-

@@ -60,9 +60,24 @@ beforeAll(async () => {
     stdio: ['ignore', 'pipe', 'inherit'],
     timeout: 180_000,
   });
-  const env = Object.fromEntries(out.trim().split('\n').map((l) => l.split('=', 2) as [string, string]));
-  ep = { chainId: env.CHAIN_ID ?? '', cometRpc: env.COMETBFT_RPC_URL ?? '', rest: env.COSMOS_REST_URL ?? '', evmRpc: env.EVM_JSONRPC_URL ?? '' };
-  ingest = new IngestProcess({ endpoints: ep, dataDir, port: await freePort(), extraEnv: { RICHLIST_INTERVAL_MS: '500', LOG_LEVEL: 'warn' } });
+  const env = Object.fromEntries(
+    out
+      .trim()
+      .split('\n')
+      .map((l) => l.split('=', 2) as [string, string]),
+  );
+  ep = {
+    chainId: env.CHAIN_ID ?? '',
+    cometRpc: env.COMETBFT_RPC_URL ?? '',
+    rest: env.COSMOS_REST_URL ?? '',
+    evmRpc: env.EVM_JSONRPC_URL ?? '',
+  };
+  ingest = new IngestProcess({
+    endpoints: ep,
+    dataDir,
+    port: await freePort(),
+    extraEnv: { RICHLIST_INTERVAL_MS: '500', LOG_LEVEL: 'warn' },
+  });
   await ingest.start();
 }, 300_000);
 
@@ -86,7 +101,10 @@ function targets(): IssueCheckTargets {
 }
 
 function show(m: Mismatch[]): string {
-  return JSON.stringify(m.slice(0, 5), (_k, v) => (typeof v === 'bigint' ? v.toString() : v), 1) + `\n${ingest.log.slice(-3000)}`;
+  return (
+    JSON.stringify(m.slice(0, 5), (_k, v) => (typeof v === 'bigint' ? v.toString() : v), 1) +
+    `\n${ingest.log.slice(-3000)}`
+  );
 }
 
 /** The generator itself must have produced what its model says (else the checks prove nothing). */
@@ -102,7 +120,9 @@ async function assertNodeMatchesModel(run: { plan: Plan; result: TrafficResult }
     const nft = new Contract(run.result.nftAddress, new Interface(getContract('DevCollection').abi), provider);
     expect(await nft.getFunction('totalSupply')()).toBe(model.nftSupply);
     for (const [id, owner] of model.nftOwners) {
-      expect((await nft.getFunction('ownerOf')(BigInt(id))).toLowerCase()).toBe(run.result.accounts[owner]?.evmAddress.toLowerCase());
+      expect((await nft.getFunction('ownerOf')(BigInt(id))).toLowerCase()).toBe(
+        run.result.accounts[owner]?.evmAddress.toLowerCase(),
+      );
     }
     expect(run.result.sent.filter((s) => !s.ok)).toHaveLength(model.failedOps);
   } finally {

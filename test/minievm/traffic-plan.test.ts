@@ -28,7 +28,15 @@ function interleave(plan: Plan, order: (senders: number[]) => number[]): Plan {
 describe('traffic plan', () => {
   it('covers every kind the issue asks for, with exactly two intended failures', () => {
     const plan = planTraffic();
-    for (const kind of ['bank-send', 'erc20-deploy', 'erc20-transfer', 'erc721-deploy', 'erc721-mint', 'erc721-transfer', 'erc721-burn'] as const) {
+    for (const kind of [
+      'bank-send',
+      'erc20-deploy',
+      'erc20-transfer',
+      'erc721-deploy',
+      'erc721-mint',
+      'erc721-transfer',
+      'erc721-burn',
+    ] as const) {
       expect(count(plan, kind), kind).toBeGreaterThan(0);
     }
     expect(count(plan, 'bank-send')).toBe(DEFAULT_SHAPE.bankSends);
@@ -47,7 +55,8 @@ describe('traffic plan', () => {
   });
 
   it('is deterministic per seed', () => {
-    const s = (seed: number) => JSON.stringify(planTraffic({ ...DEFAULT_SHAPE, seed }), (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
+    const s = (seed: number) =>
+      JSON.stringify(planTraffic({ ...DEFAULT_SHAPE, seed }), (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
     expect(s(1)).toBe(s(1));
     expect(s(1)).not.toBe(s(2));
   });
@@ -60,15 +69,17 @@ describe('traffic plan', () => {
   });
 
   it('gives the same end state whatever order senders run inside a round (property)', () => {
-    const shapeArb: fc.Arbitrary<TrafficShape> = fc.record({
-      accounts: fc.integer({ min: 2, max: 15 }),
-      bankSends: fc.integer({ min: 0, max: 10 }),
-      erc20Transfers: fc.integer({ min: 0, max: 60 }),
-      nftMints: fc.integer({ min: 0, max: 15 }),
-      nftTransfers: fc.integer({ min: 0, max: 25 }),
-      nftBurns: fc.constant(0),
-      seed: fc.integer({ min: 0, max: 1_000_000 }),
-    }).chain((s) => fc.integer({ min: 0, max: s.nftMints }).map((nftBurns) => ({ ...s, nftBurns })));
+    const shapeArb: fc.Arbitrary<TrafficShape> = fc
+      .record({
+        accounts: fc.integer({ min: 2, max: 15 }),
+        bankSends: fc.integer({ min: 0, max: 10 }),
+        erc20Transfers: fc.integer({ min: 0, max: 60 }),
+        nftMints: fc.integer({ min: 0, max: 15 }),
+        nftTransfers: fc.integer({ min: 0, max: 25 }),
+        nftBurns: fc.constant(0),
+        seed: fc.integer({ min: 0, max: 1_000_000 }),
+      })
+      .chain((s) => fc.integer({ min: 0, max: s.nftMints }).map((nftBurns) => ({ ...s, nftBurns })));
     fc.assert(
       fc.property(shapeArb, fc.integer(), (shape, permSeed) => {
         const plan = planTraffic(shape);

@@ -10,11 +10,18 @@ describe('denom formulas', () => {
     expect(l2Denom(30n, 'uinit')).toBe('l2/9d3d65bf3329e45ad659f9cbee7d6dc7b6246b001e32131a9b465215eab90562');
   });
   it('derives ibc/ denoms over the full multi-hop path', () => {
-    expect(ibcDenom('transfer/channel-6/weth-wei')).toBe('ibc/BC8A77AFBD872FDC32A348D3FB10CC09277C266CFE52081DE341C7EC6752E674');
-    expect(traceToDenom(parseFullPath('transfer/channel-0/transfer/channel-3/uusdc'))).toBe('ibc/AA4E7DF065DC4D4B29B8662A919295F525B19251FB2618C41C0DED3BD1128FEE');
+    expect(ibcDenom('transfer/channel-6/weth-wei')).toBe(
+      'ibc/BC8A77AFBD872FDC32A348D3FB10CC09277C266CFE52081DE341C7EC6752E674',
+    );
+    expect(traceToDenom(parseFullPath('transfer/channel-0/transfer/channel-3/uusdc'))).toBe(
+      'ibc/AA4E7DF065DC4D4B29B8662A919295F525B19251FB2618C41C0DED3BD1128FEE',
+    );
   });
   it('parses paths whose base denom contains slashes', () => {
-    expect(parseFullPath('transfer/channel-71/factory/osmo1abc/umilkTIA')).toEqual({ hops: ['transfer/channel-71'], base: 'factory/osmo1abc/umilkTIA' });
+    expect(parseFullPath('transfer/channel-71/factory/osmo1abc/umilkTIA')).toEqual({
+      hops: ['transfer/channel-71'],
+      base: 'factory/osmo1abc/umilkTIA',
+    });
     expect(parseFullPath('l2/abc')).toEqual({ hops: [], base: 'l2/abc' });
   });
 });
@@ -32,13 +39,22 @@ function checkRegistry(reg: Registry) {
         expect(a.denom, `${chainId} ${a.symbol}`).toMatch(/^evm\/[0-9a-fA-F]{40}$/);
         expect(last.chain.contract).toMatch(/^0x[0-9a-fA-F]{40}$/);
         const under = traces[traces.length - 2];
-        if (under?.type === 'ibc') expect(traceToDenom(parseFullPath(under.chain.path)), `${chainId} ${a.symbol} underlying`).toBe(last.counterparty.base_denom);
-        if (under?.type === 'op') expect(l2Denom(BigInt(under.chain.bridge_id), under.counterparty.base_denom), `${chainId} ${a.symbol} underlying`).toBe(last.counterparty.base_denom);
+        if (under?.type === 'ibc')
+          expect(traceToDenom(parseFullPath(under.chain.path)), `${chainId} ${a.symbol} underlying`).toBe(
+            last.counterparty.base_denom,
+          );
+        if (under?.type === 'op')
+          expect(
+            l2Denom(BigInt(under.chain.bridge_id), under.counterparty.base_denom),
+            `${chainId} ${a.symbol} underlying`,
+          ).toBe(last.counterparty.base_denom);
         erc20Forms.push(`${chainId}:${a.symbol}`);
       } else if (last.type === 'ibc') {
         expect(traceToDenom(parseFullPath(last.chain.path)), `${chainId} ${a.symbol}`).toBe(a.denom);
       } else if (last.type === 'op') {
-        expect(l2Denom(BigInt(last.chain.bridge_id), last.counterparty.base_denom), `${chainId} ${a.symbol}`).toBe(a.denom);
+        expect(l2Denom(BigInt(last.chain.bridge_id), last.counterparty.base_denom), `${chainId} ${a.symbol}`).toBe(
+          a.denom,
+        );
       }
       checked++;
     }
@@ -63,7 +79,7 @@ describe('every registry asset denom matches its derivation', () => {
       if (c.opBridgeId === undefined || !c.opDenoms.includes('uinit')) continue;
       const init = [...(reg.assets.get(c.chainId)?.values() ?? [])].find((a) => a.symbol === 'INIT');
       // strat-1 lists IBC INIT (transfer/channel-0/uinit) rather than the OP-bridged one.
-      if (!init || init.raw.traces?.[0]?.type !== 'op') continue;
+      if (init?.raw.traces?.[0]?.type !== 'op') continue;
       const want = l2Denom(c.opBridgeId, 'uinit');
       expect(init.wrapper ? init.wrapper.underlying : init.denom, c.chainId).toBe(want);
     }

@@ -9,7 +9,12 @@ import { closeServer, listen } from '../../api/http/app.js';
 import { createRouterApp, loadRouterRegistry } from '../../api/router/app.js';
 import { routerOpenapi } from '../../api/router/openapi.js';
 
-type Doc = { paths: Record<string, { post?: { requestBody: { content: { 'application/json': { example: Record<string, unknown> } } } } }> };
+type Doc = {
+  paths: Record<
+    string,
+    { post?: { requestBody: { content: { 'application/json': { example: Record<string, unknown> } } } } }
+  >;
+};
 const doc = routerOpenapi() as unknown as Doc;
 let server: Server;
 let base: string;
@@ -24,7 +29,21 @@ const valueArb = fc.oneof(
   fc.jsonValue({ maxDepth: 2 }),
   fc.string({ maxLength: 80 }),
   fc.bigInt({ min: -(1n << 260n), max: 1n << 260n }).map(String),
-  fc.constantFrom('', '0', '-1', '1.5', 'ibc/', 'l2/', 'evm/', 'interwoven-1', 'echelon-1', 'noble-1', '1', 'uinit', 'transfer/channel-0/uinit'),
+  fc.constantFrom(
+    '',
+    '0',
+    '-1',
+    '1.5',
+    'ibc/',
+    'l2/',
+    'evm/',
+    'interwoven-1',
+    'echelon-1',
+    'noble-1',
+    '1',
+    'uinit',
+    'transfer/channel-0/uinit',
+  ),
 );
 
 for (const path of Object.keys(doc.paths)) {
@@ -33,20 +52,45 @@ for (const path of Object.keys(doc.paths)) {
   const example = post.requestBody.content['application/json'].example;
   describe(`POST ${path}`, () => {
     it('the documented example succeeds', async () => {
-      const r = await fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(example) });
+      const r = await fetch(base + path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(example),
+      });
       expect(r.status).toBe(200);
     });
     it('mutated bodies never produce a 5xx', async () => {
       const keys = Object.keys(example);
       await fc.assert(
-        fc.asyncProperty(fc.dictionary(fc.constantFrom(...keys, 'extra', 'operations', 'address_list', 'signed_op_hook', 'is_op_withdraw', 'bridges'), valueArb, { maxKeys: 4 }), fc.boolean(), async (patch, drop) => {
-          const body: Record<string, unknown> = { ...example, ...patch };
-          if (drop) delete body[keys[0]!];
-          const r = await fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-          const json = (await r.json()) as { code?: unknown; message?: unknown; details?: unknown };
-          expect(r.status, JSON.stringify(body).slice(0, 300)).toBeLessThan(500);
-          if (r.status !== 200) expect(json).toMatchObject({ code: expect.any(Number), message: expect.any(String), details: [] });
-        }),
+        fc.asyncProperty(
+          fc.dictionary(
+            fc.constantFrom(
+              ...keys,
+              'extra',
+              'operations',
+              'address_list',
+              'signed_op_hook',
+              'is_op_withdraw',
+              'bridges',
+            ),
+            valueArb,
+            { maxKeys: 4 },
+          ),
+          fc.boolean(),
+          async (patch, drop) => {
+            const body: Record<string, unknown> = { ...example, ...patch };
+            if (drop) delete body[keys[0]!];
+            const r = await fetch(base + path, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify(body),
+            });
+            const json = (await r.json()) as { code?: unknown; message?: unknown; details?: unknown };
+            expect(r.status, JSON.stringify(body).slice(0, 300)).toBeLessThan(500);
+            if (r.status !== 200)
+              expect(json).toMatchObject({ code: expect.any(Number), message: expect.any(String), details: [] });
+          },
+        ),
         { numRuns: 300, seed: 42 },
       );
     });

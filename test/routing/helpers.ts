@@ -20,7 +20,9 @@ export async function fakeEvmRpc(nativeFee: bigint): Promise<FakeRpc> {
     let body = '';
     req.on('data', (c) => (body += c));
     req.on('end', () => {
-      const msgs = JSON.parse(body) as { id: number; method: string; params: unknown[] } | { id: number; method: string; params: unknown[] }[];
+      const msgs = JSON.parse(body) as
+        | { id: number; method: string; params: unknown[] }
+        | { id: number; method: string; params: unknown[] }[];
       const answer = (m: { id: number; method: string; params: unknown[] }) => {
         calls.push({ method: m.method, params: m.params });
         if (m.method === 'eth_chainId') return { jsonrpc: '2.0', id: m.id, result: '0x1' };
@@ -43,21 +45,50 @@ export const ETH_L1 = 'move/edfcddacac79ab86737a1e9e65805066d8be286a37cb94f4884b
 /** Mainnet registry plus a test LayerZero file whose Ethereum side has an OFT and a JSON-RPC (loopback). */
 export function registryWithLz(jsonRpc: string, kind: 'native' | 'adapter' = 'native'): Registry {
   const reg = path.join(CONFIG_DIR, 'registry');
-  return buildRegistry('mainnet', readRegistryDirs([{ dir: path.join(reg, 'mainnets') }, { dir: path.join(reg, 'removed-mainnets'), removed: true }]), {
-    network: 'mainnet',
-    external_chains: [{ chain_id: '1', pretty_name: 'Ethereum', vm: 'evm', evm_chain_id: 1, json_rpc: jsonRpc }],
-    endpoints: { 'interwoven-1': 30326, '1': 30101 },
-    assets: [{
-      symbol: 'ETH', shared_decimals: 6,
-      deployments: [
-        { chain_id: 'interwoven-1', denom: ETH_L1, local_decimals: 6, oft_address: null, kind: 'oft', verified: false, source: 'test' },
-        { chain_id: '1', denom: 'ethereum-native', local_decimals: 18, oft_address: TEST_OFT, kind, ...(kind === 'adapter' ? { token_address: TEST_TOKEN } : {}), verified: true, source: 'test' },
+  return buildRegistry(
+    'mainnet',
+    readRegistryDirs([{ dir: path.join(reg, 'mainnets') }, { dir: path.join(reg, 'removed-mainnets'), removed: true }]),
+    {
+      network: 'mainnet',
+      external_chains: [{ chain_id: '1', pretty_name: 'Ethereum', vm: 'evm', evm_chain_id: 1, json_rpc: jsonRpc }],
+      endpoints: { 'interwoven-1': 30326, '1': 30101 },
+      assets: [
+        {
+          symbol: 'ETH',
+          shared_decimals: 6,
+          deployments: [
+            {
+              chain_id: 'interwoven-1',
+              denom: ETH_L1,
+              local_decimals: 6,
+              oft_address: null,
+              kind: 'oft',
+              verified: false,
+              source: 'test',
+            },
+            {
+              chain_id: '1',
+              denom: 'ethereum-native',
+              local_decimals: 18,
+              oft_address: TEST_OFT,
+              kind,
+              ...(kind === 'adapter' ? { token_address: TEST_TOKEN } : {}),
+              verified: true,
+              source: 'test',
+            },
+          ],
+        },
       ],
-    }],
-  });
+    },
+  );
 }
 
-const fixture = JSON.parse(readFileSync(new URL('../fixtures/initia-tx-decoder/protocols/op-init/finalize-token-deposit.json', import.meta.url), 'utf8'));
+const fixture = JSON.parse(
+  readFileSync(
+    new URL('../fixtures/initia-tx-decoder/protocols/op-init/finalize-token-deposit.json', import.meta.url),
+    'utf8',
+  ),
+);
 /** The real signed op-hook (base64 cosmos Tx) carried by a yominet-1 MsgFinalizeTokenDeposit, and its recipient. */
 export const recordedHook = (which: 'mockMsgFinalizeTokenDepositSuccess' | 'mockMsgFinalizeTokenDepositError') => {
   const m = fixture[which].tx.body.messages[0];

@@ -14,7 +14,10 @@ const bundle = (b: unknown) => {
   return f;
 };
 const l1 = { chain: readJson('mainnets/initia/chain.json'), assetlist: readJson('mainnets/initia/assetlist.json') };
-const echelon = { chain: readJson('mainnets/echelon/chain.json'), assetlist: readJson('mainnets/echelon/assetlist.json') };
+const echelon = {
+  chain: readJson('mainnets/echelon/chain.json'),
+  assetlist: readJson('mainnets/echelon/assetlist.json'),
+};
 
 describe('shipped registries', () => {
   it('mainnet: L1, current and removed rollups, external IBC chains from traces, LayerZero chains', () => {
@@ -24,41 +27,142 @@ describe('shipped registries', () => {
     expect(reg.chains.get('moo-1')?.removed).toBe(true);
     expect(reg.chains.get('echelon-1')?.removed).toBe(false);
     // Both ends of the L1 ↔ echelon channel, as router.md §3's example states.
-    expect(reg.chains.get('interwoven-1')?.channels.get('echelon-1')).toEqual({ channel: 'channel-35', counterpartyChannel: 'channel-0' });
+    expect(reg.chains.get('interwoven-1')?.channels.get('echelon-1')).toEqual({
+      channel: 'channel-35',
+      counterpartyChannel: 'channel-0',
+    });
     // noble-1 is not in the registry: its end of channel-3 comes from USDC's trace.
-    expect(reg.chains.get('noble-1')?.channels.get('interwoven-1')).toEqual({ channel: 'channel-129', counterpartyChannel: 'channel-3' });
+    expect(reg.chains.get('noble-1')?.channels.get('interwoven-1')).toEqual({
+      channel: 'channel-129',
+      counterpartyChannel: 'channel-3',
+    });
     expect(reg.chains.get('1')?.vm).toBe('external-evm');
     expect(reg.layerZero.map((d) => d.endpointId).sort()).toEqual([30101, 30326]);
   });
   it('testnet: initiation-2 with endpoint 40326', () => {
     const reg = loadRouterRegistry({ ROUTER_NETWORK: 'testnet' });
     expect(reg.l1ChainId).toBe('initiation-2');
-    expect(reg.chains.get('initiation-2')?.channels.get('move-1')).toEqual({ channel: 'channel-3075', counterpartyChannel: 'channel-0' });
+    expect(reg.chains.get('initiation-2')?.channels.get('move-1')).toEqual({
+      channel: 'channel-3075',
+      counterpartyChannel: 'channel-0',
+    });
     expect(reg.layerZero.find((d) => d.chain_id === 'initiation-2')?.endpointId).toBe(40326);
   });
 });
 
 describe('custom registry files fail at start-up with one clear line', () => {
   it('accepts a valid bundle', () => {
-    const reg = loadRouterRegistry({ ROUTER_NETWORK: 'custom', ROUTER_REGISTRY_FILE: bundle({ network: 'mine', chains: [l1, echelon] }) });
+    const reg = loadRouterRegistry({
+      ROUTER_NETWORK: 'custom',
+      ROUTER_REGISTRY_FILE: bundle({ network: 'mine', chains: [l1, echelon] }),
+    });
     expect(reg.network).toBe('mine');
     expect([...reg.chains.keys()]).toContain('echelon-1');
   });
   it('accepts a folder laid out like config/registry/mainnets', () => {
-    const reg = loadRouterRegistry({ ROUTER_NETWORK: 'custom', ROUTER_REGISTRY_FILE: path.join(CONFIG_DIR, 'registry', 'testnets') });
+    const reg = loadRouterRegistry({
+      ROUTER_NETWORK: 'custom',
+      ROUTER_REGISTRY_FILE: path.join(CONFIG_DIR, 'registry', 'testnets'),
+    });
     expect(reg.l1ChainId).toBe('initiation-2');
   });
   const cases: [string, () => unknown, RegExp][] = [
-    ['missing file setting', () => loadRouterRegistry({ ROUTER_NETWORK: 'custom' }), /ROUTER_REGISTRY_FILE is required/],
-    ['missing file', () => loadRouterRegistry({ ROUTER_NETWORK: 'custom', ROUTER_REGISTRY_FILE: '/nonexistent/x.json' }), /does not exist/],
-    ['not JSON', () => { const f = path.join(tmp, 'bad.json'); writeFileSync(f, '{'); return loadRouterRegistry({ ROUTER_NETWORK: 'custom', ROUTER_REGISTRY_FILE: f }); }, /bad\.json: .*JSON/],
-    ['bad chain id', () => loadRouterRegistry({ ROUTER_NETWORK: 'custom', ROUTER_REGISTRY_FILE: bundle({ chains: [{ ...l1, chain: { ...l1.chain, chain_id: 'bad id!' } }] }) }), /chains\[0\]\/chain\.json: chain_id must be/],
-    ['bad bridge id', () => loadRouterRegistry({ ROUTER_NETWORK: 'custom', ROUTER_REGISTRY_FILE: bundle({ chains: [l1, { ...echelon, chain: { ...echelon.chain, metadata: { ...echelon.chain.metadata, op_bridge_id: 'x' } } }] }) }), /metadata\.op_bridge_id must be a decimal uint64/],
-    ['rollup without bridge', () => loadRouterRegistry({ ROUTER_NETWORK: 'custom', ROUTER_REGISTRY_FILE: bundle({ chains: [l1, { ...echelon, chain: { ...echelon.chain, metadata: { ...echelon.chain.metadata, op_bridge_id: undefined } } }] }) }), /op_bridge_id is required for rollups/],
-    ['no L1', () => loadRouterRegistry({ ROUTER_NETWORK: 'custom', ROUTER_REGISTRY_FILE: bundle({ chains: [echelon] }) }), /exactly one L1/],
-    ['duplicate chain', () => loadRouterRegistry({ ROUTER_NETWORK: 'custom', ROUTER_REGISTRY_FILE: bundle({ chains: [l1, l1] }) }), /duplicate chain_id interwoven-1/],
-    ['bad asset', () => loadRouterRegistry({ ROUTER_NETWORK: 'custom', ROUTER_REGISTRY_FILE: bundle({ chains: [{ ...l1, assetlist: { chain_name: 'initia', assets: [{ base: 'uinit' }] } }] }) }), /assetlist\.json: assets\.0\.symbol Required/],
-    ['bad LayerZero', () => loadRouterRegistry({ ROUTER_NETWORK: 'custom', ROUTER_REGISTRY_FILE: bundle({ chains: [l1], layerzero: { network: 'x', endpoints: {}, assets: [{ symbol: 'ETH', shared_decimals: 6, deployments: [] }] } }) }), /layerzero config: assets\.0\.deployments/],
+    [
+      'missing file setting',
+      () => loadRouterRegistry({ ROUTER_NETWORK: 'custom' }),
+      /ROUTER_REGISTRY_FILE is required/,
+    ],
+    [
+      'missing file',
+      () => loadRouterRegistry({ ROUTER_NETWORK: 'custom', ROUTER_REGISTRY_FILE: '/nonexistent/x.json' }),
+      /does not exist/,
+    ],
+    [
+      'not JSON',
+      () => {
+        const f = path.join(tmp, 'bad.json');
+        writeFileSync(f, '{');
+        return loadRouterRegistry({ ROUTER_NETWORK: 'custom', ROUTER_REGISTRY_FILE: f });
+      },
+      /bad\.json: .*JSON/,
+    ],
+    [
+      'bad chain id',
+      () =>
+        loadRouterRegistry({
+          ROUTER_NETWORK: 'custom',
+          ROUTER_REGISTRY_FILE: bundle({ chains: [{ ...l1, chain: { ...l1.chain, chain_id: 'bad id!' } }] }),
+        }),
+      /chains\[0\]\/chain\.json: chain_id must be/,
+    ],
+    [
+      'bad bridge id',
+      () =>
+        loadRouterRegistry({
+          ROUTER_NETWORK: 'custom',
+          ROUTER_REGISTRY_FILE: bundle({
+            chains: [
+              l1,
+              { ...echelon, chain: { ...echelon.chain, metadata: { ...echelon.chain.metadata, op_bridge_id: 'x' } } },
+            ],
+          }),
+        }),
+      /metadata\.op_bridge_id must be a decimal uint64/,
+    ],
+    [
+      'rollup without bridge',
+      () =>
+        loadRouterRegistry({
+          ROUTER_NETWORK: 'custom',
+          ROUTER_REGISTRY_FILE: bundle({
+            chains: [
+              l1,
+              {
+                ...echelon,
+                chain: { ...echelon.chain, metadata: { ...echelon.chain.metadata, op_bridge_id: undefined } },
+              },
+            ],
+          }),
+        }),
+      /op_bridge_id is required for rollups/,
+    ],
+    [
+      'no L1',
+      () => loadRouterRegistry({ ROUTER_NETWORK: 'custom', ROUTER_REGISTRY_FILE: bundle({ chains: [echelon] }) }),
+      /exactly one L1/,
+    ],
+    [
+      'duplicate chain',
+      () => loadRouterRegistry({ ROUTER_NETWORK: 'custom', ROUTER_REGISTRY_FILE: bundle({ chains: [l1, l1] }) }),
+      /duplicate chain_id interwoven-1/,
+    ],
+    [
+      'bad asset',
+      () =>
+        loadRouterRegistry({
+          ROUTER_NETWORK: 'custom',
+          ROUTER_REGISTRY_FILE: bundle({
+            chains: [{ ...l1, assetlist: { chain_name: 'initia', assets: [{ base: 'uinit' }] } }],
+          }),
+        }),
+      /assetlist\.json: assets\.0\.symbol Required/,
+    ],
+    [
+      'bad LayerZero',
+      () =>
+        loadRouterRegistry({
+          ROUTER_NETWORK: 'custom',
+          ROUTER_REGISTRY_FILE: bundle({
+            chains: [l1],
+            layerzero: {
+              network: 'x',
+              endpoints: {},
+              assets: [{ symbol: 'ETH', shared_decimals: 6, deployments: [] }],
+            },
+          }),
+        }),
+      /layerzero config: assets\.0\.deployments/,
+    ],
   ];
   for (const [name, fn, re] of cases)
     it(name, () => {

@@ -9,7 +9,9 @@ export async function expectAllTxsStored(s: IngestedSample): Promise<void> {
   const m = s.sample.manifest;
   const [b] = await s.store.rows<{ n: string }>('SELECT count() AS n FROM blocks');
   expect(Number(b!.n)).toBe(m.latestHeight);
-  const rows = await s.store.rows<{ hash: string; height: string; code: number; signer: string; msg_types: string[] }>('SELECT hash, height, code, signer, msg_types FROM txs');
+  const rows = await s.store.rows<{ hash: string; height: string; code: number; signer: string; msg_types: string[] }>(
+    'SELECT hash, height, code, signer, msg_types FROM txs',
+  );
   expect(rows).toHaveLength(m.txs.length);
   const byHash = new Map(rows.map((r) => [r.hash, r]));
   for (const t of m.txs) {
@@ -26,11 +28,14 @@ export async function expectAllTxsStored(s: IngestedSample): Promise<void> {
 
 /** Collection as the indexer stores it: Move 32-byte object hex, CW721 contract bytes as hex. */
 export function collectionKey(c: string): string {
-  if (c.startsWith('0x')) return '0x' + c.slice(2).toLowerCase().padStart(64, '0');
-  return '0x' + toHex(fromBech32(c).data);
+  if (c.startsWith('0x')) return `0x${c.slice(2).toLowerCase().padStart(64, '0')}`;
+  return `0x${toHex(fromBech32(c).data)}`;
 }
 
-export async function expectNftOwners(s: IngestedSample, expected: { collection: string; tokenId: string; owner: string }[]): Promise<void> {
+export async function expectNftOwners(
+  s: IngestedSample,
+  expected: { collection: string; tokenId: string; owner: string }[],
+): Promise<void> {
   expect(expected.length).toBeGreaterThan(0);
   const state = await s.store.rows<{ collection: string; token_id: string; owner: string; burned: number }>(
     `SELECT collection, token_id, argMax(to_owner, (sequence, event_index)) AS owner, argMax(kind = 'burn', (sequence, event_index)) AS burned

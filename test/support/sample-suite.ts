@@ -18,15 +18,23 @@ export function describeSampleChainIngest(kind: SampleKind, extra?: (get: () => 
     });
 
     it('derives NFT ownership from the recorded NFT events', async () => {
-      const expected = (s.sample.manifest as { expectedNfts?: { collection: string; tokenId: string; owner: string }[] }).expectedNfts ?? [];
+      const expected =
+        (s.sample.manifest as { expectedNfts?: { collection: string; tokenId: string; owner: string }[] })
+          .expectedNfts ?? [];
       await expectNftOwners(s, expected);
     });
 
     it('links txs to accounts and message types', async () => {
       const t = s.sample.manifest.txs.find((x) => x.signer && x.code === 0)!;
-      const rows = await s.store.rows<{ is_signer: number }>('SELECT is_signer FROM account_txs WHERE account = {a:String} AND sequence = {q:UInt64}', { a: t.signer, q: t.height * 1_000_000 + t.index });
+      const rows = await s.store.rows<{ is_signer: number }>(
+        'SELECT is_signer FROM account_txs WHERE account = {a:String} AND sequence = {q:UInt64}',
+        { a: t.signer, q: t.height * 1_000_000 + t.index },
+      );
       expect(rows).toEqual([{ is_signer: 1 }]);
-      const [n] = await s.store.rows<{ n: string }>('SELECT count() AS n FROM msg_type_txs WHERE msg_type = {m:String}', { m: t.msgTypes[0]!.replace(/^\//, '') });
+      const [n] = await s.store.rows<{ n: string }>(
+        'SELECT count() AS n FROM msg_type_txs WHERE msg_type = {m:String}',
+        { m: t.msgTypes[0]!.replace(/^\//, '') },
+      );
       expect(Number(n!.n)).toBeGreaterThan(0);
     });
 

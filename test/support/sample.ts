@@ -21,19 +21,31 @@ export interface IngestedSample {
   cleanup(): Promise<void>;
 }
 
-export async function ingestSampleChain(kind: SampleKind, opts: { batchBlocks?: number; dataDir?: string } = {}): Promise<IngestedSample> {
+export async function ingestSampleChain(
+  kind: SampleKind,
+  opts: { batchBlocks?: number; dataDir?: string } = {},
+): Promise<IngestedSample> {
   const dataDir = opts.dataDir ?? mkdtempSync(path.join(os.tmpdir(), `sample-${kind}-`));
   const sample = await startSampleChain(kind);
   const store = createStore({ dataDir: path.join(dataDir, 'clickhouse') });
   await migrate(store);
   const source = createChainSource({ rpcUrl: sample.rpcUrl, restUrl: sample.restUrl, evmUrl: sample.evmUrl });
   const ingest = createIngest({
-    store, source, vm: sample.vm, log: createLogger({ test: kind }), batchBlocks: opts.batchBlocks ?? 7, fetchConcurrency: 4,
-    pollIntervalMs: 50, stopAtHeight: sample.manifest.latestHeight,
+    store,
+    source,
+    vm: sample.vm,
+    log: createLogger({ test: kind }),
+    batchBlocks: opts.batchBlocks ?? 7,
+    fetchConcurrency: 4,
+    pollIntervalMs: 50,
+    stopAtHeight: sample.manifest.latestHeight,
   });
   await ingest.run();
   return {
-    store, sample, ingest, dataDir,
+    store,
+    sample,
+    ingest,
+    dataDir,
     async cleanup() {
       await ingest.stop();
       source.close();
@@ -48,7 +60,9 @@ export async function ingestSampleChain(kind: SampleKind, opts: { batchBlocks?: 
 export async function dumpTables(store: Store, tables: readonly string[]): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   for (const t of tables) {
-    const rows = await store.rows<Record<string, unknown>>(`SELECT * ${t === 'ingest_errors' ? 'EXCEPT (at)' : ''} FROM ${t} ORDER BY ALL`);
+    const rows = await store.rows<Record<string, unknown>>(
+      `SELECT * ${t === 'ingest_errors' ? 'EXCEPT (at)' : ''} FROM ${t} ORDER BY ALL`,
+    );
     out[t] = JSON.stringify(rows);
   }
   return out;

@@ -61,7 +61,11 @@ describe.concurrent('bridge kinds to completion', () => {
   });
 
   it('multi-hop IBC whose forwarded hop fails: both hops fail, funds back on the origin', async () => {
-    const tx = h.simnet.ibcTransfer({ from: SIM.move, channel: 'channel-0', forward: { channel: 'channel-2', outcome: 'errorAck' } });
+    const tx = h.simnet.ibcTransfer({
+      from: SIM.move,
+      channel: 'channel-0',
+      forward: { channel: 'channel-2', outcome: 'errorAck' },
+    });
     await trackOk(tx);
     const d = await h.waitFor(tx.chainId, tx.txHash, terminal);
     expect(d.state).toBe('STATE_COMPLETED_ERROR');
@@ -129,7 +133,12 @@ describe.concurrent('failures, abandonment and registration', () => {
     const tx = h.simnet.failedTx();
     await trackOk(tx);
     const d = await h.waitFor(tx.chainId, tx.txHash, terminal);
-    expect(d).toMatchObject({ state: 'STATE_COMPLETED_ERROR', status: 'STATE_FAILED', transfer_sequence: [], error: { type: 'STATUS_ERROR_TRANSACTION_EXECUTION' } });
+    expect(d).toMatchObject({
+      state: 'STATE_COMPLETED_ERROR',
+      status: 'STATE_FAILED',
+      transfer_sequence: [],
+      error: { type: 'STATUS_ERROR_TRANSACTION_EXECUTION' },
+    });
     expect(d.error.message).toContain('Subtraction overflow');
     const again = await h.track(tx.chainId, tx.txHash);
     expect(again.status).toBe(400);
@@ -163,7 +172,11 @@ describe.concurrent('failures, abandonment and registration', () => {
 
   it('registering the same tx twice (and with 0x / lowercase hash) reaches one workflow', async () => {
     const tx = h.simnet.deposit({ l2: SIM.move });
-    const [a, b, c] = await Promise.all([h.track(tx.chainId, tx.txHash), h.track(tx.chainId, tx.txHash.toLowerCase()), h.track(tx.chainId, tx.txHash)]);
+    const [a, b, c] = await Promise.all([
+      h.track(tx.chainId, tx.txHash),
+      h.track(tx.chainId, tx.txHash.toLowerCase()),
+      h.track(tx.chainId, tx.txHash),
+    ]);
     expect([a.status, b.status, c.status]).toEqual([200, 200, 200]);
     expect(b.body).toEqual(a.body);
     await h.waitFor(tx.chainId, tx.txHash, terminal);
@@ -172,14 +185,17 @@ describe.concurrent('failures, abandonment and registration', () => {
     const id = workflowIdOf(tx.chainId, tx.txHash);
     await h.tracking.client.client.workflow.getHandle(id).result();
     let n = 0;
-    for (let i = 0; i < 50 && n === 0; i++) { // visibility is eventually consistent
+    for (let i = 0; i < 50 && n === 0; i++) {
+      // visibility is eventually consistent
       n = 0;
       for await (const _ of h.tracking.client.client.workflow.list({ query: `WorkflowId = '${id}'` })) n++;
       if (n === 0) await new Promise((r) => setTimeout(r, 100));
     }
     expect(n).toBe(1);
     const rows = await h.store.rows<{ n: string; v: string }>(
-      `SELECT count() AS n, uniqExact(version) AS v FROM transfer_events WHERE chain_id = {c:String} AND tx_hash = {t:String}`, { c: tx.chainId, t: tx.txHash });
+      `SELECT count() AS n, uniqExact(version) AS v FROM transfer_events WHERE chain_id = {c:String} AND tx_hash = {t:String}`,
+      { c: tx.chainId, t: tx.txHash },
+    );
     expect(rows[0]!.n).toBe(rows[0]!.v);
   });
 
@@ -205,7 +221,11 @@ describe.concurrent('failures, abandonment and registration', () => {
     expect(missing.status).toBe(400);
     const huge = await h.track(SIM.l1, 'A'.repeat(5000));
     expect(huge.status).toBe(400);
-    const notJson = await fetch(`${h.url}/v2/tx/track`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
+    const notJson = await fetch(`${h.url}/v2/tx/track`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{',
+    });
     expect(notJson.status).toBe(400);
   });
 });

@@ -20,25 +20,32 @@ describe('continue-as-new', () => {
   it.each([
     ['IBC', () => h.simnet.ibcTransfer({ from: SIM.l1, channel: 'channel-1' })],
     ['withdrawal', () => h.simnet.withdraw({ l2: SIM.move })],
-  ])('%s transfer survives several continue-as-new runs and completes', async (_name, send) => {
-    const tx = send();
-    expect((await h.track(tx.chainId, tx.txHash)).status).toBe(200);
-    const d = await h.waitFor(tx.chainId, tx.txHash, terminal, 40_000);
-    expect(d.state).toBe('STATE_COMPLETED_SUCCESS');
-    const id = workflowIdOf(tx.chainId, tx.txHash);
-    await h.tracking.client.client.workflow.getHandle(id).result();
-    let statuses: string[] = [];
-    // Visibility is eventually consistent: wait until it lists the closed final run.
-    for (let i = 0; i < 50 && !statuses.includes('COMPLETED'); i++) {
-      statuses = [];
-      for await (const r of h.tracking.client.client.workflow.list({ query: `WorkflowId = '${id}'` })) statuses.push(r.status.name);
-      if (!statuses.includes('COMPLETED')) await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(statuses.filter((s) => s === 'CONTINUED_AS_NEW').length).toBeGreaterThanOrEqual(1);
-    expect(statuses.filter((s) => s === 'COMPLETED')).toHaveLength(1);
-    // Versions stay contiguous across runs: the projection saw every change exactly once.
-    const [v] = await h.store.rows<{ n: string; mx: string }>(
-      `SELECT count() AS n, max(version) AS mx FROM transfer_events WHERE tx_hash = {t:String}`, { t: tx.txHash });
-    expect(Number(v!.n)).toBe(Number(v!.mx) + 1);
-  }, 60_000);
+  ])(
+    '%s transfer survives several continue-as-new runs and completes',
+    async (_name, send) => {
+      const tx = send();
+      expect((await h.track(tx.chainId, tx.txHash)).status).toBe(200);
+      const d = await h.waitFor(tx.chainId, tx.txHash, terminal, 40_000);
+      expect(d.state).toBe('STATE_COMPLETED_SUCCESS');
+      const id = workflowIdOf(tx.chainId, tx.txHash);
+      await h.tracking.client.client.workflow.getHandle(id).result();
+      let statuses: string[] = [];
+      // Visibility is eventually consistent: wait until it lists the closed final run.
+      for (let i = 0; i < 50 && !statuses.includes('COMPLETED'); i++) {
+        statuses = [];
+        for await (const r of h.tracking.client.client.workflow.list({ query: `WorkflowId = '${id}'` }))
+          statuses.push(r.status.name);
+        if (!statuses.includes('COMPLETED')) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(statuses.filter((s) => s === 'CONTINUED_AS_NEW').length).toBeGreaterThanOrEqual(1);
+      expect(statuses.filter((s) => s === 'COMPLETED')).toHaveLength(1);
+      // Versions stay contiguous across runs: the projection saw every change exactly once.
+      const [v] = await h.store.rows<{ n: string; mx: string }>(
+        `SELECT count() AS n, max(version) AS mx FROM transfer_events WHERE tx_hash = {t:String}`,
+        { t: tx.txHash },
+      );
+      expect(Number(v!.n)).toBe(Number(v!.mx) + 1);
+    },
+    60_000,
+  );
 });

@@ -19,7 +19,14 @@ function startWorker(): Promise<ChildProcess> {
   writeFileSync(chainsFile, JSON.stringify(h.simnet.chainInfos()));
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(repo, 'tracking/worker-main.ts')], {
     cwd: repo,
-    env: { ...process.env, TEMPORAL_ADDRESS: h.tracking.address, TRACKING_CHAINS_FILE: chainsFile, DATA_DIR: path.join(h.dataDir, 'worker'), LOG_LEVEL: 'warn', ROUTER_NETWORK: 'mainnet' },
+    env: {
+      ...process.env,
+      TEMPORAL_ADDRESS: h.tracking.address,
+      TRACKING_CHAINS_FILE: chainsFile,
+      DATA_DIR: path.join(h.dataDir, 'worker'),
+      LOG_LEVEL: 'warn',
+      ROUTER_NETWORK: 'mainnet',
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {
@@ -48,10 +55,26 @@ function launch100(): Expect[] {
   const out: Expect[] = [];
   for (let i = 0; i < 100; i++) {
     const k = i % 10;
-    if (k < 3) out.push({ tx: s.ibcTransfer({ from: SIM.l1, channel: k === 0 ? 'channel-1' : 'channel-2' }), state: 'STATE_COMPLETED_SUCCESS' });
-    else if (k === 3) out.push({ tx: s.ibcTransfer({ from: SIM.move, channel: 'channel-0', forward: { channel: 'channel-2' } }), state: 'STATE_COMPLETED_SUCCESS' });
-    else if (k === 4) out.push({ tx: s.ibcTransfer({ from: SIM.l1, channel: 'channel-1', outcome: 'errorAck' }), state: 'STATE_COMPLETED_ERROR' });
-    else if (k === 5) out.push({ tx: s.ibcTransfer({ from: SIM.l1, channel: 'channel-2', outcome: 'timeout' }), state: 'STATE_COMPLETED_ERROR' });
+    if (k < 3)
+      out.push({
+        tx: s.ibcTransfer({ from: SIM.l1, channel: k === 0 ? 'channel-1' : 'channel-2' }),
+        state: 'STATE_COMPLETED_SUCCESS',
+      });
+    else if (k === 3)
+      out.push({
+        tx: s.ibcTransfer({ from: SIM.move, channel: 'channel-0', forward: { channel: 'channel-2' } }),
+        state: 'STATE_COMPLETED_SUCCESS',
+      });
+    else if (k === 4)
+      out.push({
+        tx: s.ibcTransfer({ from: SIM.l1, channel: 'channel-1', outcome: 'errorAck' }),
+        state: 'STATE_COMPLETED_ERROR',
+      });
+    else if (k === 5)
+      out.push({
+        tx: s.ibcTransfer({ from: SIM.l1, channel: 'channel-2', outcome: 'timeout' }),
+        state: 'STATE_COMPLETED_ERROR',
+      });
     else if (k === 6) out.push({ tx: s.deposit({ l2: SIM.move }), state: 'STATE_COMPLETED_SUCCESS' });
     else if (k === 7) out.push({ tx: s.deposit({ l2: SIM.evm, outcome: 'hookFail' }), state: 'STATE_COMPLETED_ERROR' });
     else if (k === 8) out.push({ tx: s.lzSend(), state: 'STATE_COMPLETED_SUCCESS' });
@@ -85,25 +108,40 @@ async function allTerminal(xs: Expect[], timeoutMs: number): Promise<Map<string,
 /** How many of `xs` are not terminal right now (the fault must hit transfers really in flight). */
 async function inFlight(xs: Expect[]): Promise<number> {
   const rows = await h.store.rows<{ state: string }>(
-    `SELECT argMax(state, version) AS state FROM transfer_events WHERE tx_hash IN {hs:Array(String)} GROUP BY tx_hash`, { hs: xs.map((x) => x.tx.txHash) });
+    `SELECT argMax(state, version) AS state FROM transfer_events WHERE tx_hash IN {hs:Array(String)} GROUP BY tx_hash`,
+    { hs: xs.map((x) => x.tx.txHash) },
+  );
   return rows.filter((r) => !terminal(r)).length;
 }
 
 async function assertProjection(xs: Expect[]): Promise<void> {
   const hs = xs.map((x) => x.tx.txHash);
   const [dup] = await h.store.rows<{ rows: string; keys: string }>(
-    `SELECT count() AS rows, uniqExact(chain_id, tx_hash, version) AS keys FROM transfer_events WHERE tx_hash IN {hs:Array(String)}`, { hs });
+    `SELECT count() AS rows, uniqExact(chain_id, tx_hash, version) AS keys FROM transfer_events WHERE tx_hash IN {hs:Array(String)}`,
+    { hs },
+  );
   expect(dup!.rows).toBe(dup!.keys); // nothing duplicated
   const gaps = await h.store.rows<{ tx_hash: string }>(
-    `SELECT tx_hash FROM transfer_events WHERE tx_hash IN {hs:Array(String)} GROUP BY tx_hash HAVING uniqExact(version) != max(version) + 1 OR min(version) != 0`, { hs });
+    `SELECT tx_hash FROM transfer_events WHERE tx_hash IN {hs:Array(String)} GROUP BY tx_hash HAVING uniqExact(version) != max(version) + 1 OR min(version) != 0`,
+    { hs },
+  );
   expect(gaps).toEqual([]); // nothing lost: versions 0..n contiguous
 }
 
 beforeAll(async () => {
   h = await startHarness({
     runChainWorker: false,
-    timings: { sourceTimeoutMs: 120_000, ibcStallMs: 120_000, lzStallMs: 120_000, depositStallMs: 120_000, withdrawalStallMs: 120_000 },
-    simnet: { delays: { recvMs: 2_500, ackMs: 2_000, depositMs: 3_000, outputMs: 2_000, claimMs: 500, lzMs: 3_000 }, finalizationPeriodS: 3 },
+    timings: {
+      sourceTimeoutMs: 120_000,
+      ibcStallMs: 120_000,
+      lzStallMs: 120_000,
+      depositStallMs: 120_000,
+      withdrawalStallMs: 120_000,
+    },
+    simnet: {
+      delays: { recvMs: 2_500, ackMs: 2_000, depositMs: 3_000, outputMs: 2_000, claimMs: 500, lzMs: 3_000 },
+      finalizationPeriodS: 3,
+    },
   });
   worker = await startWorker();
 }, 180_000);
@@ -123,7 +161,8 @@ describe('fault tolerance with 100 in-flight transfers', () => {
     await new Promise((r) => setTimeout(r, 3_000));
     worker = await startWorker();
     const states = await allTerminal(xs, 120_000);
-    for (const x of xs) expect({ tx: x.tx.txHash, state: states.get(x.tx.txHash) }).toEqual({ tx: x.tx.txHash, state: x.state });
+    for (const x of xs)
+      expect({ tx: x.tx.txHash, state: states.get(x.tx.txHash) }).toEqual({ tx: x.tx.txHash, state: x.state });
     await assertProjection(xs);
   }, 200_000);
 
@@ -135,9 +174,23 @@ describe('fault tolerance with 100 in-flight transfers', () => {
     const dev = h.tracking.devServer!;
     await kill(dev.process);
     await new Promise((r) => setTimeout(r, 2_000));
-    restartedServer = await startDevServer({ dataDir: h.dataDir, port: dev.port, log: { info() {}, warn() {}, error() {}, debug() {}, child() { return this; } }, readyTimeoutMs: 90_000 });
+    restartedServer = await startDevServer({
+      dataDir: h.dataDir,
+      port: dev.port,
+      log: {
+        info() {},
+        warn() {},
+        error() {},
+        debug() {},
+        child() {
+          return this;
+        },
+      },
+      readyTimeoutMs: 90_000,
+    });
     const states = await allTerminal(xs, 150_000);
-    for (const x of xs) expect({ tx: x.tx.txHash, state: states.get(x.tx.txHash) }).toEqual({ tx: x.tx.txHash, state: x.state });
+    for (const x of xs)
+      expect({ tx: x.tx.txHash, state: states.get(x.tx.txHash) }).toEqual({ tx: x.tx.txHash, state: x.state });
     await assertProjection(xs);
   }, 260_000);
 });

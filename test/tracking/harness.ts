@@ -15,8 +15,14 @@ import type { TrackingTimings } from '../../workflows/model.js';
 import { Simnet, type SimnetOptions } from '../../devnet/simnet/index.js';
 
 export const FAST: TrackingTimings = {
-  pollIntervalMs: 200, pollWindowMs: 3_000, sourceTimeoutMs: 4_000, ibcStallMs: 20_000, lzStallMs: 20_000,
-  depositStallMs: 20_000, withdrawalStallMs: 20_000, lzRetryWindowMs: 2_000,
+  pollIntervalMs: 200,
+  pollWindowMs: 3_000,
+  sourceTimeoutMs: 4_000,
+  ibcStallMs: 20_000,
+  lzStallMs: 20_000,
+  depositStallMs: 20_000,
+  withdrawalStallMs: 20_000,
+  lzRetryWindowMs: 2_000,
 };
 
 export interface Harness {
@@ -29,20 +35,37 @@ export interface Harness {
   track(chainId: string, txHash: string): Promise<{ status: number; body: Record<string, unknown> }>;
   status(chainId: string, txHash: string): Promise<{ status: number; body: Record<string, any> }>;
   /** Poll status until `pred` holds (or throw after timeoutMs). */
-  waitFor(chainId: string, txHash: string, pred: (b: Record<string, any>) => boolean, timeoutMs?: number): Promise<Record<string, any>>;
+  waitFor(
+    chainId: string,
+    txHash: string,
+    pred: (b: Record<string, any>) => boolean,
+    timeoutMs?: number,
+  ): Promise<Record<string, any>>;
   close(): Promise<void>;
 }
 
-export const terminal = (b: Record<string, any>) => ['STATE_COMPLETED_SUCCESS', 'STATE_COMPLETED_ERROR', 'STATE_ABANDONED'].includes(b.state);
+export const terminal = (b: Record<string, any>) =>
+  ['STATE_COMPLETED_SUCCESS', 'STATE_COMPLETED_ERROR', 'STATE_ABANDONED'].includes(b.state);
 
-export async function startHarness(o: { timings?: Partial<TrackingTimings>; simnet?: SimnetOptions; runChainWorker?: boolean; dataDir?: string } = {}): Promise<Harness> {
+export async function startHarness(
+  o: { timings?: Partial<TrackingTimings>; simnet?: SimnetOptions; runChainWorker?: boolean; dataDir?: string } = {},
+): Promise<Harness> {
   const dataDir = o.dataDir ?? mkdtempSync(path.join(tmpdir(), 'tracking-test-'));
   const store = createStore({ dataDir: path.join(dataDir, 'clickhouse') });
   const simnet = await Simnet.start(o.simnet);
   const log = createLogger({ test: 'tracking' });
   const tracking = await startTracking({
-    config: { DATA_DIR: dataDir, TEMPORAL_ADDRESS: undefined, TEMPORAL_NAMESPACE: 'default', TEMPORAL_TASK_QUEUE: 'transfer-tracking' },
-    store, chains: staticDirectory(simnet.chainInfos()), log, timings: { ...FAST, ...o.timings }, runChainWorker: o.runChainWorker,
+    config: {
+      DATA_DIR: dataDir,
+      TEMPORAL_ADDRESS: undefined,
+      TEMPORAL_NAMESPACE: 'default',
+      TEMPORAL_TASK_QUEUE: 'transfer-tracking',
+    },
+    store,
+    chains: staticDirectory(simnet.chainInfos()),
+    log,
+    timings: { ...FAST, ...o.timings },
+    runChainWorker: o.runChainWorker,
   });
   const app = createServiceApp({ service: 'router', openapi: {}, bodyLimit: '16kb' });
   const router = express.Router();
@@ -53,13 +76,24 @@ export async function startHarness(o: { timings?: Partial<TrackingTimings>; simn
   const server = await listen(app, 0);
   const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   const h: Harness = {
-    dataDir, store, simnet, tracking, url, server,
+    dataDir,
+    store,
+    simnet,
+    tracking,
+    url,
+    server,
     async track(chainId, txHash) {
-      const r = await fetch(`${url}/v2/tx/track`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chain_id: chainId, tx_hash: txHash }) });
+      const r = await fetch(`${url}/v2/tx/track`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ chain_id: chainId, tx_hash: txHash }),
+      });
       return { status: r.status, body: (await r.json()) as Record<string, unknown> };
     },
     async status(chainId, txHash) {
-      const r = await fetch(`${url}/v2/tx/status?chain_id=${encodeURIComponent(chainId)}&tx_hash=${encodeURIComponent(txHash)}`);
+      const r = await fetch(
+        `${url}/v2/tx/status?chain_id=${encodeURIComponent(chainId)}&tx_hash=${encodeURIComponent(txHash)}`,
+      );
       return { status: r.status, body: (await r.json()) as Record<string, any> };
     },
     async waitFor(chainId, txHash, pred, timeoutMs = 30_000) {

@@ -15,7 +15,10 @@ describe('IBC tracking on the simnet (real Temporal dev server, real chDB)', () 
     const tx = h.simnet.ibcTransfer({ from: SIM.l1, channel: 'channel-1' });
     const r = await h.track(tx.chainId, tx.txHash);
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ tx_hash: tx.txHash, explorer_link: `https://scan.simnet.local/${SIM.l1}/txs/${tx.txHash}` });
+    expect(r.body).toEqual({
+      tx_hash: tx.txHash,
+      explorer_link: `https://scan.simnet.local/${SIM.l1}/txs/${tx.txHash}`,
+    });
     const done = await h.waitFor(tx.chainId, tx.txHash, terminal);
     expect(done.state).toBe('STATE_COMPLETED_SUCCESS');
     expect(done.status).toBe('STATE_COMPLETED');
@@ -28,6 +31,11 @@ describe('IBC tracking on the simnet (real Temporal dev server, real chDB)', () 
     expect(hop.packet_txs.receive_tx.chain_id).toBe(SIM.move);
     expect(hop.packet_txs.acknowledge_tx.chain_id).toBe(SIM.l1);
     expect(hop.packet_txs.timeout_tx).toBeNull();
-    expect(done.transfer_asset_release).toEqual({ chain_id: SIM.move, denom: 'uinit', amount: '200000', released: true });
+    expect(done.transfer_asset_release).toEqual({
+      chain_id: SIM.move,
+      denom: 'uinit',
+      amount: '200000',
+      released: true,
+    });
   });
 });

@@ -21,7 +21,8 @@ afterAll(async () => {
 });
 
 const hash = (i: number) => i.toString(16).toUpperCase().padStart(64, '0');
-const doc = (phase: 'tracking' | 'finished') => statusDocument({ chainId: 'c-1', txHash: 'x', phase, hops: [], version: 1 });
+const doc = (phase: 'tracking' | 'finished') =>
+  statusDocument({ chainId: 'c-1', txHash: 'x', phase, hops: [], version: 1 });
 
 describe('TrackingProjection', () => {
   it('registers once, answers unknown txs with null, and serves the newest version', async () => {
@@ -40,9 +41,13 @@ describe('TrackingProjection', () => {
   it('a retried write (same key) never adds a second row, also across batches and instances', async () => {
     const p1 = new TrackingProjection(store);
     const p2 = new TrackingProjection(store);
-    await Promise.all(Array.from({ length: 5 }, () => p1.append('c-1', hash(2), 1, 'tracking', doc('tracking'), 5_000)));
+    await Promise.all(
+      Array.from({ length: 5 }, () => p1.append('c-1', hash(2), 1, 'tracking', doc('tracking'), 5_000)),
+    );
     await p2.append('c-1', hash(2), 1, 'tracking', doc('tracking'), 5_000);
-    const [r] = await store.rows<{ n: string }>(`SELECT count() AS n FROM transfer_events WHERE tx_hash = {h:String}`, { h: hash(2) });
+    const [r] = await store.rows<{ n: string }>(`SELECT count() AS n FROM transfer_events WHERE tx_hash = {h:String}`, {
+      h: hash(2),
+    });
     expect(r!.n).toBe('1');
   });
 
@@ -51,7 +56,10 @@ describe('TrackingProjection', () => {
     await Promise.all(Array.from({ length: 200 }, (_, i) => p.register('c-1', hash(1000 + i), 1_000)));
     expect(p.stats.inserts).toBeLessThan(20);
     expect(p.stats.selects).toBeLessThan(40);
-    const [r] = await store.rows<{ n: string }>(`SELECT count() AS n FROM transfer_events WHERE tx_hash IN {hs:Array(String)}`, { hs: Array.from({ length: 200 }, (_, i) => hash(1000 + i)) });
+    const [r] = await store.rows<{ n: string }>(
+      `SELECT count() AS n FROM transfer_events WHERE tx_hash IN {hs:Array(String)}`,
+      { hs: Array.from({ length: 200 }, (_, i) => hash(1000 + i)) },
+    );
     expect(r!.n).toBe('200');
   });
 });

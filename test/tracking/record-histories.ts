@@ -41,7 +41,10 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(() => process.exit(0), (e) => {
-  process.stderr.write(`${(e as Error).stack}\n`);
-  process.exit(1);
-});
+main().then(
+  () => process.exit(0),
+  (e) => {
+    process.stderr.write(`${(e as Error).stack}\n`);
+    process.exit(1);
+  },
+);

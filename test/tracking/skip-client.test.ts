@@ -14,7 +14,10 @@ let server: Server;
 let url: string;
 beforeAll(async () => {
   h = await startHarness({ simnet: { delays: { recvMs: 1_500, ackMs: 1_500 } } });
-  const app = createRouterApp({ registry: loadRouterRegistry({ ROUTER_NETWORK: 'mainnet' }), tracking: h.tracking.routes });
+  const app = createRouterApp({
+    registry: loadRouterRegistry({ ROUTER_NETWORK: 'mainnet' }),
+    tracking: h.tracking.routes,
+  });
   server = await listen(app, 0);
   url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   setApiOptions({ apiUrl: url });
@@ -30,9 +33,14 @@ describe('@skip-go/client against our router', () => {
     const seen: string[] = [];
     let tracked: { explorerLink?: string } = {};
     const res = await waitForTransaction({
-      chainId: tx.chainId, txHash: tx.txHash,
-      onTransactionTracked: async (t) => { tracked = t; },
-      onStatusUpdated: (s) => { seen.push(s.state ?? ''); },
+      chainId: tx.chainId,
+      txHash: tx.txHash,
+      onTransactionTracked: async (t) => {
+        tracked = t;
+      },
+      onStatusUpdated: (s) => {
+        seen.push(s.state ?? '');
+      },
     });
     expect(res.state).toBe('STATE_COMPLETED_SUCCESS');
     expect(tracked.explorerLink).toBe(`https://scan.simnet.local/${SIM.move}/txs/${tx.txHash}`);
@@ -42,9 +50,12 @@ describe('@skip-go/client against our router', () => {
     expect(res.transferSequence?.[1]?.ibcTransfer?.state).toBe('TRANSFER_SUCCESS');
   }, 60_000);
 
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the title quotes the client's message template
   it('surfaces a failed transfer as the client error `${type}: ${message}`', async () => {
     const tx = h.simnet.deposit({ l2: SIM.evm, outcome: 'hookFail' });
-    await expect(waitForTransaction({ chainId: tx.chainId, txHash: tx.txHash })).rejects.toThrow(/^STATUS_ERROR_TRANSFER: hook failed; /);
+    await expect(waitForTransaction({ chainId: tx.chainId, txHash: tx.txHash })).rejects.toThrow(
+      /^STATUS_ERROR_TRANSFER: hook failed; /,
+    );
   }, 60_000);
 
   it('status of an unregistered tx is the 404 "tx not found" the client reports', async () => {

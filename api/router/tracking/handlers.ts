@@ -38,7 +38,8 @@ export function mountTrackingHandlers(router: Router, d: TrackingHandlerDeps): v
       if (!txHash) throw invalidTx('tx_hash must be 64 hex characters, optionally 0x-prefixed');
       const chain = CHAIN_ID.test(chainId) ? d.chains.chain(chainId) : undefined;
       if (!chain) throw notFound('chain ID not supported');
-      if (txHash.startsWith('0x') && !chain.evmRpcUrl) throw invalidTx(`${chainId} has no EVM transactions; send the Cosmos tx hash`);
+      if (txHash.startsWith('0x') && !chain.evmRpcUrl)
+        throw invalidTx(`${chainId} has no EVM transactions; send the Cosmos tx hash`);
       const now = Date.now();
       // The registration row is the durable record (status answers STATE_SUBMITTED from it at once); the
       // workflow start follows asynchronously and is idempotent, so a retried track is harmless.

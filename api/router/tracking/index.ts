@@ -14,7 +14,11 @@ export interface TrackingRoutes {
 }
 
 export function createTrackingRoutes(deps: TrackingHandlerDeps): TrackingRoutes {
-  return { openapiPaths: trackingPaths, openapiSchemas: trackingSchemas, mount: (router) => mountTrackingHandlers(router, deps) };
+  return {
+    openapiPaths: trackingPaths,
+    openapiSchemas: trackingSchemas,
+    mount: (router) => mountTrackingHandlers(router, deps),
+  };
 }
 
 export type { Registrar, TrackingHandlerDeps } from './handlers.js';

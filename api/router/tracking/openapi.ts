@@ -1,27 +1,52 @@
 // OpenAPI 3 fragment for the tracking endpoints (merged into the router's document by api/router/app.ts).
 const chainTx = {
-  type: 'object', nullable: true,
-  properties: { chain_id: { type: 'string' }, tx_hash: { type: 'string' }, explorer_link: { type: 'string' }, on_chain_at: { type: 'string', format: 'date-time' } },
+  type: 'object',
+  nullable: true,
+  properties: {
+    chain_id: { type: 'string' },
+    tx_hash: { type: 'string' },
+    explorer_link: { type: 'string' },
+    on_chain_at: { type: 'string', format: 'date-time' },
+  },
 };
 const errorBody = { $ref: '#/components/schemas/TrackingError' };
 
 export const trackingSchemas: Record<string, unknown> = {
   TrackTxRequest: {
-    type: 'object', required: ['tx_hash', 'chain_id'], additionalProperties: true,
+    type: 'object',
+    required: ['tx_hash', 'chain_id'],
+    additionalProperties: true,
     properties: {
-      tx_hash: { type: 'string', minLength: 1, maxLength: 130, description: 'Cosmos hash (64 hex) or EVM hash (0x + 64 hex)' },
+      tx_hash: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 130,
+        description: 'Cosmos hash (64 hex) or EVM hash (0x + 64 hex)',
+      },
       chain_id: { type: 'string', minLength: 1, maxLength: 64, description: 'chain the tx was submitted to' },
     },
   },
   TrackTxResponse: {
-    type: 'object', required: ['tx_hash', 'explorer_link'],
+    type: 'object',
+    required: ['tx_hash', 'explorer_link'],
     properties: { tx_hash: { type: 'string' }, explorer_link: { type: 'string' } },
   },
   TrackingChainTransaction: chainTx,
   TxStatusResponse: {
-    type: 'object', required: ['state', 'status', 'transfer_sequence'],
+    type: 'object',
+    required: ['state', 'status', 'transfer_sequence'],
     properties: {
-      state: { type: 'string', enum: ['STATE_SUBMITTED', 'STATE_PENDING', 'STATE_PENDING_ERROR', 'STATE_COMPLETED_SUCCESS', 'STATE_COMPLETED_ERROR', 'STATE_ABANDONED'] },
+      state: {
+        type: 'string',
+        enum: [
+          'STATE_SUBMITTED',
+          'STATE_PENDING',
+          'STATE_PENDING_ERROR',
+          'STATE_COMPLETED_SUCCESS',
+          'STATE_COMPLETED_ERROR',
+          'STATE_ABANDONED',
+        ],
+      },
       status: { type: 'string', enum: ['STATE_SUBMITTED', 'STATE_PENDING', 'STATE_COMPLETED', 'STATE_FAILED'] },
       transfer_sequence: {
         type: 'array',
@@ -29,29 +54,58 @@ export const trackingSchemas: Record<string, unknown> = {
         items: { type: 'object', additionalProperties: true },
       },
       transfers: { type: 'array', items: { type: 'object', additionalProperties: true } },
-      next_blocking_transfer: { type: 'object', nullable: true, properties: { transfer_sequence_index: { type: 'integer' } } },
+      next_blocking_transfer: {
+        type: 'object',
+        nullable: true,
+        properties: { transfer_sequence_index: { type: 'integer' } },
+      },
       transfer_asset_release: {
-        type: 'object', nullable: true,
-        properties: { chain_id: { type: 'string' }, denom: { type: 'string' }, amount: { type: 'string', nullable: true }, released: { type: 'boolean' } },
+        type: 'object',
+        nullable: true,
+        properties: {
+          chain_id: { type: 'string' },
+          denom: { type: 'string' },
+          amount: { type: 'string', nullable: true },
+          released: { type: 'boolean' },
+        },
       },
       error: {
-        type: 'object', nullable: true,
+        type: 'object',
+        nullable: true,
         properties: {
           message: { type: 'string' },
-          type: { type: 'string', enum: ['STATUS_ERROR_UNKNOWN', 'STATUS_ERROR_TRANSACTION_EXECUTION', 'STATUS_ERROR_INDEXING', 'STATUS_ERROR_TRANSFER'] },
+          type: {
+            type: 'string',
+            enum: [
+              'STATUS_ERROR_UNKNOWN',
+              'STATUS_ERROR_TRANSACTION_EXECUTION',
+              'STATUS_ERROR_INDEXING',
+              'STATUS_ERROR_TRANSFER',
+            ],
+          },
           details: { type: 'object', nullable: true },
         },
       },
     },
   },
   TrackingError: {
-    type: 'object', required: ['code', 'message'],
-    properties: { code: { type: 'integer' }, message: { type: 'string' }, details: { type: 'array', items: { type: 'object' } } },
+    type: 'object',
+    required: ['code', 'message'],
+    properties: {
+      code: { type: 'integer' },
+      message: { type: 'string' },
+      details: { type: 'array', items: { type: 'object' } },
+    },
   },
 };
 
 const errors = (codes: Record<string, string>) =>
-  Object.fromEntries(Object.entries(codes).map(([k, d]) => [k, { description: d, content: { 'application/json': { schema: errorBody } } }]));
+  Object.fromEntries(
+    Object.entries(codes).map(([k, d]) => [
+      k,
+      { description: d, content: { 'application/json': { schema: errorBody } } },
+    ]),
+  );
 
 export const trackingPaths: Record<string, unknown> = {
   '/v2/tx/track': {
@@ -59,10 +113,19 @@ export const trackingPaths: Record<string, unknown> = {
       summary: 'Register a broadcast tx for transfer tracking (idempotent; accepted before the tx is in a block)',
       operationId: 'trackTx',
       tags: ['tracking'],
-      requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/TrackTxRequest' } } } },
+      requestBody: {
+        required: true,
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/TrackTxRequest' } } },
+      },
       responses: {
-        '200': { description: 'registered', content: { 'application/json': { schema: { $ref: '#/components/schemas/TrackTxResponse' } } } },
-        ...errors({ '400': 'malformed hash, or the tx failed on chain (code 3)', '404': 'chain ID not supported (code 5)' }),
+        '200': {
+          description: 'registered',
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/TrackTxResponse' } } },
+        },
+        ...errors({
+          '400': 'malformed hash, or the tx failed on chain (code 3)',
+          '404': 'chain ID not supported (code 5)',
+        }),
       },
     },
   },
@@ -76,8 +139,14 @@ export const trackingPaths: Record<string, unknown> = {
         { name: 'chain_id', in: 'query', required: true, schema: { type: 'string', minLength: 1, maxLength: 64 } },
       ],
       responses: {
-        '200': { description: 'status', content: { 'application/json': { schema: { $ref: '#/components/schemas/TxStatusResponse' } } } },
-        ...errors({ '400': 'malformed hash (code 3)', '404': 'tx not found (code 5): register it with POST /v2/tx/track' }),
+        '200': {
+          description: 'status',
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/TxStatusResponse' } } },
+        },
+        ...errors({
+          '400': 'malformed hash (code 3)',
+          '404': 'tx not found (code 5): register it with POST /v2/tx/track',
+        }),
       },
     },
   },
