@@ -1,6 +1,6 @@
 // POST /v2/fungible/route: validate the request against the registry, search, pick the best route and
 // render it in the Skip v2 / Initia wire shape (reference/router.md §2-3).
-import { badRequest, notFound } from '../api/http/errors.js';
+import { invalidRequest, unsupported } from './errors.js';
 import { parseAmount, rescale } from './amount.js';
 import { decimalsOf, findAsset, gasAsset, knownDenom } from './assets.js';
 import { findRoutes, findRoutesCached, selectRoutes, type BridgeType, type Hop, type RoutePlan } from './graph.js';
@@ -29,24 +29,25 @@ export interface ResolvedRoute {
 
 const BRIDGES: ReadonlySet<string> = new Set(['IBC', 'OPINIT', 'LAYER_ZERO']);
 
-/** Validate and search. Pure apart from the registry's trace memo; throws ApiError for every client mistake. */
+/** Validate and search. Pure apart from the registry's trace memo; throws RouteError (routing/errors.ts) for every client mistake. */
 export function resolveRoute(reg: Registry, req: RouteRequest, useCache = true): ResolvedRoute[] {
   const amountIn = parseAmount(req.amount_in, 'amount_in');
   const src = req.source_asset_chain_id;
   const dst = req.dest_asset_chain_id;
-  if (!reg.chains.has(src)) throw notFound(`source_asset_chain_id ${src} is not supported`);
-  if (!reg.chains.has(dst)) throw notFound(`dest_asset_chain_id ${dst} is not supported`);
+  if (!reg.chains.has(src)) throw unsupported(`source_asset_chain_id ${src} is not supported`);
+  if (!reg.chains.has(dst)) throw unsupported(`dest_asset_chain_id ${dst} is not supported`);
   if (!knownDenom(reg, src, req.source_asset_denom))
-    throw badRequest(`unknown source_asset_denom ${req.source_asset_denom} on ${src}`);
+    throw invalidRequest(`unknown source_asset_denom ${req.source_asset_denom} on ${src}`);
   if (!knownDenom(reg, dst, req.dest_asset_denom))
-    throw badRequest(`unknown dest_asset_denom ${req.dest_asset_denom} on ${dst}`);
+    throw invalidRequest(`unknown dest_asset_denom ${req.dest_asset_denom} on ${dst}`);
   if (src === dst && req.source_asset_denom === req.dest_asset_denom)
-    throw badRequest('source and destination are the same asset');
+    throw invalidRequest('source and destination are the same asset');
   let bridges: Set<BridgeType> | undefined;
-  if (req.bridges !== undefined && !Array.isArray(req.bridges)) throw badRequest('invalid bridges: must be an array');
+  if (req.bridges !== undefined && !Array.isArray(req.bridges))
+    throw invalidRequest('invalid bridges: must be an array');
   if (req.bridges && req.bridges.length > 0) {
     bridges = new Set(req.bridges.filter((b) => BRIDGES.has(b)) as BridgeType[]);
-    if (bridges.size === 0) throw badRequest(`no route: this router bridges only over ${[...BRIDGES].join(', ')}`);
+    if (bridges.size === 0) throw invalidRequest(`no route: this router bridges only over ${[...BRIDGES].join(', ')}`);
   }
 
   const destAsset = findAsset(reg, dst, req.dest_asset_denom);
@@ -65,7 +66,7 @@ export function resolveRoute(reg: Registry, req: RouteRequest, useCache = true):
   const opWithdraw = req.is_op_withdraw === true;
   const ranked = selectRoutes(plans, opWithdraw);
   if (ranked.length === 0)
-    throw badRequest(
+    throw invalidRequest(
       opWithdraw
         ? `no OPinit withdrawal route from ${req.source_asset_denom} on ${src} to ${req.dest_asset_denom} on ${dst}`
         : `no route found from ${req.source_asset_denom} on ${src} to ${req.dest_asset_denom} on ${dst}`,
@@ -80,7 +81,7 @@ export function resolveRoute(reg: Registry, req: RouteRequest, useCache = true):
       : undefined,
   }));
   if (out[0]!.amountOut === 0n)
-    throw badRequest('amount_in is too small: nothing arrives after LayerZero shared-decimal dust removal');
+    throw invalidRequest('amount_in is too small: nothing arrives after LayerZero shared-decimal dust removal');
   return out;
 }
 

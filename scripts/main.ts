@@ -145,6 +145,7 @@ async function main() {
 
   if ((role === 'all' || role === 'router') && config.ROUTER_ENABLED) {
     const { createRouterApp, loadRouterRegistry } = await import('../api/router/app.js');
+    const { createTrackingRoutes } = await import('../api/router/tracking/index.js');
     const { startTracking } = await import('../tracking/index.js');
     const { directoryFromEnv } = await import('../tracking/registry-adapter.js');
     const registry = loadRouterRegistry(config);
@@ -158,7 +159,7 @@ async function main() {
         runChainWorker: role === 'all',
       });
     }
-    const app = createRouterApp({ registry, tracking: tracking?.routes });
+    const app = createRouterApp({ registry, tracking: tracking ? createTrackingRoutes(tracking.service) : undefined });
     servers.push(await listen(app, config.ROUTER_PORT, config.HTTP_HOST));
     log.info('router.listening', {
       url: `http://${config.HTTP_HOST}:${config.ROUTER_PORT}`,

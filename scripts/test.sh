@@ -14,6 +14,8 @@ else
 fi
 echo "== lint and format (biome)"
 npx biome ci --reporter=summary .
+echo "== import rules (dependency-cruiser, docs/architecture.md)"
+node scripts/check-imports.mjs
 echo "== typecheck"
 npx tsc --noEmit -p tsconfig.json
 echo "== vitest"
