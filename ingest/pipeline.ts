@@ -31,6 +31,8 @@ export interface IngestOptions {
   stopAtHeight?: number;
   /** Look up NFT names/URIs over RPC (on by default). */
   enrich?: boolean;
+  /** Called after each table's inserts of a batch (fault injection for the crash test; see writer.writeBatch). */
+  afterInsert?: (table: string) => void;
 }
 
 type Fetched = Pick<FetchedBlock, 'height' | 'receipts' | 'traces'>;
@@ -150,7 +152,7 @@ export function createIngest(opts: IngestOptions): Ingest {
     for (const f of facts)
       for (const e of f.errors)
         log.error('ingest.tx_decode_error', { height: f.height, tx_index: e.tx_index, error: e.message });
-    await writeBatch(store, batch);
+    await writeBatch(store, batch, { afterInsert: opts.afterInsert });
     const t2 = Date.now();
     const txs = facts.reduce((n, f) => n + f.txCount, 0);
     avgTxsPerBlock = avgTxsPerBlock === 0 ? txs / facts.length : 0.7 * avgTxsPerBlock + 0.3 * (txs / facts.length);

@@ -182,15 +182,6 @@ export function batchRows(batch: readonly BlockBatchItem[]) {
   return rows;
 }
 
-// Fault injection for the crash/restart test only: INGEST_CRASH_AFTER=<table>:<n> kills the process (SIGKILL,
-// no cleanup) right after the n-th insert into <table>, i.e. in the middle of a batch.
-const crashSpec = process.env.INGEST_CRASH_AFTER?.split(':');
-let crashCount = 0;
-function crashHook(table: string) {
-  if (crashSpec && crashSpec[0] === table && ++crashCount === Number(crashSpec[1] ?? 1))
-    process.kill(process.pid, 'SIGKILL');
-}
-
 // Views of one insert run in parallel; Replacing targets skip the merge-on-insert pass (readers never rely on it).
 // For the cluster DDL: no insert dedup (a block re-inserted after recovery deleted it must land again) and
 // synchronous Distributed inserts (a checkpoint must never be visible before its facts).
@@ -201,8 +192,17 @@ const INSERT_SETTINGS = {
   distributed_foreground_insert: 1,
 };
 
+export interface WriteBatchOptions {
+  /** Called after each table's inserts of a batch, before the next table's (fault injection: the crash test). */
+  afterInsert?: (table: string) => void;
+}
+
 /** Write one ordered batch and then its checkpoint (the batch's last height). */
-export async function writeBatch(store: Store, batch: readonly BlockBatchItem[]): Promise<void> {
+export async function writeBatch(
+  store: Store,
+  batch: readonly BlockBatchItem[],
+  opts: WriteBatchOptions = {},
+): Promise<void> {
   if (batch.length === 0) return;
   const rows = batchRows(batch);
   // Parents before children of the derived views; txs last among facts so a tx is never visible without its block.
@@ -222,7 +222,7 @@ export async function writeBatch(store: Store, batch: readonly BlockBatchItem[])
     const chunk = table === 'tx_docs' || table === 'evm_txs' ? 2000 : 20_000;
     for (let i = 0; i < rows[table].length; i += chunk)
       await store.insert(table, rows[table].slice(i, i + chunk), INSERT_SETTINGS);
-    crashHook(table);
+    opts.afterInsert?.(table);
   }
   await store.insert('ingest_checkpoints', [{ height: batch[batch.length - 1]!.facts.height }]);
 }

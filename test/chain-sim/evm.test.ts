@@ -6,7 +6,13 @@ import { startSampleChain, type StartedSampleChain } from '../../devnet/sample-c
 import { RICH_LIST_TOKEN, NFT_COLLECTION_A, type EvmSampleManifest } from '../../devnet/sample-chains/evm.js';
 import { TRANSFER_TOPIC, addrTopic } from '../../devnet/sample-chains/evm-activity.js';
 
-const fixture = (p: string): any => JSON.parse(readFileSync(new URL(`../fixtures/${p}`, import.meta.url), 'utf8')); // any: recorded JSON
+const fixture = (p: string): any =>
+  JSON.parse(
+    readFileSync(
+      new URL(`${p.startsWith('initia-tx-decoder/') ? '../../devnet/recorded' : '../fixtures'}/${p}`, import.meta.url),
+      'utf8',
+    ),
+  ); // any: recorded JSON
 
 let s: StartedSampleChain;
 let provider: JsonRpcProvider;

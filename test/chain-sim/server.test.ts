@@ -9,7 +9,13 @@ import { startChainServer, type ChainServer } from '../../devnet/chain-sim/serve
 import { fromRecorded } from '../../devnet/sample-chains/builder.js';
 import type { SealedBlock } from '../../devnet/chain-sim/types.js';
 
-const fixture = (p: string): any => JSON.parse(readFileSync(new URL(`../fixtures/${p}`, import.meta.url), 'utf8')); // any: recorded JSON
+const fixture = (p: string): any =>
+  JSON.parse(
+    readFileSync(
+      new URL(`${p.startsWith('initia-tx-decoder/') ? '../../devnet/recorded' : '../fixtures'}/${p}`, import.meta.url),
+      'utf8',
+    ),
+  ); // any: recorded JSON
 
 const deposit = fromRecorded('protocols/op-init/initiate-token-deposit.json', 'mockMsgInitiateTokenDeposit');
 const send = fromRecorded('cosmos/move/bank.json', 'mockMsgSendWithMultipleMessages');

@@ -1,4 +1,4 @@
-// Decoders against real recorded Initia transactions (test/fixtures/initia-tx-decoder, see SOURCES.md).
+// Decoders against real recorded Initia transactions (devnet/recorded/initia-tx-decoder, see devnet/recorded/SOURCES.md).
 import { toBase64 } from '@cosmjs/encoding';
 import { describe, expect, it } from 'vitest';
 import { accountHex, normalizeAccount, valoperFromHex } from '../../ingest/decode/address.js';

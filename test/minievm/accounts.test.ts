@@ -11,7 +11,7 @@ import {
 
 // Real yominet-1 (minievm) MsgSend: ethsecp256k1 signer + ERC20 Transfer log.
 const fixture = JSON.parse(
-  readFileSync(new URL('../fixtures/initia-tx-decoder/cosmos/evm/bank-evm.json', import.meta.url), 'utf8'),
+  readFileSync(new URL('../../devnet/recorded/initia-tx-decoder/cosmos/evm/bank-evm.json', import.meta.url), 'utf8'),
 ) as {
   bankSendWithEvmLogTxResponse: {
     tx: {

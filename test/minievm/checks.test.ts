@@ -19,7 +19,15 @@ import {
 } from '../../devnet/minievm/checks.js';
 
 function fixture<T>(path: string): T {
-  return JSON.parse(readFileSync(new URL(`../fixtures/${path}`, import.meta.url), 'utf8')) as T;
+  return JSON.parse(
+    readFileSync(
+      new URL(
+        `${path.startsWith('initia-tx-decoder/') ? '../../devnet/recorded' : '../fixtures'}/${path}`,
+        import.meta.url,
+      ),
+      'utf8',
+    ),
+  ) as T;
 }
 
 // A real minievm (yominet-1) LCD tx_response, as the node's REST returns it.

@@ -10,7 +10,7 @@ interface RecordedLog {
 }
 function recordedLogs(path: string, exportName: string): RecordedLog[] {
   const j = JSON.parse(
-    readFileSync(new URL(`../fixtures/initia-tx-decoder/${path}`, import.meta.url), 'utf8'),
+    readFileSync(new URL(`../../devnet/recorded/initia-tx-decoder/${path}`, import.meta.url), 'utf8'),
   ) as Record<string, { txReceipt: { logs: RecordedLog[] } }>;
   const logs = j[exportName]?.txReceipt.logs;
   if (!logs) throw new Error(`${path} has no ${exportName}`);

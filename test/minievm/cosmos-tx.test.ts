@@ -19,7 +19,7 @@ import {
 } from '../../devnet/minievm/cosmos-tx.js';
 
 const recorded = JSON.parse(
-  readFileSync(new URL('../fixtures/initia-tx-decoder/cosmos/evm/bank-evm.json', import.meta.url), 'utf8'),
+  readFileSync(new URL('../../devnet/recorded/initia-tx-decoder/cosmos/evm/bank-evm.json', import.meta.url), 'utf8'),
 ) as { bankSendWithEvmLogTxResponse: { tx: { auth_info: { signer_infos: { public_key: { key: string } }[] } } } };
 
 const alice = deriveDevAccount(0);

@@ -1,4 +1,4 @@
-// Pure hop state machines against the recorded real Initia txs (test/fixtures/initia-tx-decoder, SOURCES.md).
+// Pure hop state machines against the recorded real Initia txs (devnet/recorded/initia-tx-decoder, SOURCES.md).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -16,10 +16,9 @@ import {
 import type { ChainTx, IbcHop, OpDepositHop } from '../../workflows/model.js';
 
 const fx = (file: string, name: string) => {
-  const all = JSON.parse(readFileSync(path.join(__dirname, '../fixtures/initia-tx-decoder', file), 'utf8')) as Record<
-    string,
-    any
-  >;
+  const all = JSON.parse(
+    readFileSync(path.join(__dirname, '../../devnet/recorded/initia-tx-decoder', file), 'utf8'),
+  ) as Record<string, any>;
   return all[name];
 };
 const asTx = (chainId: string, r: any): ChainTx => ({
