@@ -11,7 +11,7 @@ import type { Logger } from '../platform/log.js';
 import type { BlockFacts } from './decode/block.js';
 import { moveObject, type NftEventFact, type Vm } from './decode/nft.js';
 import { withRetry, type ChainSource } from './source.js';
-import { normalizeAccount } from './decode/address.js';
+import { normalizeAccount } from '../chain/address.js';
 
 const erc721 = new Interface([
   'function name() view returns (string)',

@@ -5,6 +5,7 @@ import { HttpClient } from '@cosmjs/tendermint-rpc';
 import { JsonRpcProvider } from 'ethers';
 import type { RawBlock, RawBlockResults } from './decode/block.js';
 import type { RestTx } from './decode/tx.js';
+import { MalformedResponseError, TransientSourceError } from '../chain/retry.js';
 
 export interface FetchedBlock {
   height: number;
@@ -51,15 +52,7 @@ export interface ChainSource {
   close(): void;
 }
 
-/** Errors worth retrying (network, timeouts, 5xx, a height the node has not produced yet). */
-export class TransientSourceError extends Error {
-  override name = 'TransientSourceError';
-}
-
-/** An answer that is not valid JSON: retried a bounded number of times (a proxy hiccup), then fatal. */
-export class MalformedResponseError extends TransientSourceError {
-  override name = 'MalformedResponseError';
-}
+export { MalformedResponseError, TransientSourceError, withRetry } from '../chain/retry.js';
 
 const isParseError = (e: unknown) =>
   e instanceof SyntaxError || /JSON|Unexpected (end|token)/i.test((e as Error)?.message ?? '');
@@ -217,42 +210,6 @@ export function createChainSource(opts: ChainSourceOptions): ChainSource {
       const msg = (e as Error).message;
       if (/execution reverted|revert/i.test(msg)) throw new Error(`${method}: ${msg.slice(0, 200)}`);
       throw new (isParseError(e) ? MalformedResponseError : TransientSourceError)(`${method}: ${msg.slice(0, 300)}`);
-    }
-  }
-}
-
-/**
- * Retry a transient operation with exponential backoff (capped): forever for network/5xx/timeouts (the node may
- * be down for a while), at most `malformedAttempts` times in a row for answers that are not valid JSON.
- */
-export async function withRetry<T>(
-  fn: () => Promise<T>,
-  opts: {
-    baseMs?: number;
-    maxMs?: number;
-    attempts?: number;
-    malformedAttempts?: number;
-    onRetry?: (err: Error, attempt: number) => void;
-    isStopped?: () => boolean;
-  } = {},
-): Promise<T> {
-  const base = opts.baseMs ?? 200;
-  const max = opts.maxMs ?? 10_000;
-  let malformed = 0;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await fn();
-    } catch (e) {
-      const err = e as Error;
-      if (err instanceof MalformedResponseError && ++malformed >= (opts.malformedAttempts ?? 8)) throw err;
-      if (
-        !(err instanceof TransientSourceError) ||
-        (opts.attempts !== undefined && attempt >= opts.attempts) ||
-        opts.isStopped?.()
-      )
-        throw err;
-      opts.onRetry?.(err, attempt);
-      await new Promise((r) => setTimeout(r, Math.min(max, base * 2 ** (attempt - 1))));
     }
   }
 }

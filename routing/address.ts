@@ -2,7 +2,7 @@
 // 0x hex on EVM chains; minievm takes either, since InterwovenKit sends init bech32 there.
 import { fromBech32, toBech32 } from '@cosmjs/encoding';
 import { invalidRequest } from './errors.js';
-import type { ChainInfo } from './registry.js';
+import type { RegistryChain } from './registry.js';
 
 const HEX20 = /^0x[0-9a-fA-F]{40}$/;
 
@@ -15,7 +15,7 @@ export interface ParsedAddress {
 
 const toHex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 
-export function parseAddress(chain: ChainInfo, value: string, field: string): ParsedAddress {
+export function parseAddress(chain: RegistryChain, value: string, field: string): ParsedAddress {
   if (typeof value !== 'string' || value.length > 128) throw invalidRequest(`invalid ${field}: not an address`);
   if (HEX20.test(value)) {
     if (chain.vm !== 'external-evm' && chain.vm !== 'minievm')

@@ -5,7 +5,7 @@ import { fromBech32 } from '@cosmjs/encoding';
 import { invalidRequest, unavailableNow } from './errors.js';
 import { minAmountOut, parseSlippage } from './amount.js';
 import { parseAddress, type ParsedAddress } from './address.js';
-import type { Hop } from './graph.js';
+import type { RouteHop } from './graph.js';
 import { encodeSend } from './layerzero.js';
 import {
   chainIds,
@@ -68,7 +68,7 @@ export function matchRoute(reg: Registry, req: MsgsRequest): ResolvedRoute {
     }
   }
   if (candidates.length === 0) throw firstError;
-  const none = new Map<Hop, bigint | null>();
+  const none = new Map<RouteHop, bigint | null>();
   for (const c of candidates) {
     const ops = renderRoute(reg, req, c, none).operations as Json[];
     if (ops.map(opKey).join('\n') === want) return c;
@@ -124,9 +124,9 @@ export async function msgsHandler(deps: RouteDeps, req: MsgsRequest): Promise<Js
   } else if (req.signed_op_hook !== undefined)
     throw invalidRequest('signed_op_hook was given but this route needs no op-hook');
   const timeoutNs = BigInt(Date.now() + (req.timeout_seconds ?? 300) * 1000) * 1_000_000n;
-  const lzFees = plan.hops.some((h) => h.kind === 'lz')
+  const lzFees = plan.hops.some((h) => h.kind === 'layer_zero')
     ? await quoteLzFees(reg, plan, deps.quote)
-    : new Map<Hop, bigint | null>();
+    : new Map<RouteHop, bigint | null>();
 
   const txs: Json[] = [];
   const legacy: Json[] = [];
@@ -139,7 +139,7 @@ export async function msgsHandler(deps: RouteDeps, req: MsgsRequest): Promise<Js
     const path = [h.from, ...group.map((j) => plan.hops[j]!.to)];
     const signer = addrs[i]!;
     const next = addrs[i + 1]!;
-    if (h.kind === 'lz') {
+    if (h.kind === 'layer_zero') {
       const evm = lzEvmTx(reg, h, signer, next, slippage, lzFees.get(h) ?? null);
       txs.push({ evm_tx: evm, operations_indices: group });
       legacy.push({ evm_tx: evm });
@@ -151,7 +151,7 @@ export async function msgsHandler(deps: RouteDeps, req: MsgsRequest): Promise<Js
         // Later hops of the same tx ride the packet-forward memo, innermost hop last.
         let forward: Json | undefined;
         for (let k = group.length - 1; k >= 1; k--) {
-          const hop = plan.hops[group[k]!]! as Hop & { kind: 'ibc' };
+          const hop = plan.hops[group[k]!]! as RouteHop & { kind: 'ibc' };
           forward = {
             forward: {
               receiver: addrs[group[k]! + 1]!.native,
@@ -206,7 +206,7 @@ export async function msgsHandler(deps: RouteDeps, req: MsgsRequest): Promise<Js
 
 function lzEvmTx(
   reg: Registry,
-  h: Hop & { kind: 'lz' },
+  h: RouteHop & { kind: 'layer_zero' },
   signer: ParsedAddress,
   recipient: ParsedAddress,
   slippage: bigint,

@@ -3,7 +3,7 @@
 import { invalidRequest, unsupported } from './errors.js';
 import { parseAmount, rescale } from './amount.js';
 import { decimalsOf, findAsset, gasAsset, knownDenom } from './assets.js';
-import { findRoutes, findRoutesCached, selectRoutes, type BridgeType, type Hop, type RoutePlan } from './graph.js';
+import { findRoutes, findRoutesCached, selectRoutes, type BridgeType, type RouteHop, type RoutePlan } from './graph.js';
 import { toBytes32, type LzDeployment, type SendParam } from './layerzero.js';
 import type { LzQuoteProvider } from './lz-quote.js';
 import type { Registry } from './registry.js';
@@ -94,11 +94,11 @@ type Json = Record<string, unknown>;
 
 function operation(
   reg: Registry,
-  h: Hop,
+  h: RouteHop,
   txIndex: number,
   finalDenom: string | undefined,
   finalAmount: bigint | undefined,
-  lzFee: Map<Hop, bigint | null>,
+  lzFee: Map<RouteHop, bigint | null>,
 ): Json {
   const common = {
     tx_index: txIndex,
@@ -124,7 +124,7 @@ function operation(
       },
       ...common,
     };
-  if (h.kind === 'op_deposit' || h.kind === 'op_withdraw')
+  if (h.kind === 'op_deposit' || h.kind === 'op_withdrawal')
     return {
       op_init_transfer: {
         from_chain_id: h.from,
@@ -138,7 +138,7 @@ function operation(
       },
       ...common,
     };
-  if (h.kind !== 'lz') throw new Error('unreachable: unknown hop kind');
+  if (h.kind !== 'layer_zero') throw new Error('unreachable: unknown hop kind');
   const fee = lzFee.get(h);
   return {
     layer_zero_transfer: {
@@ -159,7 +159,7 @@ function operation(
 
 /** SendParam for a LayerZero hop (amount after dust; recipient bytes32, zero for quotes). */
 export function lzSendParam(
-  h: Hop & { kind: 'lz' },
+  h: RouteHop & { kind: 'layer_zero' },
   recipient: Uint8Array = new Uint8Array(20),
   minAmountLD?: bigint,
 ): SendParam {
@@ -180,10 +180,10 @@ export async function quoteLzFees(
   reg: Registry,
   plan: RoutePlan,
   quote?: LzQuoteProvider,
-): Promise<Map<Hop, bigint | null>> {
-  const fees = new Map<Hop, bigint | null>();
+): Promise<Map<RouteHop, bigint | null>> {
+  const fees = new Map<RouteHop, bigint | null>();
   for (const h of plan.hops) {
-    if (h.kind !== 'lz') continue;
+    if (h.kind !== 'layer_zero') continue;
     const chain = reg.chains.get(h.from);
     const rpc = chain?.jsonRpc;
     const evm = chain?.vm === 'external-evm' || chain?.vm === 'minievm';
@@ -215,7 +215,12 @@ export function chainIds(plan: RoutePlan): string[] {
   return [plan.hops[0]!.from, ...plan.hops.map((h) => h.to)];
 }
 
-export function renderRoute(reg: Registry, req: RouteRequest, r: ResolvedRoute, lzFee: Map<Hop, bigint | null>): Json {
+export function renderRoute(
+  reg: Registry,
+  req: RouteRequest,
+  r: ResolvedRoute,
+  lzFee: Map<RouteHop, bigint | null>,
+): Json {
   const { plan } = r;
   const last = plan.hops.length - 1;
   const operations = plan.hops.map((h, i) =>
@@ -233,11 +238,11 @@ export function renderRoute(reg: Registry, req: RouteRequest, r: ResolvedRoute, 
   const warnings: string[] = [];
   const fees: Json[] = [];
   plan.hops.forEach((h, i) => {
-    if (h.kind === 'op_withdraw') {
+    if (h.kind === 'op_withdrawal') {
       const days = (reg.chains.get(h.from)?.finalizationPeriodSeconds ?? 0) / 86400;
       infos.push(`OPinit withdrawal: claim on ${h.to} after the ${days}-day finalization period`);
     }
-    if (h.kind !== 'lz') return;
+    if (h.kind !== 'layer_zero') return;
     const fee = lzFee.get(h);
     if (h.dust > 0n) infos.push(`LayerZero drops ${h.dust} base units below ${h.src.sharedDecimals} shared decimals`);
     for (const d of [h.src, h.dst] as LzDeployment[])

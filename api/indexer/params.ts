@@ -4,7 +4,9 @@
 import { fromBech32, toBech32, fromHex, toHex } from '@cosmjs/encoding';
 import { badRequest } from '../http/errors.js';
 
-export type Vm = 'evm' | 'move' | 'wasm';
+import type { Vm } from '../../chain/vm.js';
+
+export type { Vm };
 
 /** Heights above this cannot exist (sequence = height * 1e6 must fit UInt64); they are answered as "above the tip". */
 export const MAX_HEIGHT = 1_000_000_000_000;

@@ -3,7 +3,7 @@ import { toBech32 } from '@cosmjs/encoding';
 import { createHash } from 'node:crypto';
 import type {
   BlockInput,
-  ChainSource,
+  SimChainSource,
   EvmSide,
   SealedBlock,
   SealedTx,
@@ -150,7 +150,7 @@ export interface SimChainOptions {
 }
 
 /** In-memory chain with full indexes (tx hash, EVM hash, events) for tx / tx_search / eth lookups. */
-export class SimChain implements ChainSource {
+export class SimChain implements SimChainSource {
   readonly chainId: string;
   readonly vm: 'evm' | 'move' | 'wasm';
   readonly evmChainId?: bigint;

@@ -2,7 +2,7 @@
 // Move `0x1::collection` / `0x1::nft` / `0x1::object` events. Pure: lookups (names, URIs, Move object →
 // token) happen in ingest/enrich.ts.
 import { fromBech32, toHex } from '@cosmjs/encoding';
-import { normalizeAccount, topicAddress, ZERO_EVM_ADDRESS } from './address.js';
+import { normalizeAccount, topicAddress, ZERO_EVM_ADDRESS } from '../../chain/address.js';
 import { attrs, evmLogsOf, type AbciEvent } from './events.js';
 
 export const ERC721_TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
@@ -54,7 +54,9 @@ export interface NftDecodeResult {
   openings?: NftOpening[];
 }
 
-export type Vm = 'evm' | 'move' | 'wasm';
+import type { Vm } from '../../chain/vm.js';
+
+export type { Vm };
 
 const moveHex = (v: unknown): string => {
   const s = String(v ?? '')

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { ripemd160, sha256 } from '@cosmjs/crypto';
 import { fromBase64, toBech32, toHex } from '@cosmjs/encoding';
 import { computeAddress } from 'ethers';
-import { normalizeAccount } from './address.js';
+import { normalizeAccount } from '../../chain/address.js';
 import { accountsTouched, evmLogsOf, type AbciEvent, type EvmLog } from './events.js';
 import { decodeNfts, type NftDecodeResult, type Vm } from './nft.js';
 import type { ChainTime } from './time.js';
@@ -62,8 +62,9 @@ export interface TxFacts {
   nft: NftDecodeResult;
 }
 
-export const SEQUENCE_STRIDE = 1_000_000;
-export const sequenceOf = (height: number, index: number) => height * SEQUENCE_STRIDE + index;
+import { SEQUENCE_STRIDE, sequenceOf } from '../../chain/sequence.js';
+
+export { SEQUENCE_STRIDE, sequenceOf };
 
 export function txHash(rawBase64: string): string {
   return createHash('sha256').update(Buffer.from(rawBase64, 'base64')).digest('hex').toUpperCase();

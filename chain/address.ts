@@ -1,4 +1,4 @@
-// Address normalisation as the reference indexer does it (indexer.md §6.3, §11.2): bech32 with the chain
+// Address normalisation as the reference indexer does it (docs/indexer.md): bech32 with the chain
 // prefix, or hex with/without 0x (leading zeros trimmed, left-padded to 20 or 32 bytes). Canonical form: bech32.
 import { fromBech32, fromHex, toBech32, toHex } from '@cosmjs/encoding';
 
