@@ -10,10 +10,10 @@ import { decodeBlock, type BlockFacts } from './decode/block.js';
 import type { Vm } from './decode/nft.js';
 import { createEnricher } from './enrich.js';
 import { createProgress } from './progress.js';
-import { buildRichListSnapshot } from './richlist.js';
+import { buildRichListSnapshot, latestSnapshot } from '../clickhouse/richlist-snapshots.js';
 import { MalformedResponseError, withRetry, type ChainSource, type FetchedBlock } from './source.js';
-import { lastCheckpoint, recover, rewindTo, writeBatch, type BlockBatchItem } from './writer.js';
-import { latestSnapshot } from './richlist.js';
+import { blockTimeNs, lastCheckpoint, recover, rewindTo } from '../clickhouse/chain-facts.js';
+import { writeBatch, type BlockBatchItem } from './writer.js';
 
 export interface IngestOptions {
   store: Store;
@@ -132,11 +132,7 @@ export function createIngest(opts: IngestOptions): Ingest {
 
   async function previousBlockTime(height: number): Promise<bigint | null> {
     if (height < 1) return null;
-    const [r] = await store.rows<{ ns: string }>(
-      'SELECT toString(toUnixTimestamp64Nano(time)) AS ns FROM blocks WHERE height = {h:UInt64}',
-      { h: height },
-    );
-    return r ? BigInt(r.ns) : null;
+    return blockTimeNs(store, height);
   }
 
   async function write(range: { fetched: Fetched; facts: BlockFacts }[]) {

@@ -1,74 +1,25 @@
-// Writes decoded blocks into the raw tables in height order, then records the checkpoint. Inserts into
-// several tables are not atomic together, so a crash can leave rows above the checkpoint: `recover()` deletes
-// exactly those before the ingest resumes, and `deleteRange()` does the same before any height is re-ingested.
-// Together they make re-ingest and kill/restart leave exactly the same data.
+// Turns decoded blocks into the rows of the raw tables and writes them in height order, then the checkpoint
+// (the SQL, the insert order and crash recovery are in clickhouse/chain-facts.ts). Together with recovery this
+// makes re-ingest and kill/restart leave exactly the same data.
 import type { Store } from '../clickhouse/client.js';
+import { insertFacts } from '../clickhouse/chain-facts.js';
+
+export {
+  deleteRange,
+  HEIGHT_TABLES,
+  lastCheckpoint,
+  recover,
+  rewindTo,
+} from '../clickhouse/chain-facts.js';
 import type { BlockFacts } from './decode/block.js';
 import { SEQUENCE_STRIDE } from './decode/tx.js';
 import type { CallFrame, EvmReceipt } from './source.js';
-
-/** Every table holding rows of a height (facts and the lookup tables the views derive from them). */
-export const HEIGHT_TABLES = [
-  'blocks',
-  'txs',
-  'evm_logs',
-  'evm_txs',
-  'evm_internal_txs',
-  'nft_events',
-  'nft_collection_events',
-  'ingest_errors',
-  'tx_hashes',
-  'account_txs',
-  'msg_type_txs',
-  'nft_holdings',
-  'nft_token_txs',
-  'balance_deltas',
-  'nft_objects',
-  'tx_docs',
-] as const;
 
 export interface BlockBatchItem {
   facts: BlockFacts;
   blockTimeMs: number;
   receipts?: EvmReceipt[];
   traces?: { txHash: string; result?: CallFrame; error?: string }[];
-}
-
-export async function lastCheckpoint(store: Store): Promise<number> {
-  const [row] = await store.rows<{ h: string }>('SELECT max(height) AS h FROM ingest_checkpoints');
-  return Number(row?.h ?? 0);
-}
-
-export async function deleteRange(store: Store, from: number, to: number): Promise<number> {
-  let deleted = 0;
-  for (const table of HEIGHT_TABLES) {
-    const [c] = await store.rows<{ c: string }>(
-      `SELECT count() AS c FROM ${table} WHERE height BETWEEN {from:UInt64} AND {to:UInt64}`,
-      { from, to },
-    );
-    if (Number(c?.c ?? 0) === 0) continue;
-    deleted += Number(c!.c);
-    await store.exec(`DELETE FROM ${table} WHERE height BETWEEN {from:UInt64} AND {to:UInt64}`, { from, to });
-  }
-  return deleted;
-}
-
-/**
- * Move the last complete height back to `height`: checkpoints above it are deleted first, so a crash at any
- * point afterwards is handled by recover(), which then deletes the data above it. The normal ingest loop then
- * writes those heights again. This is how a range is re-ingested without ever leaving a hole.
- */
-export async function rewindTo(store: Store, height: number): Promise<void> {
-  await store.exec('DELETE FROM ingest_checkpoints WHERE height > {h:UInt64}', { h: height });
-  if (height > 0 && (await lastCheckpoint(store)) < height) await store.insert('ingest_checkpoints', [{ height }]);
-  await recover(store);
-}
-
-/** Remove rows a crash left above the last complete height. Returns that height. */
-export async function recover(store: Store): Promise<{ checkpoint: number; deleted: number }> {
-  const checkpoint = await lastCheckpoint(store);
-  const deleted = await deleteRange(store, checkpoint + 1, Number.MAX_SAFE_INTEGER);
-  return { checkpoint, deleted };
 }
 
 function flattenCalls(height: number, hash: string, root: CallFrame) {
@@ -182,16 +133,6 @@ export function batchRows(batch: readonly BlockBatchItem[]) {
   return rows;
 }
 
-// Views of one insert run in parallel; Replacing targets skip the merge-on-insert pass (readers never rely on it).
-// For the cluster DDL: no insert dedup (a block re-inserted after recovery deleted it must land again) and
-// synchronous Distributed inserts (a checkpoint must never be visible before its facts).
-const INSERT_SETTINGS = {
-  parallel_view_processing: 1,
-  optimize_on_insert: 0,
-  insert_deduplicate: 0,
-  distributed_foreground_insert: 1,
-};
-
 export interface WriteBatchOptions {
   /** Called after each table's inserts of a batch, before the next table's (fault injection: the crash test). */
   afterInsert?: (table: string) => void;
@@ -204,25 +145,5 @@ export async function writeBatch(
   opts: WriteBatchOptions = {},
 ): Promise<void> {
   if (batch.length === 0) return;
-  const rows = batchRows(batch);
-  // Parents before children of the derived views; txs last among facts so a tx is never visible without its block.
-  for (const table of [
-    'blocks',
-    'evm_logs',
-    'evm_txs',
-    'evm_internal_txs',
-    'nft_events',
-    'nft_holdings',
-    'nft_collection_events',
-    'ingest_errors',
-    'tx_docs',
-    'txs',
-  ] as const) {
-    // chDB inlines an insert's whole body into one statement: keep each statement small to bound memory.
-    const chunk = table === 'tx_docs' || table === 'evm_txs' ? 2000 : 20_000;
-    for (let i = 0; i < rows[table].length; i += chunk)
-      await store.insert(table, rows[table].slice(i, i + chunk), INSERT_SETTINGS);
-    opts.afterInsert?.(table);
-  }
-  await store.insert('ingest_checkpoints', [{ height: batch[batch.length - 1]!.facts.height }]);
+  await insertFacts(store, batchRows(batch), batch[batch.length - 1]!.facts.height, opts.afterInsert);
 }

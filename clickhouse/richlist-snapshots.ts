@@ -1,12 +1,10 @@
 // Rich-list snapshots (EVM rollups): holders of every ERC20 ranked by (amount DESC, account ASC) at one
 // height, built inside ClickHouse from the balance_deltas ledger. A snapshot is visible only once it is
 // recorded in richlist_snapshots, so a crash mid-build is harmless (its rows are deleted by the next build).
-import type { Store } from '../clickhouse/client.js';
+// Written by the ingest; the API reads them through clickhouse/queries/richlist.ts.
+import type { Store } from './client.js';
 
-export async function latestSnapshot(store: Store): Promise<number> {
-  const [r] = await store.rows<{ h: string }>('SELECT max(snapshot_height) AS h FROM richlist_snapshots');
-  return Number(r?.h ?? 0);
-}
+export { latestSnapshot } from './queries/richlist.js';
 
 // Each snapshot is its own partition, so replacing one is a metadata-only DROP PARTITION (lightweight DELETEs
 // accumulate masks and made every later snapshot slower). Partition ids are our own integer heights.
