@@ -1,4 +1,4 @@
-// Lookups the decoders cannot do alone (indexer.md §11.3), at the block's height (`x-cosmos-block-height`):
+// Lookups the decoders cannot do alone (docs/indexer.md), at the block's height (`x-cosmos-block-height`):
 // - collection names (ERC721 name(), CW721 contract_info) and token URIs (ERC721 tokenURI(id), Move
 //   0x1::nft::Nft): cosmetic, best effort after a few retries; a failed lookup leaves the field empty and only
 //   a revert blacklists an ERC721 collection (as upstream does);

@@ -1,5 +1,5 @@
 // POST /v2/fungible/msgs: check the client's operations against a route we would give, then build the
-// transactions to sign (reference/router.md §4). The router never signs or broadcasts.
+// transactions to sign (docs/router.md). The router never signs or broadcasts.
 import { decodeTxRaw } from '@cosmjs/proto-signing';
 import { fromBech32 } from '@cosmjs/encoding';
 import { invalidRequest, unavailableNow } from './errors.js';

@@ -1,5 +1,5 @@
 // POST /v2/fungible/route: validate the request against the registry, search, pick the best route and
-// render it in the Skip v2 / Initia wire shape (reference/router.md §2-3).
+// render it in the Skip v2 / Initia wire shape (docs/router.md).
 import { invalidRequest, unsupported } from './errors.js';
 import { parseAmount, rescale } from './amount.js';
 import { decimalsOf, findAsset, gasAsset, knownDenom } from './assets.js';

@@ -1,6 +1,6 @@
 // Typed API errors and their one mapping to HTTP. Handlers throw; nothing else writes error bodies.
-//   indexer style: {"code": <HTTP status>, "message": "..."}               (reference/indexer.md §10)
-//   router style:  {"code": <gRPC status>, "message": "...", "details": []} (reference/router.md §9)
+//   indexer style: {"code": <HTTP status>, "message": "..."}               (docs/indexer.md)
+//   router style:  {"code": <gRPC status>, "message": "...", "details": []} (docs/router.md)
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { log } from '../../platform/log.js';
 import { RouteError } from '../../routing/errors.js';

@@ -39,7 +39,7 @@ const trailingSlash: RequestHandler = (req, _res, next) => {
   next();
 };
 
-/** Validator errors on the pagination range keep the upstream wording (reference/indexer.md §3.1). */
+/** Validator errors on the pagination range keep the upstream wording (docs/indexer.md). */
 const paginationWording: ErrorRequestHandler = (err, _req, _res, next) => {
   const first = (err as { errors?: { path?: string }[] })?.errors?.[0]?.path ?? '';
   const status = (err as { status?: number })?.status;

@@ -1,4 +1,4 @@
-// NFT collection endpoints (reference/indexer.md §7.1, §7.3). Lists are ordered by (height, object_addr) and
+// NFT collection endpoints (docs/indexer.md). Lists are ordered by (height, object_addr) and
 // continue with a keyset cursor; an explicit offset is still honoured, as Celatone pages that way.
 import type { Router } from 'express';
 import { badRequest, notFound } from '../http/errors.js';

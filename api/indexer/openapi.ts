@@ -1,6 +1,6 @@
 // The indexer's OpenAPI 3 document: the single contract for request validation (express-openapi-validator),
 // response validation in tests, the fuzzer (schemathesis) and Swagger UI. Served at /swagger/doc.json.
-// Facts that shape it (reference/infrastructure.md §4): dotted `pagination.*` names are literal keys; `msgs`
+// Facts that shape it (docs/indexer.md): dotted `pagination.*` names are literal keys; `msgs`
 // is form/explode:false + allowReserved so both `a,b` and repeated values work with type URLs; int64 values
 // are strings in responses; every parameter a client may send is declared (unknown ones are a 400).
 

@@ -1,6 +1,6 @@
-// Pagination of every indexer list (reference/indexer.md §3): the `pagination.*` query parameters, the
+// Pagination of every indexer list (docs/indexer.md): the `pagination.*` query parameters, the
 // `pagination.key` cursor codec and the `{previous_key, next_key, total}` object.
-// Pure code: no I/O, unit-tested in test/indexer/pagination.test.ts.
+// Pure code: no I/O, unit-tested in test/api/indexer/pagination.test.ts.
 import { badRequest } from '../http/errors.js';
 
 /** A decoded JSON cursor. Which kinds a list accepts is decided by the list (see `cursorFor`). */

@@ -1,5 +1,5 @@
 // Parsing and normalisation of the indexer's path and query values: accounts, collection addresses,
-// heights, tx hashes, `msgs`, `order_by`, rich-list denoms (reference/indexer.md §6.2, §6.3, §7.3, §8, §10).
+// heights, tx hashes, `msgs`, `order_by`, rich-list denoms (docs/indexer.md).
 // Pure code: every failure is a 400 ApiError with the upstream message, naming the value.
 import { fromBech32, toBech32, fromHex, toHex } from '@cosmjs/encoding';
 import { badRequest } from '../http/errors.js';

@@ -1,4 +1,4 @@
-// GET /status (reference/indexer.md §4).
+// GET /status (docs/indexer.md).
 import type { Router } from 'express';
 import { ApiError } from '../http/errors.js';
 import { statusFacts } from '../../clickhouse/queries/status.js';

@@ -1,4 +1,4 @@
-// NFT token endpoints (reference/indexer.md §7.2, §7.3): by account and by collection, ordered by
+// NFT token endpoints (docs/indexer.md): by account and by collection, ordered by
 // (token_id, height) or (height, token_id) — text order on token_id, as upstream — with a keyset cursor.
 import type { Request, Router } from 'express';
 import { collectionLabels } from '../../clickhouse/queries/collections.js';

@@ -1,4 +1,4 @@
-// Tx endpoints (reference/indexer.md §6): /txs, /txs/by_account/{account}, /txs/by_height/{height},
+// Tx endpoints (docs/indexer.md): /txs, /txs/by_account/{account}, /txs/by_height/{height},
 // /txs/{tx_hash}, and the NFT tx list, which has the same item and cursor. Items are the stored JSON
 // documents, spliced into the response as text.
 import type { Request, Response, Router } from 'express';

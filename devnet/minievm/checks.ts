@@ -14,7 +14,7 @@ export interface Mismatch {
 
 export type { AbciEvent, EventAttribute } from '../../chain/events.js';
 
-/** `/indexer/tx/v1/txs/{hash}` → `.tx` (reference/indexer.md §6.1) */
+/** `/indexer/tx/v1/txs/{hash}` → `.tx` (docs/indexer.md) */
 export interface IndexerTx {
   txhash: string;
   height: string;

@@ -293,7 +293,7 @@ export function withdrawalTx(v: {
   );
 }
 
-/** User claim MsgFinalizeTokenWithdrawal on L1 (attribute list of reference/tracking.md §4, step 4). */
+/** User claim MsgFinalizeTokenWithdrawal on L1 (attribute list of docs/tracking.md, step 4). */
 export function finalizeWithdrawalTx(v: {
   bridgeId: string;
   outputIndex: string;

@@ -1,5 +1,5 @@
 // Event helpers: attribute access, EVM logs carried in minievm `evm` events, and the account ↔ tx links
-// of indexer.md §11.2.
+// of docs/indexer.md.
 import { normalizeAccount, topicAddress } from '../../chain/address.js';
 
 import type { AbciEvent, EvmLog } from '../../chain/events.js';

@@ -1,4 +1,4 @@
-// NFT facts from one tx's events (indexer.md §11.3): ERC721 Transfer logs (EVM), CW721 `wasm` events,
+// NFT facts from one tx's events (docs/indexer.md): ERC721 Transfer logs (EVM), CW721 `wasm` events,
 // Move `0x1::collection` / `0x1::nft` / `0x1::object` events. Pure: lookups (names, URIs, Move object →
 // token) happen in ingest/enrich.ts.
 import { fromBech32, toHex } from '@cosmjs/encoding';

@@ -1,4 +1,4 @@
-// One tx → its facts: the API tx object (indexer.md §6.1, pre-rendered JSON), signer, message types,
+// One tx → its facts: the API tx object (docs/indexer.md, pre-rendered JSON), signer, message types,
 // accounts touched, fee, EVM logs and NFT facts.
 import { createHash } from 'node:crypto';
 import { ripemd160, sha256 } from '@cosmjs/crypto';
@@ -131,7 +131,7 @@ export function decodeTx(vm: Vm, input: TxInput, prefix = 'init'): TxFacts {
   const msgTypes = (restTx.body?.messages ?? []).map((m) => (m['@type'] ?? '').replace(/^\//, ''));
   const code = result.code ?? 0;
   const { '@type': _outerType, ...txBody } = restTx;
-  // Key order follows indexer.md §6.1.
+  // Key order follows the upstream tx object (docs/indexer.md).
   const apiTx = {
     txhash: hash,
     height: String(input.height),

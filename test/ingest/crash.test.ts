@@ -84,7 +84,7 @@ function runIngest(
 async function dump(dataDir: string): Promise<Record<string, string>> {
   const { stdout } = await promisify(execFile)(
     process.execPath,
-    ['--import', 'tsx', 'test/support/dump-main.ts', dataDir],
+    ['--import', 'tsx', 'devnet/tools/dump-main.ts', dataDir],
     { cwd: root, encoding: 'utf8', maxBuffer: 256 << 20 },
   );
   return JSON.parse(stdout) as Record<string, string>;

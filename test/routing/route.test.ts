@@ -75,7 +75,7 @@ describe('L1 INIT to every rollup by OPinit', () => {
       });
       expect(r.extra_warnings).toEqual(c.removed ? [`${c.chainId} has been removed from the Initia registry`] : []);
     });
-  it('echelon-1 is bridge 16 (router.md example)', async () => {
+  it('echelon-1 is bridge 16 (docs/router.md)', async () => {
     const r = await route({
       source_asset_chain_id: 'interwoven-1',
       source_asset_denom: 'uinit',
