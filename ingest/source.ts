@@ -6,6 +6,7 @@ import { JsonRpcProvider } from 'ethers';
 import type { RawBlock, RawBlockResults } from './decode/block.js';
 import type { RestTx } from './decode/tx.js';
 import { MalformedResponseError, TransientSourceError } from '../chain/retry.js';
+import { getJson, HttpStatusError } from '../chain/rpc.js';
 
 export interface FetchedBlock {
   height: number;
@@ -92,22 +93,18 @@ export function createChainSource(opts: ChainSourceOptions): ChainSource {
   }
 
   async function restGet<T>(pathAndQuery: string, height?: number, retry404 = false): Promise<T> {
-    let res: Response;
+    const headers: Record<string, string> = height !== undefined ? { 'x-cosmos-block-height': String(height) } : {};
     try {
-      const headers: Record<string, string> = height !== undefined ? { 'x-cosmos-block-height': String(height) } : {};
-      res = await fetch(rest + pathAndQuery, { signal: AbortSignal.timeout(timeoutMs), headers });
+      return await getJson<T>(rest + pathAndQuery, { timeoutMs, headers });
     } catch (e) {
+      if (e instanceof HttpStatusError) {
+        const s = e.status;
+        if (s >= 500 || s === 429 || s === 408 || (retry404 && s === 404))
+          throw new TransientSourceError(`GET ${pathAndQuery}: HTTP ${s}`);
+        throw new Error(`GET ${pathAndQuery}: HTTP ${s} ${e.body.slice(0, 200)}`);
+      }
+      if (e instanceof SyntaxError) throw new MalformedResponseError(`GET ${pathAndQuery}: ${e.message}`);
       throw new TransientSourceError(`GET ${pathAndQuery}: ${(e as Error).message}`);
-    }
-    const body = await res.text();
-    if (res.status >= 500 || res.status === 429 || res.status === 408 || (retry404 && res.status === 404)) {
-      throw new TransientSourceError(`GET ${pathAndQuery}: HTTP ${res.status}`);
-    }
-    if (!res.ok) throw new Error(`GET ${pathAndQuery}: HTTP ${res.status} ${body.slice(0, 200)}`);
-    try {
-      return JSON.parse(body) as T;
-    } catch (e) {
-      throw new MalformedResponseError(`GET ${pathAndQuery}: ${(e as Error).message}`);
     }
   }
 
