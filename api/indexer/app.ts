@@ -3,6 +3,7 @@
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { createServiceApp } from '../http/app.js';
+import type { CorsSettings } from '../http/cors.js';
 import { ApiError, errorHandler, notFoundHandler } from '../http/errors.js';
 import type { Store } from '../../clickhouse/client.js';
 import type { AppConfig } from '../../platform/config.js';
@@ -29,6 +30,8 @@ export interface IndexerAppOptions {
   lookups?: ChainLookups;
   /** Upstream-style response cache (1 s lists, 10 s single objects); on unless false. */
   responseCache?: boolean;
+  /** Cross-origin access; default: any origin (api/http/cors.ts). */
+  cors?: CorsSettings;
 }
 
 /** Routing is non-strict upstream: `/status/` is `/status`. Strip the slash before validation sees the path. */
@@ -65,6 +68,7 @@ export function createIndexerApp(opts: IndexerAppOptions): Express {
   const app = createServiceApp({
     service: 'indexer',
     openapi: indexerOpenApi,
+    cors: opts.cors,
     health: async () => ({ indexed_height: await ctx.tip() }),
   });
   app.locals.validateResponses = opts.validateResponses === true;
