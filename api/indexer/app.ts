@@ -15,6 +15,7 @@ import { paginationMessages } from './pagination.js';
 import { registerStatus } from './status.js';
 import { registerBlocks } from './blocks.js';
 import { registerTxs } from './txs.js';
+import { registerEvm } from './evm.js';
 import { registerCollections } from './collections.js';
 import { registerTokens } from './tokens.js';
 import { registerRichList } from './richlist.js';
@@ -80,7 +81,8 @@ export function createIndexerApp(opts: IndexerAppOptions): Express {
       apiSpec: structuredClone(indexerOpenApi) as unknown as Parameters<
         typeof OpenApiValidator.middleware
       >[0]['apiSpec'],
-      validateRequests: true,
+      // Unknown query parameters are ignored, as upstream (cache-busters like `_=1700000000`).
+      validateRequests: { allowUnknownQueryParameters: true },
       validateResponses: opts.validateResponses === true,
       // Unknown routes fall through to our 404 ("Cannot GET /path"), as upstream.
       ignoreUndocumented: true,
@@ -90,6 +92,7 @@ export function createIndexerApp(opts: IndexerAppOptions): Express {
   registerStatus(router, ctx);
   registerBlocks(router, ctx);
   registerTxs(router, ctx);
+  registerEvm(router, ctx);
   registerCollections(router, ctx);
   registerTokens(router, ctx);
   registerRichList(router, ctx);

@@ -7,9 +7,9 @@ import { handle, str, type IndexerContext } from './context.js';
 import { pageResult, parsePage, type RawPageQuery } from './pagination.js';
 import { parseAccount, parseCollectionAddr, parseOrderBy, rfc3339Nano } from './params.js';
 
-function tokenIdFilter(v: unknown): string | null {
-  return v === undefined ? null : str(v);
-}
+/** An absent or empty filter (`token_id=`, `collection_addr=`) means no filter, as upstream. */
+const filterValue = (v: unknown): string | null => (v === undefined || v === '' ? null : str(v));
+const tokenIdFilter = filterValue;
 
 export function registerTokens(r: Router, ctx: IndexerContext): void {
   const page = async (req: Request, scope: TokenScope) => {
@@ -53,10 +53,8 @@ export function registerTokens(r: Router, ctx: IndexerContext): void {
     '/indexer/nft/v1/tokens/by_account/:account',
     handle(async (req, res) => {
       const owner = parseAccount(str(req.params.account), ctx.bech32Prefix);
-      const collection =
-        req.query.collection_addr === undefined
-          ? null
-          : parseCollectionAddr(str(req.query.collection_addr), ctx.vm, ctx.bech32Prefix);
+      const wanted = filterValue(req.query.collection_addr);
+      const collection = wanted === null ? null : parseCollectionAddr(wanted, ctx.vm, ctx.bech32Prefix);
       res.json(await page(req, { kind: 'owner', owner, collection, tokenId: tokenIdFilter(req.query.token_id) }));
     }),
   );

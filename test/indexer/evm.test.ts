@@ -487,10 +487,8 @@ describe('errors', () => {
       400,
       'invalid pagination.key format',
     ],
-    [`/indexer/tx/v1/txs?pagination.key=${Buffer.from('{"height":3}').toString('base64')}`, 400, /does not apply/],
     ['/indexer/tx/v1/txs?pagination.reverse=maybe', 400, /pagination\.reverse/],
     ['/indexer/tx/v1/txs/by_account/init1q?is_signer=yes', 400, /is_signer/],
-    ['/indexer/tx/v1/txs?unknown=1', 400, /Unknown query parameter 'unknown'/],
     [
       '/indexer/nft/v1/collections/0xzz',
       400,
