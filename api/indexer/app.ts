@@ -43,6 +43,20 @@ const trailingSlash: RequestHandler = (req, _res, next) => {
   next();
 };
 
+/**
+ * An empty filter (`msgs=`, `token_id=`, `collection_addr=`, as form libraries and axios send an empty search
+ * box) means no filter, as upstream: drop it before validation, so it is never checked as a value.
+ */
+const EMPTY_MEANS_ABSENT = ['msgs', 'token_id', 'collection_addr'] as const;
+const emptyFilters: RequestHandler = (req, _res, next) => {
+  const q = req.query as Record<string, unknown>;
+  for (const k of EMPTY_MEANS_ABSENT) {
+    const v = q[k];
+    if (v === '' || (Array.isArray(v) && v.every((x) => x === ''))) delete q[k];
+  }
+  next();
+};
+
 /** Validator errors on the pagination range keep the upstream wording (reference/indexer.md §3.1). */
 const paginationWording: ErrorRequestHandler = (err, _req, _res, next) => {
   const first = (err as { errors?: { path?: string }[] })?.errors?.[0]?.path ?? '';
@@ -74,6 +88,7 @@ export function createIndexerApp(opts: IndexerAppOptions): Express {
   });
   app.locals.validateResponses = opts.validateResponses === true;
   app.use(trailingSlash);
+  app.use(emptyFilters);
   if (opts.responseCache !== false) app.use(responseCache());
   app.use(
     OpenApiValidator.middleware({
