@@ -57,10 +57,14 @@ const emptyFilters: RequestHandler = (req, _res, next) => {
   next();
 };
 
-/** Validator errors on the pagination range keep the upstream wording (reference/indexer.md §3.1). */
-const paginationWording: ErrorRequestHandler = (err, _req, _res, next) => {
+/** Validator errors on the pagination range and order_by keep the upstream wording (reference/indexer.md §3.1, §10). */
+const paginationWording: ErrorRequestHandler = (err, req, _res, next) => {
   const first = (err as { errors?: { path?: string }[] })?.errors?.[0]?.path ?? '';
   const status = (err as { status?: number })?.status;
+  if (status === 400 && /order_by$/.test(first))
+    return next(
+      new ApiError(400, `invalid order_by value '${String(req.query.order_by)}', must be one of: token_id, height`),
+    );
   if (status === 400 && /pagination\.limit$/.test(first)) return next(new ApiError(400, paginationMessages.limit));
   if (status === 400 && /pagination\.offset$/.test(first) && /minimum|>=/.test(String((err as Error).message)))
     return next(new ApiError(400, paginationMessages.offset));
