@@ -177,6 +177,11 @@ export function pageResult<T>(
   next: ((last: T) => Cursor) | 'offset',
   /** Offset-mode lists upstream (collections, tokens) also give `previous_key` when paged by offset. */
   previousByOffset = next === 'offset',
+  /**
+   * Page reached by cursor on such a list: how many rows come up to and including the cursor (the page's
+   * offset). `previous_key` is then the decimal offset key of the page before, so clients can page back.
+   */
+  cursorOffset?: number,
 ): { rows: T[]; pagination: PaginationObject } {
   const more = fetched.length > page.limit;
   const rows = more ? fetched.slice(0, page.limit) : fetched.slice();
@@ -190,5 +195,7 @@ export function pageResult<T>(
   }
   if (previousByOffset && page.cursor === null && page.offset > 0 && page.offset >= page.limit)
     previousKey = encodeOffset(page.offset - page.limit);
+  if (previousByOffset && page.cursor !== null && cursorOffset !== undefined && cursorOffset > 0)
+    previousKey = encodeOffset(Math.max(0, cursorOffset - page.limit));
   return { rows, pagination: { previous_key: previousKey, next_key: nextKey, total } };
 }

@@ -2,7 +2,13 @@
 // (token_id, height) or (height, token_id) — text order on token_id, as upstream — with a keyset cursor.
 import type { Request, Router } from 'express';
 import { collectionLabels } from '../../clickhouse/queries/collections.js';
-import { countTokens, listTokens, type TokenRow, type TokenScope } from '../../clickhouse/queries/tokens.js';
+import {
+  countTokens,
+  countTokensThrough,
+  listTokens,
+  type TokenRow,
+  type TokenScope,
+} from '../../clickhouse/queries/tokens.js';
 import { handle, str, type IndexerContext } from './context.js';
 import { pageResult, parsePage, type RawPageQuery } from './pagination.js';
 import { parseAccount, parseCollectionAddr, parseOrderBy, rfc3339Nano } from './params.js';
@@ -17,9 +23,10 @@ export function registerTokens(r: Router, ctx: IndexerContext): void {
     const order = parseOrderBy(req.query.order_by);
     const c = p.cursor?.kind === 'token' ? p.cursor : null;
     const cursor = c ? { height: c.height, tokenId: c.tokenId, collection: c.collection } : null;
-    const [rows, total] = await Promise.all([
+    const [rows, total, through] = await Promise.all([
       listTokens(ctx.store, scope, order, { desc: p.reverse, limit: p.limit + 1, offset: p.offset }, cursor),
       p.countTotal ? countTokens(ctx.store, scope) : Promise.resolve('0'),
+      cursor ? countTokensThrough(ctx.store, scope, order, p.reverse, cursor) : Promise.resolve(undefined),
     ]);
     const multi = scope.kind === 'owner';
     const { rows: shown, pagination } = pageResult(
@@ -33,6 +40,7 @@ export function registerTokens(r: Router, ctx: IndexerContext): void {
         collection: multi ? t.collection : null,
       }),
       true,
+      through,
     );
     // A token whose collection row is missing is still returned, with empty collection fields (§7.3).
     const cols = await collectionLabels(ctx.store, [...new Set(shown.map((t) => t.collection))]);

@@ -332,6 +332,50 @@ describe.each(['evm', 'move', 'wasm'] as const)('%s sample chain, as the explore
     );
   });
 
+  it('NFT lists reached by cursor carry previous_key (a decimal offset key) that leads back a page', async () => {
+    const b64 = (n: number) => Buffer.from(String(n)).toString('base64');
+    const cols = (await ok('/indexer/nft/v1/collections?pagination.limit=100')).collections as {
+      object_addr: string;
+      collection: { name: string };
+    }[];
+    const richest = (
+      await Promise.all(
+        cols.map(async (c) => ({
+          c,
+          n: Number((await ok(`/indexer/nft/v1/tokens/by_collection/${c.object_addr}`)).pagination.total),
+        })),
+      )
+    ).sort((a, b) => b.n - a.n)[0]!.c;
+    const needle = encodeURIComponent(cols[0]!.collection.name.slice(0, 1));
+    const lists: [string, string][] = [
+      ['/indexer/nft/v1/collections?pagination.limit=1', 'collections'],
+      [`/indexer/nft/v1/collections/by_name/${needle}?pagination.limit=1`, 'collections'],
+      [`/indexer/nft/v1/tokens/by_collection/${richest.object_addr}?pagination.limit=1`, 'tokens'],
+      [`/indexer/nft/v1/tokens/by_collection/${richest.object_addr}?pagination.limit=1&order_by=height`, 'tokens'],
+    ];
+    for (const [path, key] of lists) {
+      const pages: { items: unknown[]; previous: string | null }[] = [];
+      let next: string | null = null;
+      do {
+        const body = await ok(next === null ? path : `${path}&pagination.key=${encodeURIComponent(next)}`);
+        pages.push({ items: body[key], previous: body.pagination.previous_key });
+        next = body.pagination.next_key;
+      } while (next !== null && pages.length < 50);
+      expect(pages[0]!.previous, path).toBeNull();
+      for (let i = 1; i < pages.length; i++) {
+        expect(pages[i]!.previous, `${path} page ${i}`).toBe(b64(i - 1)); // limit 1: the page before is offset i-1
+        // upstream's decimal keys are accepted and lead to that page
+        const back = await ok(`${path}&pagination.key=${encodeURIComponent(pages[i]!.previous!)}`);
+        expect(back[key], `${path} back from page ${i}`).toEqual(pages[i - 1]!.items);
+      }
+    }
+    const doc = await ok('/swagger/doc.json');
+    const params = doc.paths['/indexer/nft/v1/tokens/by_collection/{collection_addr}'].get.parameters;
+    const orderBy = params.find((p: { name: string }) => p.name === 'order_by');
+    expect(orderBy.schema.default).toBe('token_id');
+    expect(orderBy.schema.anyOf[0].enum).toEqual(['token_id', 'height']);
+  });
+
   describe('tolerances real clients rely on (each also written into /swagger/doc.json)', () => {
     it('unknown query parameters such as the cache-buster `_` are ignored', async () => {
       const plain = await ok('/indexer/tx/v1/txs?pagination.limit=3');

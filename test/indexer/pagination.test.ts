@@ -207,4 +207,14 @@ describe('pageResult', () => {
       ),
     );
   });
+
+  it('offset-style lists reached by cursor: previous_key is the decimal offset of the page before', () => {
+    const c = { kind: 'collection' as const, height: 5, collection: '0xab' };
+    const at = (n: number | undefined) =>
+      pageResult(page({ cursor: c }), [1, 2], '9', () => c, true, n).pagination.previous_key;
+    expect(at(7)).toBe(Buffer.from('4').toString('base64')); // rows 4..6 precede the page at offset 7
+    expect(at(2)).toBe(Buffer.from('0').toString('base64')); // fewer than a page before: back to the start
+    expect(at(0)).toBeNull();
+    expect(at(undefined)).toBeNull();
+  });
 });
