@@ -12,7 +12,7 @@ let s: IngestedSample;
 let api: Running;
 let m: EvmSampleManifest;
 
-// biome-ignore lint/suspicious/noExplicitAny: JSON-RPC wire values
+// any: JSON-RPC wire values
 async function rpc(method: string, params: unknown[]): Promise<any> {
   const res = await fetch(s.sample.evmUrl!, {
     method: 'POST',
@@ -76,7 +76,7 @@ describe('/indexer/tx/v1/evm-txs', () => {
       expect(tx.contractAddress).toBe(node.contractAddress ?? null);
       expect(tx.to).toBe(node.to ?? ''); // upstream prints a null `to` as ""
       expect(tx.logs).toEqual(
-        // biome-ignore lint/suspicious/noExplicitAny: JSON-RPC wire values
+        // any: JSON-RPC wire values
         node.logs.map((l: any) => ({ ...l, removed: l.removed === true })),
       );
       // the uppercase form and the hash without 0x find the same tx
@@ -119,7 +119,7 @@ describe('/indexer/tx/v1/evm-txs', () => {
     const byHeight = await api.get(`/indexer/tx/v1/evm-txs/by_height/${height}`);
     const inBlock = await rpc('eth_getBlockReceipts', [`0x${height.toString(16)}`]);
     expect(byHeight.body.txs.map((t: { transactionHash: string }) => t.transactionHash).sort()).toEqual(
-      // biome-ignore lint/suspicious/noExplicitAny: JSON-RPC wire values
+      // any: JSON-RPC wire values
       inBlock.map((r: any) => r.transactionHash).sort(),
     );
     expect(byHeight.body.pagination.total).toBe(String(inBlock.length));
@@ -148,10 +148,10 @@ describe('/indexer/tx/v1/evm-txs', () => {
 });
 
 describe('/indexer/tx/v1/evm-internal-txs', () => {
-  // biome-ignore lint/suspicious/noExplicitAny: JSON-RPC wire values
+  // any: JSON-RPC wire values
   const flatten = (hash: string, height: number, root: any) => {
     const out: object[] = [];
-    // biome-ignore lint/suspicious/noExplicitAny: JSON-RPC wire values
+    // any: JSON-RPC wire values
     const walkFrame = (f: any, parent: number) => {
       const index = out.length;
       out.push({
@@ -180,11 +180,11 @@ describe('/indexer/tx/v1/evm-internal-txs', () => {
     for (const height of [...new Set(evmHashes().map((e) => e.height))]) {
       const traces = await rpc('debug_traceBlockByNumber', [`0x${height.toString(16)}`, { tracer: 'callTracer' }]);
       const receipts = await rpc('eth_getBlockReceipts', [`0x${height.toString(16)}`]);
-      // biome-ignore lint/suspicious/noExplicitAny: JSON-RPC wire values
+      // any: JSON-RPC wire values
       const order = new Map<string, number>(
         receipts.map((r: any) => [r.transactionHash.toLowerCase(), Number(r.transactionIndex)]),
       );
-      // biome-ignore lint/suspicious/noExplicitAny: JSON-RPC wire values
+      // any: JSON-RPC wire values
       const sorted = [...traces].sort(
         (a: any, b: any) => (order.get(a.txHash.toLowerCase()) ?? 0) - (order.get(b.txHash.toLowerCase()) ?? 0),
       );
