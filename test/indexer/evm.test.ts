@@ -498,6 +498,8 @@ describe('errors', () => {
     ['/indexer/nft/v1/collections/by_account', 400, /account is missing/],
     ['/indexer/richlist/v1/0x1234', 400, /invalid denom/],
     ['/no/such/route', 404, 'Cannot GET /no/such/route'],
+    // traces off (EVM_INTERNAL_TXS=false): the internal-tx routes say why they are absent
+    ['/indexer/tx/v1/evm-internal-txs/by_height/1', 404, /internal txs are not indexed \(EVM_INTERNAL_TXS=false\)/],
   ];
   it.each(cases)('%s → %i', async (path, status, message) => {
     const res = await api.get(path);
