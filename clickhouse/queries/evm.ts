@@ -23,6 +23,14 @@ export interface EvmTxRow {
 
 type Params = Record<string, unknown>;
 
+const LOGS = "JSONExtractArrayRaw(receipt, 'logs')";
+const LINKED = `positionCaseInsensitive(receipt, {acct40:String}) > 0 AND (
+  lower(JSONExtractString(receipt, 'to')) = {acct:String}
+  OR lower(JSONExtractString(receipt, 'contractAddress')) = {acct:String}
+  OR has(arrayMap(l -> lower(JSONExtractString(l, 'address')), ${LOGS}), {acct:String})
+  OR has(arrayFlatten(arrayMap(l -> arrayMap(t -> lower(t), JSONExtract(l, 'topics', 'Array(String)')), ${LOGS})),
+         concat('0x000000000000000000000000', {acct40:String})))`;
+
 function evmTxFilter(scope: EvmTxScope, params: Params): string {
   switch (scope.kind) {
     case 'all':
@@ -33,10 +41,9 @@ function evmTxFilter(scope: EvmTxScope, params: Params): string {
     case 'account':
       params.acct = scope.account;
       params.acct40 = scope.account.slice(2);
-      // from, to, contractAddress, log addresses and address-shaped topics are all inside the receipt text
-      return scope.signer
-        ? 'AND sender = {acct:String}'
-        : 'AND (sender = {acct:String} OR positionCaseInsensitive(receipt, {acct40:String}) > 0)';
+      // Upstream's EVM edges: from, to, contractAddress, log addresses and address-shaped topics (24 zero
+      // bytes then the address). A substring test on the receipt text prunes rows before the JSON is parsed.
+      return scope.signer ? 'AND sender = {acct:String}' : `AND (sender = {acct:String} OR (${LINKED}))`;
   }
 }
 

@@ -133,6 +133,43 @@ describe('/indexer/tx/v1/evm-txs', () => {
     expect(bech.body).toEqual(hex.body);
     const any = await api.get(`/indexer/tx/v1/evm-txs/by_account/${from}`);
     expect(Number(any.body.pagination.total)).toBeGreaterThanOrEqual(Number(hex.body.pagination.total));
+  });
+
+  it("by_account links upstream's edges: from, to, contractAddress, log addresses, address topics", async () => {
+    // every receipt of the chain, from the node
+    const all: any[] = []; // any: JSON-RPC wire values
+    for (const h of [...new Set(evmHashes().map((e) => e.height))])
+      all.push(...(await rpc('eth_getBlockReceipts', [`0x${h.toString(16)}`])));
+    const linked = (
+      r: any,
+      a: string, // any: JSON-RPC wire values
+    ) =>
+      [r.from, r.to, r.contractAddress].some((x) => (x ?? '').toLowerCase() === a) ||
+      r.logs.some(
+        (l: { address: string; topics: string[] }) =>
+          l.address.toLowerCase() === a || l.topics.some((t) => t.toLowerCase() === `0x${'0'.repeat(24)}${a.slice(2)}`),
+      );
+    // a log-emitting contract, a topic-only address (an ERC20 recipient) and a sender
+    const withLogs = all.find((r) => r.logs.some((l: { topics: string[] }) => l.topics.length >= 3))!;
+    const log = withLogs.logs.find((l: { topics: string[] }) => l.topics.length >= 3);
+    const candidates = [
+      log.address.toLowerCase(),
+      `0x${log.topics[2].slice(26)}`.toLowerCase(),
+      withLogs.from.toLowerCase(),
+    ];
+    for (const a of candidates) {
+      const expected = all
+        .filter((r) => linked(r, a))
+        .map((r) => r.transactionHash)
+        .sort();
+      const { items } = await walk<{ transactionHash: string }>(
+        api,
+        `/indexer/tx/v1/evm-txs/by_account/${a}?pagination.limit=5`,
+        'txs',
+      );
+      expect(items.map((t) => t.transactionHash).sort(), a).toEqual(expected);
+      expect(expected.length).toBeGreaterThan(0);
+    }
     const above = await api.get(`/indexer/tx/v1/evm-txs/by_height/${m.latestHeight + 10}`);
     expect(above.body).toEqual({ txs: [], pagination: { previous_key: null, next_key: null, total: '0' } });
   });
