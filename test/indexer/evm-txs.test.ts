@@ -141,8 +141,8 @@ describe('/indexer/tx/v1/evm-txs', () => {
     for (const h of [...new Set(evmHashes().map((e) => e.height))])
       all.push(...(await rpc('eth_getBlockReceipts', [`0x${h.toString(16)}`])));
     const linked = (
-      r: any,
-      a: string, // any: JSON-RPC wire values
+      r: any, // any: JSON-RPC wire values
+      a: string,
     ) =>
       [r.from, r.to, r.contractAddress].some((x) => (x ?? '').toLowerCase() === a) ||
       r.logs.some(
