@@ -117,14 +117,14 @@ export function batchRows(batch: readonly BlockBatchItem[]) {
     }
     for (const e of b.errors) rows.ingest_errors.push({ height: b.height, ...e });
     for (const r of receipts ?? []) {
-      // The logs are already rows of evm_logs and the bloom is derivable from them: keep the rest of the receipt.
-      const { logs: _logs, logsBloom: _bloom, ...rest } = r;
+      // Kept whole: /indexer/tx/v1/evm-txs serves the receipt as the node returned it, logs and bloom included
+      // (evm_logs rows are keyed to the Cosmos tx, not to the receipt).
       rows.evm_txs.push({
         height: b.height,
         tx_index: Number(BigInt(r.transactionIndex)),
         hash: r.transactionHash.toLowerCase(),
         sender: (r.from ?? '').toLowerCase(),
-        receipt: JSON.stringify(rest),
+        receipt: JSON.stringify(r),
       });
     }
     for (const t of traces ?? [])

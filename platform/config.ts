@@ -64,6 +64,17 @@ export const configSchema = z
     INDEXER_PORT: port.default(8080),
     ROUTER_PORT: port.default(8081),
     HTTP_HOST: z.string().default('127.0.0.1'),
+    /** CORS on both services (README "CORS"): on by default, any origin. */
+    CORS_ENABLED: bool.default(true),
+    /** Comma-separated: `*`, exact origins, or wildcard hosts such as `https://*.example.com`. */
+    CORS_ALLOW_ORIGINS: z.string().max(4096).default('*'),
+    CORS_ALLOW_METHODS: z
+      .string()
+      .regex(/^[A-Za-z, ]+$/, 'must be comma-separated HTTP methods')
+      .default('GET,HEAD,POST,OPTIONS'),
+    /** Comma-separated request headers a preflight may ask for; `*` reflects what the browser asks. */
+    CORS_ALLOW_HEADERS: z.string().max(4096).default('*'),
+    CORS_MAX_AGE: z.coerce.number().int().min(0).max(86_400).default(600),
     // router and tracking
     ROUTER_ENABLED: bool.default(true),
     ROUTER_NETWORK: z.enum(['mainnet', 'testnet', 'custom']).default('mainnet'),

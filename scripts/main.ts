@@ -12,6 +12,7 @@ import { loadConfigOrExit, type AppConfig } from '../platform/config.js';
 import { log } from '../platform/log.js';
 import type { Ingest } from '../ingest/pipeline.js';
 import { closeServer, listen } from '../api/http/app.js';
+import { corsFromConfig } from '../api/http/cors.js';
 import type { Tracking } from '../tracking/index.js';
 // Role-specific modules are imported on demand, so e.g. the ingest process never loads the router or Temporal.
 
@@ -143,6 +144,7 @@ export async function main(hooks: MainHooks = {}): Promise<void> {
       store,
       config: { ...config, CHAIN_ID: chain.chainId, VM: chain.vm },
       chain: { restUrl: chain.restUrl },
+      cors: corsFromConfig(config),
     });
     servers.push(await listen(app, config.INDEXER_PORT, config.HTTP_HOST));
     log.info('indexer.listening', {
@@ -168,7 +170,11 @@ export async function main(hooks: MainHooks = {}): Promise<void> {
         runChainWorker: role === 'all',
       });
     }
-    const app = createRouterApp({ registry, tracking: tracking ? createTrackingRoutes(tracking.service) : undefined });
+    const app = createRouterApp({
+      registry,
+      tracking: tracking ? createTrackingRoutes(tracking.service) : undefined,
+      cors: corsFromConfig(config),
+    });
     servers.push(await listen(app, config.ROUTER_PORT, config.HTTP_HOST));
     log.info('router.listening', {
       url: `http://${config.HTTP_HOST}:${config.ROUTER_PORT}`,

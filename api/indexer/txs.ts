@@ -90,6 +90,8 @@ export function registerTxs(r: Router, ctx: IndexerContext): void {
           `${raw === 'by_account' ? 'account' : 'height'} is missing: use /indexer/tx/v1/txs/${raw}/{${raw.slice(3)}}`,
         );
       const hash = parseTxHash(raw);
+      // Hex of the wrong length cannot name a tx: not found, as upstream (no query needed).
+      if (hash === null) throw notFound('[NOT_FOUND] transaction not found');
       const tip = await ctx.tip();
       const doc = await txDocByHash(ctx.store, hash, sequenceAbove(tip));
       if (doc === undefined) throw notFound('[NOT_FOUND] transaction not found');

@@ -3,6 +3,7 @@
 import express, { type Express } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { createServiceApp } from '../http/app.js';
+import type { CorsSettings } from '../http/cors.js';
 import { errorHandler, notFoundHandler } from '../http/errors.js';
 import { createQuoteProvider, type LzQuoteProvider } from '../../routing/lz-quote.js';
 import type { Registry } from '../../routing/registry.js';
@@ -17,6 +18,8 @@ export interface RouterAppOptions {
   tracking?: TrackingRoutes;
   /** LayerZero quoteSend provider; defaults to ethers over the source chain's JSON-RPC with a 15 s cache. */
   quoteProvider?: LzQuoteProvider;
+  /** Cross-origin access; default: any origin (api/http/cors.ts). */
+  cors?: CorsSettings;
 }
 
 export function createRouterApp(opts: RouterAppOptions): Express {
@@ -25,6 +28,7 @@ export function createRouterApp(opts: RouterAppOptions): Express {
     service: 'router',
     openapi,
     bodyLimit: '64kb',
+    cors: opts.cors,
     health: async () => ({ network: opts.registry.network, chains: opts.registry.chains.size }),
   });
   app.use(

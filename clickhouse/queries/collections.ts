@@ -88,6 +88,25 @@ export async function countCollections(store: Store, scope: CollectionScope): Pr
   return r?.n ?? '0';
 }
 
+/**
+ * How many rows of the list come up to and including the cursor in its direction: the offset of the page
+ * that continues after it (for `previous_key` on pages reached by cursor).
+ */
+export async function countCollectionsThrough(
+  store: Store,
+  scope: CollectionScope,
+  desc: boolean,
+  cursor: { height: number; collection: string },
+): Promise<number> {
+  const params: Params = { ch: cursor.height, cc: cursor.collection };
+  const where = scopeWhere(scope, params);
+  const [r] = await store.rows<{ n: string }>(
+    `SELECT count() AS n FROM (${SUMMARY(where)}) WHERE (height, collection) ${desc ? '>=' : '<='} ({ch:UInt64}, {cc:String})`,
+    params,
+  );
+  return Number(r?.n ?? 0);
+}
+
 export async function collectionsByAddr(store: Store, addrs: string[]): Promise<CollectionRow[]> {
   if (addrs.length === 0) return [];
   return listCollections(store, { kind: 'addrs', addrs }, { desc: true, limit: addrs.length, offset: 0 }, null);

@@ -23,6 +23,7 @@ import {
 import type { SimChain } from '../chain-sim/chain.js';
 import type { EthCallHandler } from '../chain-sim/evm.js';
 import { grpcError } from '../chain-sim/rest.js';
+import { erc721Names } from './nft-names.js';
 
 export const EVM_CHAIN_ID = 428962654539583n;
 /** The ERC20 of ethereum/erc20/erc20-transfer.json: the rich-list token. */
@@ -276,7 +277,16 @@ export function buildEvmChain(): {
     },
     { pattern: /^\/minievm\/evm\/v1\/contracts\/by_denom$/, handler: () => grpcError(404, 5, 'denom not found') },
   );
-  const ethCalls: EthCallHandler[] = [(call) => answerFromState(expected, call.to, call.data ?? call.input)];
+  const ethCalls: EthCallHandler[] = [
+    (call) => answerFromState(expected, call.to, call.data ?? call.input),
+    // ERC721 name() (nft-names.ts): Kami721 is yominet's Kami collection, the IBC-received class carries the
+    // name "Jennie" in its classData (receive-nft-evm.json); the other one is named for the sample
+    erc721Names({
+      [NFT_COLLECTION_A]: 'Sample ERC721',
+      [NFT_COLLECTION_B]: 'Kami',
+      '0x83769beeb7e5405ef0b7dc3c66c43e3a51a6d27f': 'Jennie',
+    }),
+  ];
   return { chain, manifest: evmManifest, routes, ethCalls };
 }
 

@@ -9,7 +9,7 @@ import { ingestSampleChain, type SampleKind } from '../../test/support/sample.js
 
 const kind = (process.argv[2] ?? 'evm') as SampleKind;
 const port = Number(process.argv[3] ?? 0);
-const s = await ingestSampleChain(kind);
+const s = await ingestSampleChain(kind, { evmTraces: kind === 'evm' }); // EVM: internal txs fuzzed too
 const app = createIndexerApp({
   store: s.store,
   config: {
@@ -18,7 +18,7 @@ const app = createIndexerApp({
     BECH32_PREFIX: 'init',
     VERSION: 'fuzz',
     COMMIT_HASH: 'unknown',
-    EVM_INTERNAL_TXS: false,
+    EVM_INTERNAL_TXS: kind === 'evm',
   },
   chain: { restUrl: s.sample.restUrl },
 });

@@ -120,7 +120,7 @@ describe('empty store', () => {
     });
   });
 
-  it('internal_tx_height (EVM with traces): the traced height, or the tip when no block with txs lies above it', async () => {
+  it('internal_tx_height (EVM with traces) is the indexed height: traces are written with their block', async () => {
     const traced = await startIndexer({
       store,
       config: {
@@ -165,7 +165,6 @@ describe('empty store', () => {
       await store.insert('blocks', [block(2, 0)]);
       await store.insert('ingest_checkpoints', [{ height: 2 }]);
       await new Promise((r) => setTimeout(r, 250));
-      // nothing with txs above the traced height 1: the tip is reported
       expect((await get('/status')).body).toMatchObject({ height: 2 });
       expect((await fetch(`${traced.base}/status`).then((r) => r.json())) as object).toEqual({
         version: 'dev',
@@ -178,7 +177,7 @@ describe('empty store', () => {
       await store.insert('ingest_checkpoints', [{ height: 3 }]);
       expect((await fetch(`${traced.base}/status`).then((r) => r.json())) as object).toMatchObject({
         height: 3,
-        internal_tx_height: 1,
+        internal_tx_height: 3,
       });
     } finally {
       await traced.close();

@@ -104,7 +104,21 @@ describe('parsePage', () => {
     expect(message(() => parsePage({ 'pagination.reverse': 'yes' }, []))).toMatch(/pagination\.reverse/);
   });
 
-  it('a cursor replaces the offset; a decimal key replaces pagination.offset; a foreign cursor is refused', () => {
+  it("booleans take Go's ParseBool set (true/false/1/0/t/f/TRUE/False…)", () => {
+    for (const v of ['true', '1', 't', 'T', 'TRUE', 'True'])
+      expect(parsePage({ 'pagination.reverse': v, 'pagination.count_total': v }, [])).toMatchObject({
+        reverse: true,
+        countTotal: true,
+      });
+    for (const v of ['false', '0', 'f', 'F', 'FALSE', 'False'])
+      expect(parsePage({ 'pagination.reverse': v, 'pagination.count_total': v }, [])).toMatchObject({
+        reverse: false,
+        countTotal: false,
+      });
+    expect(message(() => parsePage({ 'pagination.count_total': '2' }, []))).toMatch(/pagination\.count_total/);
+  });
+
+  it('a cursor replaces the offset; a decimal key replaces pagination.offset; a foreign cursor falls back to offset', () => {
     const key = encodeCursor({ kind: 'sequence', sequence: 5 });
     expect(parsePage({ 'pagination.key': key, 'pagination.offset': 30 }, ['sequence'])).toMatchObject({
       offset: 0,
@@ -114,7 +128,23 @@ describe('parsePage', () => {
       offset: 40,
       cursor: null,
     });
-    expect(message(() => parsePage({ 'pagination.key': key }, ['height']))).toMatch(/does not apply/);
+    // upstream's default branch: a cursor of another list's shape pages by pagination.offset
+    expect(parsePage({ 'pagination.key': key, 'pagination.offset': 4 }, ['height'])).toMatchObject({
+      offset: 4,
+      cursor: null,
+    });
+    // {"height":N} on collections is upstream's height cursor: strictly below / above every row at N
+    const h = encodeCursor({ kind: 'height', height: 9 });
+    expect(parsePage({ 'pagination.key': h }, ['collection']).cursor).toEqual({
+      kind: 'collection',
+      height: 9,
+      collection: '',
+    });
+    expect(parsePage({ 'pagination.key': h, 'pagination.reverse': 'false' }, ['collection']).cursor).toEqual({
+      kind: 'collection',
+      height: 9,
+      collection: '0xg',
+    });
     // offset-only lists (rich list) ignore JSON cursors as upstream
     expect(parsePage({ 'pagination.key': key, 'pagination.offset': 7 }, [])).toMatchObject({ offset: 7, cursor: null });
   });
@@ -176,5 +206,15 @@ describe('pageResult', () => {
         },
       ),
     );
+  });
+
+  it('offset-style lists reached by cursor: previous_key is the decimal offset of the page before', () => {
+    const c = { kind: 'collection' as const, height: 5, collection: '0xab' };
+    const at = (n: number | undefined) =>
+      pageResult(page({ cursor: c }), [1, 2], '9', () => c, true, n).pagination.previous_key;
+    expect(at(7)).toBe(Buffer.from('4').toString('base64')); // rows 4..6 precede the page at offset 7
+    expect(at(2)).toBe(Buffer.from('0').toString('base64')); // fewer than a page before: back to the start
+    expect(at(0)).toBeNull();
+    expect(at(undefined)).toBeNull();
   });
 });
