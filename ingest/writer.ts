@@ -16,6 +16,7 @@ export const HEIGHT_TABLES = [
   'evm_internal_txs',
   'nft_events',
   'nft_collection_events',
+  'evm_contracts',
   'ingest_errors',
   'tx_hashes',
   'account_txs',
@@ -104,6 +105,7 @@ export function batchRows(batch: readonly BlockBatchItem[]) {
     evm_internal_txs: [] as object[],
     nft_events: [] as object[],
     nft_collection_events: [] as object[],
+    evm_contracts: [] as object[],
     ingest_errors: [] as object[],
     nft_holdings: [] as object[],
     tx_docs: [] as object[],
@@ -159,6 +161,8 @@ export function batchRows(batch: readonly BlockBatchItem[]) {
           height: b.height,
           sequence: t.sequence,
         });
+      for (const address of t.nft.contracts ?? [])
+        rows.evm_contracts.push({ address, height: b.height, sequence: t.sequence, time });
       for (const c of t.nft.collections) {
         const { lookup: _lookup, ...fact } = c;
         rows.nft_collection_events.push({ ...fact, height: b.height, sequence: t.sequence, time });
@@ -214,6 +218,7 @@ export async function writeBatch(store: Store, batch: readonly BlockBatchItem[])
     'nft_events',
     'nft_holdings',
     'nft_collection_events',
+    'evm_contracts',
     'ingest_errors',
     'tx_docs',
     'txs',
