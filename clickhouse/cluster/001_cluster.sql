@@ -328,3 +328,15 @@ ENGINE = ReplicatedMergeTree('/clickhouse/tables/{shard}/{database}/evm_contract
 
 CREATE TABLE IF NOT EXISTS evm_contracts ON CLUSTER '{cluster}' AS evm_contracts_local
 ENGINE = Distributed('{cluster}', currentDatabase(), evm_contracts_local, height);
+
+CREATE TABLE IF NOT EXISTS balance_seeds_local ON CLUSTER '{cluster}'
+(
+    token   LowCardinality(String),
+    account String,
+    amount  Int256,
+    height  UInt64
+)
+ENGINE = ReplicatedMergeTree('/clickhouse/tables/{shard}/{database}/balance_seeds_local', '{replica}') ORDER BY (token, account);
+
+CREATE TABLE IF NOT EXISTS balance_seeds ON CLUSTER '{cluster}' AS balance_seeds_local
+ENGINE = Distributed('{cluster}', currentDatabase(), balance_seeds_local, height);
