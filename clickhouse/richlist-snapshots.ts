@@ -1,8 +1,9 @@
 // Rich-list snapshots (EVM rollups): holders of every ERC20 ranked by (amount DESC, account ASC) at one
-// height, built inside ClickHouse from the balance_deltas ledger. A snapshot is visible only once it is
+// height, built inside ClickHouse from the opening balances (balance_seeds) plus the balance_deltas ledger. A snapshot is visible only once it is
 // recorded in richlist_snapshots, so a crash mid-build is harmless (its rows are deleted by the next build).
 // Written by the ingest; the API reads them through clickhouse/queries/richlist.ts.
 import type { Store } from './client.js';
+import { seedHeight } from './balance-seeds.js';
 
 export { latestSnapshot } from './queries/richlist.js';
 
@@ -28,10 +29,17 @@ export async function buildRichListSnapshot(store: Store, height: number): Promi
      SELECT token, {h:UInt64}, row_number() OVER (PARTITION BY token ORDER BY amount DESC, account ASC), account, amount
      FROM (
        SELECT token, account, toUInt256(sum(delta)) AS amount
-       FROM balance_deltas WHERE height <= {h:UInt64}
+       FROM (
+         SELECT token, account, amount AS delta FROM balance_seeds
+         UNION ALL
+         -- deltas at or below the seeds' height are already in the seeds (seeded tokens only)
+         SELECT token, account, delta FROM balance_deltas
+         WHERE height <= {h:UInt64}
+           AND (height > {sh:UInt64} OR token NOT IN (SELECT DISTINCT token FROM balance_seeds))
+       )
        GROUP BY token, account HAVING sum(delta) > 0
      )`,
-    { h: height },
+    { h: height, sh: await seedHeight(store) },
   );
   const [c] = await store.rows<{ c: string }>('SELECT count() AS c FROM richlist WHERE snapshot_height = {h:UInt64}', {
     h: height,

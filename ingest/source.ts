@@ -55,6 +55,12 @@ export interface ChainSource {
 
 export { MalformedResponseError, TransientSourceError, withRetry } from '../chain/retry.js';
 
+/** A block the node will never trace (minievm: blocks below 2, "genesis is not traceable"). Not retried. */
+export class UntraceableBlockError extends Error {
+  override name = 'UntraceableBlockError';
+}
+const UNTRACEABLE_RE = /genesis is not traceable/i;
+
 const isParseError = (e: unknown) =>
   e instanceof SyntaxError || /JSON|Unexpected (end|token)/i.test((e as Error)?.message ?? '');
 
@@ -152,9 +158,7 @@ export function createChainSource(opts: ChainSourceOptions): ChainSource {
               return r ?? [];
             })
           : Promise.resolve(undefined),
-        evm && opts.evmTraces
-          ? evmBulk<FetchedBlock['traces']>('debug_traceBlockByNumber', [hex, { tracer: 'callTracer' }])
-          : Promise.resolve(undefined),
+        evm && opts.evmTraces ? blockTraces(hex) : Promise.resolve(undefined),
       ]);
       return { height, block, results, restTxs: txs, receipts, traces };
     },
@@ -167,6 +171,20 @@ export function createChainSource(opts: ChainSourceOptions): ChainSource {
       evm?.destroy();
     },
   };
+
+  /**
+   * callTracer traces of one block. minievm cannot trace blocks 0 and 1 by design (it replays a block on the
+   * state of the previous one) and answers -32000 "genesis is not traceable": such a block has no traces, it
+   * must not be retried forever (that stalled EVM_INTERNAL_TXS=true ingests at height 1).
+   */
+  async function blockTraces(hex: string): Promise<FetchedBlock['traces']> {
+    try {
+      return await evmBulk<FetchedBlock['traces']>('debug_traceBlockByNumber', [hex, { tracer: 'callTracer' }]);
+    } catch (e) {
+      if (e instanceof UntraceableBlockError) return [];
+      throw e;
+    }
+  }
 
   /**
    * Bulk per-block JSON-RPC reads (receipts, traces) with the platform's fetch: ethers decodes response bodies
@@ -194,6 +212,8 @@ export function createChainSource(opts: ChainSourceOptions): ChainSource {
     } catch (e) {
       throw new MalformedResponseError(`${method}: ${(e as Error).message}`);
     }
+    if (body.error && UNTRACEABLE_RE.test(body.error.message ?? ''))
+      throw new UntraceableBlockError(`${method}: ${body.error.message}`);
     if (body.error)
       throw new TransientSourceError(`${method}: ${body.error.message ?? JSON.stringify(body.error)}`.slice(0, 300));
     return body.result as T;

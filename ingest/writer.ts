@@ -55,6 +55,7 @@ export function batchRows(batch: readonly BlockBatchItem[]) {
     evm_internal_txs: [] as object[],
     nft_events: [] as object[],
     nft_collection_events: [] as object[],
+    evm_contracts: [] as object[],
     ingest_errors: [] as object[],
     nft_holdings: [] as object[],
     tx_docs: [] as object[],
@@ -110,6 +111,8 @@ export function batchRows(batch: readonly BlockBatchItem[]) {
           height: b.height,
           sequence: t.sequence,
         });
+      for (const address of t.nft.contracts ?? [])
+        rows.evm_contracts.push({ address, height: b.height, sequence: t.sequence, time });
       for (const c of t.nft.collections) {
         const { lookup: _lookup, ...fact } = c;
         rows.nft_collection_events.push({ ...fact, height: b.height, sequence: t.sequence, time });

@@ -1,5 +1,5 @@
 // NFT collections. A collection's facts fold its nft_collection_events rows: height/time/creator from the
-// first row (creation or first sight), name/origin_name from the latest non-empty value. `nfts.length` is the
+// first row (creation or first sight; an EVM collection's height/time is its contract's deployment when indexed), name/origin_name from the latest non-empty value. `nfts.length` is the
 // live token count: mints minus burns of the collection's events.
 import type { Store } from '../client.js';
 import { after, dir, type ListWindow } from './keyset.js';
@@ -15,14 +15,25 @@ export interface CollectionRow {
 }
 
 const SUMMARY = (where: string) => `
-SELECT collection,
-       argMaxIf(name, sequence, name != '') AS name,
-       argMaxIf(origin_name, sequence, origin_name != '') AS origin_name,
-       argMinIf(creator, sequence, creator != '') AS creator,
-       argMin(height, sequence) AS height,
-       argMin(time, sequence) AS time
-FROM nft_collection_events ${where}
-GROUP BY collection`;
+SELECT s.collection AS collection, s.name AS name, s.origin_name AS origin_name, s.creator AS creator,
+       if(c.c_height > 0, c.c_height, s.s_height) AS height,
+       if(c.c_height > 0, c.c_time, s.s_time) AS time
+FROM (
+  SELECT collection,
+         argMaxIf(name, sequence, name != '') AS name,
+         argMaxIf(origin_name, sequence, origin_name != '') AS origin_name,
+         argMinIf(creator, sequence, creator != '') AS creator,
+         argMin(height, sequence) AS s_height,
+         argMin(time, sequence) AS s_time
+  FROM nft_collection_events ${where}
+  GROUP BY collection
+) AS s
+LEFT JOIN (
+  -- EVM collections: the contract's deployment (minievm contract_created), when it is indexed
+  SELECT address, min(height) AS c_height, argMin(time, sequence) AS c_time
+  FROM evm_contracts WHERE address IN (SELECT collection FROM nft_collection_events ${where})
+  GROUP BY address
+) AS c ON c.address = s.collection`;
 
 /** Collections an account holds ≥1 NFT in, from the ownership ledger. */
 const OWNED = `SELECT DISTINCT collection FROM (

@@ -158,6 +158,8 @@ export function evmCall(
       if (cfg?.tracer !== 'callTracer') return invalid('only {"tracer":"callTracer"} is supported');
       const n = blockNumberParam(source, param(params, 0));
       if (typeof n !== 'number') return n;
+      // minievm replays a block on its parent's state, so it refuses blocks 0 and 1 (jsonrpc/backend/tracer.go).
+      if (n < 2) return { error: { code: -32000, message: 'genesis is not traceable' } };
       const b = source.block(n);
       if (!b) return { error: { code: -32000, message: `block #${n} not found` } };
       return { result: evmTracesJson(b) };

@@ -50,6 +50,8 @@ export interface NftDecodeResult {
   events: NftEventFact[];
   collections: CollectionFact[];
   objectEvents: MoveObjectEvent[];
+  /** EVM contracts this tx created (minievm's `contract_created` events, internal creations included). */
+  contracts?: string[];
   /** Filled by the enricher: opening +1 entries of the ownership ledger (nft_holdings). */
   openings?: NftOpening[];
 }
@@ -87,7 +89,11 @@ export function decodeNfts(vm: Vm, events: readonly AbciEvent[], signer: string,
     }
   }
   events.forEach((ev, i) => {
-    if (vm === 'evm' && ev.type === 'evm') {
+    if (vm === 'evm' && ev.type === 'contract_created') {
+      // A collection's height/time is its deployment, as upstream reports it, not its first mint.
+      const contract = attrs(ev).contract;
+      if (contract && /^0x[0-9a-fA-F]{40}$/.test(contract)) (out.contracts ??= []).push(contract.toLowerCase());
+    } else if (vm === 'evm' && ev.type === 'evm') {
       for (const log of evmLogsOf(ev)) {
         if (
           log.topics.length !== 4 ||

@@ -183,4 +183,26 @@ describe('empty store', () => {
       await traced.close();
     }
   });
+  it('rich_list_height is the indexed height while no ERC20 Transfer log lies above the last snapshot', async () => {
+    // blocks 1..3 and checkpoint 3 from the test above; a snapshot built at 2 (the last height with logs)
+    await store.insert('richlist_snapshots', [{ snapshot_height: 2, holders: 1 }]);
+    expect((await get('/status')).body).toMatchObject({ height: 3, rich_list_height: 3 });
+    // a Transfer at 3 that no snapshot covers yet: the list is only exact at 2
+    const word = (a: string) => `0x${a.padStart(64, '0')}`;
+    await store.insert('evm_logs', [
+      {
+        height: 3,
+        sequence: 3_000_000,
+        log_index: 0,
+        address: `0x${'12'.repeat(20)}`,
+        topic0: '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef',
+        topic1: word('34'.repeat(20)),
+        topic2: word('56'.repeat(20)),
+        topic3: '',
+        topics: 3,
+        data: word('1'),
+      },
+    ]);
+    expect((await get('/status')).body).toMatchObject({ height: 3, rich_list_height: 2 });
+  });
 });
