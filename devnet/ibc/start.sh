@@ -37,12 +37,21 @@ pick_base() {
   done
   say "no free port base found in 20000-32000"; return 1
 }
+# Any failing step stops what was started and shows the relayer's setup log (no half-started pair left behind).
+on_err() {
+  local code=$? line=$1
+  say "FAILED at start.sh line $line (exit $code)"
+  [[ -s "$RUN/rly-setup.log" ]] && { say "----- $RUN/rly-setup.log -----"; tail -n 20 "$RUN/rly-setup.log" >&2; }
+  bash "$HERE/stop.sh" "$RUN" >&2 || true
+  exit "$code"
+}
+trap 'on_err $LINENO' ERR
 BASE_A="${IBC_PORT_BASE_A:-$(pick_base)}"
 BASE_B="${IBC_PORT_BASE_B:-$(pick_base "$BASE_A")}"
 
 start_chain() { # id base
   local id="$1" base="$2"
-  CHAIN_ID="$id" PORT_BASE="$base" TIMEOUT_COMMIT="${IBC_TIMEOUT_COMMIT:-500ms}" DEVNET_ACCOUNTS="${DEVNET_ACCOUNTS:-20}" \
+  CHAIN_ID="$id" PORT_BASE="$base" BLOCK_INTERVAL="${IBC_BLOCK_INTERVAL:-1s}" DEVNET_ACCOUNTS="${DEVNET_ACCOUNTS:-20}" \
     bash "$HERE/../minievm/start.sh" "$RUN/$id" >"$RUN/$id.env"
 }
 start_chain devnet-a "$BASE_A" &
@@ -64,7 +73,7 @@ for id in devnet-a devnet-b; do
 {"type":"cosmos","value":{"key":"relayer","chain-id":"$id","rpc-addr":"$rpc","account-prefix":"init",
 "keyring-backend":"test","gas-adjustment":1.5,"gas-prices":"0umin","min-gas-amount":0,"max-gas-amount":0,
 "debug":false,"timeout":"20s","block-timeout":"","output-format":"json","sign-mode":"direct",
-"extra-codecs":[],"coin-type":118,"signing-algorithm":"","broadcast-mode":"batch","min-loop-duration":"0s",
+"extra-codecs":[],"coin-type":118,"signing-algorithm":"","broadcast-mode":"batch","min-loop-duration":0,
 "extension-options":[],"feegrants":null}}
 JSON
   "$RLY" chains add --home "$RH" --file "$RUN/rly-$id.json" "$id" >/dev/null 2>>"$RUN/rly-setup.log"
