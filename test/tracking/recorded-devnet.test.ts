@@ -6,7 +6,14 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SIM, Simnet } from '../../devnet/simnet/index.js';
-import { deriveHops, ibcAcknowledged, ibcReceived, parseAck, type Resolver } from '../../workflows/evidence.js';
+import {
+  deriveHops,
+  ibcAcknowledged,
+  ibcReceived,
+  ics20Denoms,
+  parseAck,
+  type Resolver,
+} from '../../workflows/evidence.js';
 import type { AbciEvent, ChainTx, IbcHop } from '../../workflows/model.js';
 
 const dir = path.join(__dirname, '../fixtures/ibc-devnet');
@@ -169,5 +176,30 @@ describe('simnet minievm chain vs the recorded real answers', () => {
       settle(real3.ack)[0]!.find((a) => a.key === 'acknowledgement')?.value,
     );
     expect(settle(sim.ack)[1]).toEqual(settle(real3.ack)[1]);
+  });
+});
+
+describe('ICS-20 denoms of the recorded transfer', () => {
+  it('the receiver’s denom our hop machine derives is the node’s voucher (denom trace / balance)', () => {
+    const [hop] = deriveHops(asTx('devnet-a', recorded.send), resolver) as IbcHop[];
+    expect(hop!.denomOnSource).toBe('umin');
+    expect(hop!.denomOnDest).toBe(summary.ibc_denom_on_b);
+    const trace = rec('denom-trace-b.json');
+    expect(JSON.stringify(trace)).toContain('transfer/channel-0');
+    expect(rec('balances-b-user-after.json').balances.map((b: { denom: string }) => b.denom)).toContain(
+      summary.ibc_denom_on_b,
+    );
+    // going home: the prefix of the source channel is removed again
+    expect(
+      ics20Denoms('transfer/channel-0/umin', {
+        srcPort: 'transfer',
+        srcChannel: 'channel-0',
+        dstPort: 'transfer',
+        dstChannel: 'channel-0',
+      }),
+    ).toEqual({
+      denomOnSource: summary.ibc_denom_on_b,
+      denomOnDest: 'umin',
+    });
   });
 });
