@@ -18,6 +18,8 @@ import { IbcDevnets, routerTxMessages, signAndBroadcast, type RouterCosmosTx } f
 import { voucherOnB, writeDevnetRegistry } from '../../devnet/ibc/registry.js';
 import { deriveDevAccount, type DevAccount } from '../../devnet/minievm/accounts.js';
 import { waitForCosmosTx } from '../../devnet/minievm/node-client.js';
+import type { AbciEvent } from '../../devnet/chain-sim/types.js';
+import { ibcAckTx } from '../../devnet/simnet/templates.js';
 import { createLogger } from '../../platform/log.js';
 import { loadRouterRegistry, type Registry } from '../../routing/registry.js';
 import { startTracking, type Tracking } from '../../tracking/index.js';
@@ -318,6 +320,26 @@ describe('real IBC transfer devnet-a → devnet-b (minievm ×2, Go relayer)', ()
     // Skip clients read the refund from transfer_asset_release: released back on the source chain.
     expect(done.transfer_asset_release).toEqual({ chain_id: A, denom: 'umin', amount: '777', released: true });
     expect(await net.balance(A, from.bech32, 'umin')).toBe(balanceBefore);
+    // No recorded timeout existed: the simnet's timeout tx must carry the real node's event names and keys.
+    const real = (await net.txSearch(A, `tx.hash='${node.timeout[0]}'`))[0] as unknown as {
+      tx_result: { events: AbciEvent[] };
+    };
+    const sim = ibcAckTx(
+      {
+        sequence: node.seq,
+        srcPort: 'transfer',
+        srcChannel: net.env.CHANNEL_A,
+        dstPort: 'transfer',
+        dstChannel: net.env.CHANNEL_B,
+        timeoutNs: '1',
+        data: { amount: '777', denom: 'umin', receiver: to.bech32, sender: from.bech32, memo: '' },
+      },
+      'timeout_packet',
+    ).result.events;
+    const keys = (ev: AbciEvent[], type: string) =>
+      ev.filter((e) => e.type === type).map((e) => e.attributes.map((a) => a.key));
+    for (const type of ['timeout_packet', 'timeout'])
+      expect({ type, keys: keys(sim, type) }).toEqual({ type, keys: keys(real.tx_result.events, type) });
   });
 
   it('failed source tx (insufficient funds, code ≠ 0 on chain): COMPLETED_ERROR / TRANSACTION_EXECUTION', async () => {
