@@ -13,7 +13,8 @@ import {
   evmReceiptsJson,
   lcdTxResponseJson,
 } from '../../devnet/chain-sim/render.js';
-import type { EvmReceipt, EvmTxObject, TxJson, TxResult } from '../../devnet/chain-sim/types.js';
+import type { EvmReceipt, EvmTxObject } from '../../devnet/chain-sim/types.js';
+import { evmSideOf, mirrorTx, type RecordedRestTx } from '../../devnet/minievm/mirror.js';
 import { recoveredEthPubKey } from '../../devnet/sample-chains/evm-activity.js';
 
 const DIR = path.join(import.meta.dirname, '..', 'fixtures', 'minievm-devnet');
@@ -23,7 +24,7 @@ interface Fixture {
   tx_index: number;
   block: { block: { header: Record<string, unknown>; data: { txs: string[] } } };
   block_results: { txs_results: Record<string, unknown>[] } & Record<string, unknown>;
-  rest_tx: { tx: TxJson; tx_response: Record<string, unknown> & { events: TxResult['events'] } };
+  rest_tx: RecordedRestTx;
   receipts: (EvmReceipt & { transactionHash: string; transactionIndex: string })[];
   evm_block: { chainId?: string; transactions: EvmTxObject[] };
 }
@@ -32,32 +33,12 @@ const fixtures = readdirSync(DIR)
   .filter((f) => f.endsWith('.json'))
   .map((f) => ({ name: f, fx: JSON.parse(readFileSync(path.join(DIR, f), 'utf8')) as Fixture }));
 
-/**
- * The EVM tx and receipt of the recorded Cosmos tx: by EVM hash through the node's mapping is not recorded, so
- * by position among the block's EVM-visible txs (minievm numbers them from 1 in block order, failed Cosmos txs
- * included only when they have a receipt): the receipt whose `from`/nonce match, else the Cosmos mirror.
- */
-function evmSide(fx: Fixture): { evmTx?: EvmTxObject; receipt?: Fixture['receipts'][number] } {
-  const si = (fx.rest_tx.tx.auth_info as { signer_infos?: { sequence?: string }[] }).signer_infos?.[0];
-  const evmTx = fx.evm_block.transactions.find(
-    (t) =>
-      String(t.input ?? '')
-        .slice(2)
-        .toUpperCase() === fx.tx_hash ||
-      (si?.sequence !== undefined &&
-        BigInt(String(t.nonce)) === BigInt(si.sequence) &&
-        t.from !== '0x0000000000000000000000000000000000000000' &&
-        String(fx.rest_tx.tx.body.messages[0]?.['@type']).startsWith('/minievm.evm.v1.')),
-  );
-  const receipt = evmTx ? fx.receipts.find((r) => r.transactionHash === evmTx.hash) : undefined;
-  return { evmTx, receipt };
+function evmSide(fx: Fixture): { evmTx?: EvmTxObject; receipt?: EvmReceipt } {
+  return evmSideOf(fx.rest_tx, fx.evm_block.transactions, fx.receipts);
 }
 
 /** The recorded tx replayed alone into a fresh chain-sim chain. */
 function replay(fx: Fixture) {
-  const r = fx.rest_tx.tx_response;
-  const raw = fx.block.block.data.txs[fx.tx_index]!;
-  const { evmTx, receipt } = evmSide(fx);
   const chain = new SimChain({
     chainId: String(fx.block.block.header.chain_id),
     vm: 'evm',
@@ -68,23 +49,7 @@ function replay(fx: Fixture) {
   });
   const b = chain.appendBlock({
     time: String(fx.block.block.header.time),
-    txs: [
-      {
-        tx: fx.rest_tx.tx,
-        raw,
-        result: {
-          code: Number(r.code),
-          codespace: String(r.codespace ?? ''),
-          data: String(r.data ?? ''),
-          log: String(r.raw_log ?? ''),
-          info: String(r.info ?? ''),
-          gas_wanted: String(r.gas_wanted),
-          gas_used: String(r.gas_used),
-          events: r.events,
-        },
-        ...(evmTx && receipt ? { evm: { txs: [evmTx], receipts: [receipt] } } : {}),
-      },
-    ],
+    txs: [mirrorTx(fx.block.block.data.txs[fx.tx_index]!, fx.rest_tx, fx.evm_block.transactions, fx.receipts)],
   });
   return b;
 }
