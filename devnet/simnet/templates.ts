@@ -198,12 +198,26 @@ function withMsgIndex(e: AbciEvent, idx: string): AbciEvent {
 function lifecycleEvent(type: string, p: Packet): AbciEvent {
   const send = sendPacketEvents(p).find((e) => e.type === 'send_packet')!;
   const drop = new Set(['packet_data', 'packet_data_hex']);
-  return {
-    type,
-    attributes: send.attributes
-      .filter((a) => !drop.has(a.key))
-      .map((a) => (a.key === 'msg_index' ? { ...a, value: '1' } : a)),
-  };
+  const attributes = send.attributes
+    .filter((a) => !drop.has(a.key))
+    .map((a) => (a.key === 'msg_index' ? { ...a, value: '1' } : a));
+  if (type !== 'timeout_packet') return { type, attributes };
+  // ibc-go v8 emits timeout_packet without packet_connection and with connection_id before the ordering
+  // (the real minievm devnet's MsgTimeout tx, test/ibc-devnet/transfer.e2e.ts checks it).
+  const order = [
+    'packet_timeout_height',
+    'packet_timeout_timestamp',
+    'packet_sequence',
+    'packet_src_port',
+    'packet_src_channel',
+    'packet_dst_port',
+    'packet_dst_channel',
+    'connection_id',
+    'packet_channel_ordering',
+    'msg_index',
+  ];
+  const byKey = new Map(attributes.map((a) => [a.key, a]));
+  return { type, attributes: order.flatMap((k) => (byKey.has(k) ? [byKey.get(k)!] : [])) };
 }
 
 const attr = (key: string, value: string) => ({ key, value, index: true });
