@@ -5,6 +5,7 @@
 //   ack:  time of the devnet-a block holding acknowledge_packet → our status first showing acknowledge_tx
 // and report p50 / p95 / max per offered rate (transfers per second, open loop).
 //   npx tsx bench/ibc-devnet-latency.ts [--transfers 50] [--rates 1,10] [--status-poll-ms 100] [--poll-ms 250]
+//     [--warmup 2] (transfers sent first and not counted)
 // Only on a quiet machine do the figures mean anything (BENCHMARKS.md); `--transfers 2 --rates 1` proves it runs.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,6 +32,7 @@ const RATES = arg('rates', '1,10').split(',').map(Number);
 const STATUS_POLL_MS = Number(arg('status-poll-ms', '100'));
 const POLL_MS = Number(arg('poll-ms', '250'));
 const OUT = arg('out', '');
+const WARMUP = Number(arg('warmup', '2'));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -112,44 +114,54 @@ async function main(): Promise<void> {
     };
     const results: Record<string, unknown> = {};
     let k = 0;
+    let recvLat: number[] = [];
+    let ackLat: number[] = [];
+    const one = async (i: number) => {
+      const s = senders[k++ % senders.length]!;
+      const msgs = await post('/v2/fungible/msgs', {
+        ...routeReq,
+        address_list: [s.acc.bech32, deriveDevAccount(20 + (i % 20)).bech32],
+        operations: route.operations,
+      });
+      const tx = msgs.txs[0].cosmos_tx as RouterCosmosTx;
+      const signed = buildSignedTx(
+        { account: s.acc, chainId: net.env.A_CHAIN_ID, accountNumber: s.number, sequence: s.seq++ },
+        routerTxMessages(tx),
+        { amount: [{ denom: 'umin', amount: '0' }], gasLimit: 400_000 },
+      );
+      const b = await broadcastSync(net.a, signed.txBytes);
+      if (b.code !== 0) throw new Error(`CheckTx ${b.code}: ${b.log}`);
+      await post('/v2/tx/track', { chain_id: net.env.A_CHAIN_ID, tx_hash: signed.txHash });
+      let seenRecv = 0;
+      let seenAck = 0;
+      let hop: Record<string, any> = {}; // any: status JSON
+      const end = Date.now() + 180_000;
+      while ((!seenRecv || !seenAck) && Date.now() < end) {
+        const r = await fetch(`${url}/v2/tx/status?chain_id=${net.env.A_CHAIN_ID}&tx_hash=${signed.txHash}`);
+        const d = (await r.json()) as Record<string, any>; // any: status JSON
+        hop = d.transfer_sequence?.[0]?.ibc_transfer ?? {};
+        const now = Date.now();
+        if (!seenRecv && hop.packet_txs?.receive_tx) seenRecv = now;
+        if (!seenAck && hop.packet_txs?.acknowledge_tx) seenAck = now;
+        if (!seenAck) await sleep(STATUS_POLL_MS);
+      }
+      if (!seenRecv || !seenAck) throw new Error(`transfer ${signed.txHash} not settled within 180 s`);
+      const recvTx = await waitForCosmosTx(net.b, hop.packet_txs.receive_tx.tx_hash);
+      const ackTx = await waitForCosmosTx(net.a, hop.packet_txs.acknowledge_tx.tx_hash);
+      recvLat.push(seenRecv - (await timeOf(net.env.B_RPC, Number(recvTx.height))));
+      ackLat.push(seenAck - (await timeOf(net.env.A_RPC, Number(ackTx.height))));
+    };
+    // Block times are the nodes' (same host clock): how far the newest block's time trails the wall clock.
+    const skew = async (rpc: string) => {
+      const st = await cometRpc<{ sync_info: { latest_block_time: string } }>(rpc, 'status', {});
+      return Date.now() - Date.parse(st.sync_info.latest_block_time);
+    };
+    const clock = { a_head_age_ms: await skew(net.env.A_RPC), b_head_age_ms: await skew(net.env.B_RPC) };
+    // Warm-up (not counted): the first workflows pay for worker start-up, bundle loading and the chain feeds.
+    for (let i = 0; i < WARMUP; i++) await one(1000 + i);
     for (const rate of RATES) {
-      const recvLat: number[] = [];
-      const ackLat: number[] = [];
-      const one = async (i: number) => {
-        const s = senders[k++ % senders.length]!;
-        const msgs = await post('/v2/fungible/msgs', {
-          ...routeReq,
-          address_list: [s.acc.bech32, deriveDevAccount(20 + (i % 20)).bech32],
-          operations: route.operations,
-        });
-        const tx = msgs.txs[0].cosmos_tx as RouterCosmosTx;
-        const signed = buildSignedTx(
-          { account: s.acc, chainId: net.env.A_CHAIN_ID, accountNumber: s.number, sequence: s.seq++ },
-          routerTxMessages(tx),
-          { amount: [{ denom: 'umin', amount: '0' }], gasLimit: 400_000 },
-        );
-        const b = await broadcastSync(net.a, signed.txBytes);
-        if (b.code !== 0) throw new Error(`CheckTx ${b.code}: ${b.log}`);
-        await post('/v2/tx/track', { chain_id: net.env.A_CHAIN_ID, tx_hash: signed.txHash });
-        let seenRecv = 0;
-        let seenAck = 0;
-        let hop: Record<string, any> = {}; // any: status JSON
-        const end = Date.now() + 180_000;
-        while ((!seenRecv || !seenAck) && Date.now() < end) {
-          const r = await fetch(`${url}/v2/tx/status?chain_id=${net.env.A_CHAIN_ID}&tx_hash=${signed.txHash}`);
-          const d = (await r.json()) as Record<string, any>; // any: status JSON
-          hop = d.transfer_sequence?.[0]?.ibc_transfer ?? {};
-          const now = Date.now();
-          if (!seenRecv && hop.packet_txs?.receive_tx) seenRecv = now;
-          if (!seenAck && hop.packet_txs?.acknowledge_tx) seenAck = now;
-          if (!seenAck) await sleep(STATUS_POLL_MS);
-        }
-        if (!seenRecv || !seenAck) throw new Error(`transfer ${signed.txHash} not settled within 180 s`);
-        const recvTx = await waitForCosmosTx(net.b, hop.packet_txs.receive_tx.tx_hash);
-        const ackTx = await waitForCosmosTx(net.a, hop.packet_txs.acknowledge_tx.tx_hash);
-        recvLat.push(seenRecv - (await timeOf(net.env.B_RPC, Number(recvTx.height))));
-        ackLat.push(seenAck - (await timeOf(net.env.A_RPC, Number(ackTx.height))));
-      };
+      recvLat = [];
+      ackLat = [];
       const started: Promise<void>[] = [];
       const t0 = Date.now();
       for (let i = 0; i < N; i++) {
@@ -161,7 +173,14 @@ async function main(): Promise<void> {
       results[`${rate}/s`] = { recv_ms: stats(recvLat), ack_ms: stats(ackLat) };
       console.error(`[bench] ${rate}/s: ${JSON.stringify(results[`${rate}/s`])}`);
     }
-    const report = { transfers_per_rate: N, status_poll_ms: STATUS_POLL_MS, tracking_poll_ms: POLL_MS, results };
+    const report = {
+      clock,
+      warmup: WARMUP,
+      transfers_per_rate: N,
+      status_poll_ms: STATUS_POLL_MS,
+      tracking_poll_ms: POLL_MS,
+      results,
+    };
     console.log(JSON.stringify(report, null, 2));
     if (OUT) writeFileSync(OUT, `${JSON.stringify(report, null, 2)}\n`);
   } finally {
