@@ -291,6 +291,34 @@ describe('real IBC transfer devnet-a → devnet-b (minievm ×2, Go relayer)', ()
     expect(hop.packet_txs.acknowledge_tx.tx_hash).toBe(node.ack[0]);
   });
 
+  it('relayer stopped, then the pending packet cleared once without the daemon (rly tx flush): completes', async () => {
+    await net.stopRelayer();
+    const from = deriveDevAccount(8);
+    const to = deriveDevAccount(18);
+    const sent = await routeAndSend(from, to, '2500');
+    await trackOnce(sent.txHash);
+    const pending = await waitStatus(sent.txHash, (d) => d.transfer_sequence?.length === 1);
+    expect(pending.transfer_sequence[0].ibc_transfer.state).toBe('TRANSFER_PENDING');
+    // One flush relays recv_packet (+ its ack written on B); the acknowledgement back to A needs the next one.
+    let done: Doc = pending;
+    for (let i = 0; i < 4 && !terminal(done); i++) {
+      await net.clearPackets();
+      done = await waitStatus(
+        sent.txHash,
+        (d) => terminal(d) || !!d.transfer_sequence[0].ibc_transfer.packet_txs.receive_tx,
+        30_000,
+      );
+      if (!terminal(done)) done = await waitStatus(sent.txHash, () => true, 3_000);
+    }
+    done = await waitStatus(sent.txHash, terminal, 30_000);
+    expect(done.state).toBe('STATE_COMPLETED_SUCCESS');
+    const node = await nodeView(sent.txHash);
+    const hop = done.transfer_sequence[0].ibc_transfer;
+    expect(hop.packet_txs.receive_tx.tx_hash).toBe(node.recv[0]);
+    expect(hop.packet_txs.acknowledge_tx.tx_hash).toBe(node.ack[0]);
+    await net.startRelayer();
+  });
+
   it('packet timeout: relayer held back past a short timeout, then the timeout relayed: COMPLETED_ERROR + refund', async () => {
     await net.stopRelayer();
     const from = deriveDevAccount(3);
