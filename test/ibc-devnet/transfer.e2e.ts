@@ -59,11 +59,12 @@ async function status(txHash: string, chainId = A): Promise<Doc> {
   return r.body;
 }
 
-async function waitStatus(txHash: string, pred: (d: Doc) => boolean, timeoutMs = 90_000): Promise<Doc> {
+async function waitStatus(txHash: string, pred: (d: Doc) => boolean, timeoutMs = 90_000, seen?: Doc[]): Promise<Doc> {
   const end = Date.now() + timeoutMs;
   let last: Doc = {};
   while (Date.now() < end) {
     last = await status(txHash);
+    seen?.push(last);
     if (pred(last)) return last;
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -243,9 +244,19 @@ describe('real IBC transfer devnet-a → devnet-b (minievm ×2, Go relayer)', ()
     const before = await net.balance(B, to.bech32, voucher);
     const sent = await routeAndSend(from, to, '1000');
     await trackOnce(sent.txHash);
-    const done = await waitStatus(sent.txHash, terminal);
+    const seen: Doc[] = [];
+    const done = await waitStatus(sent.txHash, terminal, 90_000, seen);
     expect(done.state).toBe('STATE_COMPLETED_SUCCESS');
     expect(done.status).toBe('STATE_COMPLETED');
+    // Every status on the way: states only move forward, a hop is never failed or unknown in between.
+    const order = ['STATE_SUBMITTED', 'STATE_PENDING', 'STATE_COMPLETED_SUCCESS'];
+    const hopOrder = ['TRANSFER_PENDING', 'TRANSFER_RECEIVED', 'TRANSFER_SUCCESS'];
+    const idx = seen.map((d) => order.indexOf(d.state));
+    expect(idx.every((v, i) => v >= 0 && (i === 0 || v >= idx[i - 1]!))).toBe(true);
+    const hops = seen.flatMap((d) =>
+      (d.transfer_sequence ?? []).map((e: Doc) => hopOrder.indexOf(e.ibc_transfer.state)),
+    );
+    expect(hops.every((v, i) => v >= 0 && (i === 0 || v >= hops[i - 1]!))).toBe(true);
     expect(done.error ?? null).toBeNull();
     expect(done.transfer_sequence).toHaveLength(1);
     const hop = done.transfer_sequence[0].ibc_transfer;
