@@ -12,6 +12,12 @@ if ! bash devnet/minievm/build.sh >/dev/null; then
   minievm_ready=0
   echo "minievm: FAILED to build minitiad (see the [minievm-build] lines above: missing gcc/go, an unreachable module proxy, or no source archive at MINIEVM_SOURCE_ARCHIVE); the devnet e2e suite cannot run" >&2
 fi
+echo "== IBC relayer (the Go relayer rly v2.6.0, built once into ~/.cache/chain-infra; the real-IBC e2e suite is part of every run)"
+relayer_ready=1
+if ! bash devnet/ibc/build-relayer.sh >/dev/null; then
+  relayer_ready=0
+  echo "relayer: FAILED to build rly (see the [relayer-build] lines above: missing go or an unreachable module proxy); the real-IBC e2e suite cannot run" >&2
+fi
 echo "== lint and format (biome)"
 npx biome ci --reporter=summary .
 echo "== import rules (dependency-cruiser, docs/architecture.md)"
@@ -26,6 +32,13 @@ rm -f .tmp/vitest-e2e.json
 if [ "$minievm_ready" = 1 ]; then
   echo "== minievm devnet end-to-end (a real minitiad on loopback)"
   npx vitest run -c devnet/minievm/vitest.e2e.config.ts --reporter=default --reporter=json --outputFile=.tmp/vitest-e2e.json || status=$?
+else
+  status=1
+fi
+rm -f .tmp/vitest-ibc.json
+if [ "$minievm_ready" = 1 ] && [ "$relayer_ready" = 1 ]; then
+  echo "== real IBC transfer between two minievm devnets (rly relays; router + tracking end to end)"
+  npx vitest run -c devnet/ibc/vitest.e2e.config.ts --reporter=default --reporter=json --outputFile=.tmp/vitest-ibc.json || status=$?
 else
   status=1
 fi
@@ -47,10 +60,10 @@ for f in scripts/fuzz-indexer.sh scripts/fuzz-router.sh; do
 done
 node -e '
   const fs = require("node:fs");
-  const runs = [".tmp/vitest.json", ".tmp/vitest-e2e.json"].filter((f) => fs.existsSync(f)).map((f) => JSON.parse(fs.readFileSync(f, "utf8")));
+  const runs = [".tmp/vitest.json", ".tmp/vitest-e2e.json", ".tmp/vitest-ibc.json"].filter((f) => fs.existsSync(f)).map((f) => JSON.parse(fs.readFileSync(f, "utf8")));
   const sum = (k) => runs.reduce((n, r) => n + r[k], 0);
   // a devnet suite that could not run (node build failed) counts as one failed test, never as nothing
-  const e2eMissing = fs.existsSync(".tmp/vitest-e2e.json") ? 0 : 1;
+  const e2eMissing = (fs.existsSync(".tmp/vitest-e2e.json") ? 0 : 1) + (fs.existsSync(".tmp/vitest-ibc.json") ? 0 : 1);
   const passed = sum("numPassedTests") + Number(process.argv[1]), failed = sum("numFailedTests") + Number(process.argv[2]) + e2eMissing, skipped = sum("numPendingTests") + sum("numTodoTests");
   console.log(`tests: ${passed} passed, ${failed} failed` + (skipped ? `, ${skipped} skipped` : ""));
 ' "$fuzz_passed" "$fuzz_failed"

@@ -1,5 +1,6 @@
 // Pure hop state machines: on-chain evidence (ABCI events, EVM logs) → hop transitions.
 // No I/O: activities fetch txs and call these; unit tests feed them the recorded real Initia txs.
+import { createHash } from 'node:crypto';
 import type { ChainTx, EvmLog, Hop, IbcHop, LzHop, OpDepositHop, OpWithdrawalHop, TxRef } from './model.js';
 import { attrs } from '../chain/events.js';
 
@@ -73,6 +74,31 @@ export function parseAck(a: Record<string, string>): { success: boolean; message
 const samePacket = (a: Record<string, string>, h: Pick<IbcHop, 'srcPort' | 'srcChannel' | 'sequence'>) =>
   a.packet_src_port === h.srcPort && a.packet_src_channel === h.srcChannel && a.packet_sequence === h.sequence;
 
+/** A full ICS-20 trace path as the chain holding it names it: the base denom itself, or ibc/SHA256(path). */
+export function ics20ChainDenom(path: string): string {
+  return /^[^/]+\/channel-\d+\//.test(path)
+    ? `ibc/${createHash('sha256').update(path, 'utf8').digest('hex').toUpperCase()}`
+    : path;
+}
+
+/**
+ * ibc-go's denom rules for an ICS-20 packet (`denom` = the packet data's trace path): what the sender escrowed or
+ * burned (and gets back on a refund), and what the receiver holds after recv_packet (the prefix of the source
+ * port/channel removed when the token goes home, else the destination port/channel prepended).
+ */
+export function ics20Denoms(
+  denom: string,
+  h: Pick<IbcHop, 'srcPort' | 'srcChannel' | 'dstPort' | 'dstChannel'>,
+): { denomOnSource: string; denomOnDest: string } {
+  const back = `${h.srcPort}/${h.srcChannel}/`;
+  return {
+    denomOnSource: ics20ChainDenom(denom),
+    denomOnDest: ics20ChainDenom(
+      denom.startsWith(back) ? denom.slice(back.length) : `${h.dstPort}/${h.dstChannel}/${denom}`,
+    ),
+  };
+}
+
 function ibcHopFromSend(a: Record<string, string>, tx: ChainTx, r: Resolver): IbcHop | undefined {
   const port = a.packet_src_port ?? '';
   const channel = a.packet_src_channel ?? '';
@@ -80,17 +106,19 @@ function ibcHopFromSend(a: Record<string, string>, tx: ChainTx, r: Resolver): Ib
   if (!to || !a.packet_sequence) return undefined;
   let denom = '';
   let amount = '';
+  let ics20 = false;
   try {
     const data = JSON.parse(a.packet_data_hex ? hexToUtf8(a.packet_data_hex) : (a.packet_data ?? '{}')) as Record<
       string,
       unknown
     >;
+    ics20 = typeof data.denom === 'string' && data.denom !== '';
     denom = String(data.denom ?? data.class_id ?? '');
     amount = String(data.amount ?? (Array.isArray(data.token_ids) ? data.token_ids.length : ''));
   } catch {
     /* NFT / opaque data: amount and denom stay empty */
   }
-  return {
+  const hop: IbcHop = {
     kind: 'ibc',
     fromChainId: tx.chainId,
     toChainId: to,
@@ -105,6 +133,12 @@ function ibcHopFromSend(a: Record<string, string>, tx: ChainTx, r: Resolver): Ib
     state: 'TRANSFER_PENDING',
     sendTx: r.txRef(tx.chainId, tx.hash, tx.time),
   };
+  if (ics20)
+    Object.assign(
+      hop,
+      ics20Denoms(denom, { srcPort: port, srcChannel: channel, dstPort: hop.dstPort, dstChannel: hop.dstChannel }),
+    );
+  return hop;
 }
 
 /** The hops a (successful) source tx starts, in message order. Unknown events are ignored. */

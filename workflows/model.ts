@@ -52,7 +52,11 @@ export interface IbcHop {
   sequence: string;
   /** Unix ns, decimal string ("0" when unused). */
   timeoutTimestamp: string;
+  /** The packet data's denom (ICS-20 trace path form, as sent). */
   denom: string;
+  /** ICS-20 only: the denom the sender holds (refunds land in it) and the one the receiver holds after recv. */
+  denomOnSource?: string;
+  denomOnDest?: string;
   amount: string;
   state: IbcHopState;
   sendTx: TxRef;

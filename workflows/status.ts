@@ -126,7 +126,12 @@ function failureRelease(h: Hop): { state: TxState; release: AssetRelease; error:
       return {
         state: settled ? 'STATE_COMPLETED_ERROR' : 'STATE_PENDING_ERROR',
         // The refund lands back on the sending chain of the failed hop.
-        release: { chain_id: h.fromChainId, denom: h.denom, amount: h.amount || null, released: settled },
+        release: {
+          chain_id: h.fromChainId,
+          denom: h.denomOnSource ?? h.denom,
+          amount: h.amount || null,
+          released: settled,
+        },
         error: { message, type: 'STATUS_ERROR_TRANSFER', details: null },
       };
     }
@@ -161,7 +166,13 @@ function successRelease(hops: Hop[]): AssetRelease | null {
   if (!last) return null;
   switch (last.kind) {
     case 'ibc':
-      return { chain_id: last.toChainId, denom: last.denom, amount: last.amount || null, released: true };
+      // The denom on the chain the funds landed on (an ibc/ voucher, or the native denom going home).
+      return {
+        chain_id: last.toChainId,
+        denom: last.denomOnDest ?? last.denom,
+        amount: last.amount || null,
+        released: true,
+      };
     case 'op_deposit':
       return { chain_id: last.toChainId, denom: last.l2Denom, amount: last.amount, released: true };
     case 'op_withdrawal':

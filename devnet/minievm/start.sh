@@ -9,7 +9,7 @@
 #   PORT_BASE (36600): RPC=base+57, P2P=base+56, REST=base+17, GRPC=base+90,
 #   JSON-RPC=base+45, JSON-RPC WS=base+46 — away from the 26657/1317/8545
 #   defaults so it never collides with another node on a shared machine.
-#   TIMEOUT_COMMIT (500ms).
+#   TIMEOUT_COMMIT (500ms), BLOCK_INTERVAL (unset: minitia's 100ms default).
 set -euo pipefail
 
 HOME_DIR="${1:?usage: start.sh <home-dir>}"
@@ -60,6 +60,9 @@ done
 #    listener: 6060 may be taken on a shared machine.
 CFG="$HOME_DIR/config/config.toml"
 sed -i -E "s/^timeout_commit = .*/timeout_commit = \"$TIMEOUT_COMMIT\"/" "$CFG"
+# minitia's CometBFT paces blocks by block_interval (default 100ms); BLOCK_INTERVAL overrides it (the IBC
+# devnets use 1s, like the recorded real transfer, so a relayer on a busy machine keeps up).
+if [[ -n "${BLOCK_INTERVAL:-}" ]]; then sed -i -E "s/^block_interval = .*/block_interval = \"$BLOCK_INTERVAL\"/" "$CFG"; fi
 sed -i -E 's/^create_empty_blocks = .*/create_empty_blocks = true/' "$CFG"
 sed -i -E 's/^pprof_laddr = .*/pprof_laddr = ""/' "$CFG"
 sed -i -E 's/^indexer = .*/indexer = "kv"/' "$CFG"   # tx_search and REST tx-by-hash need it

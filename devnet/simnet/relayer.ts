@@ -29,6 +29,9 @@ interface PacketEntry {
   parent?: string;
 }
 
+/** minievm writes plain ICS-04 acks (recorded real minievm devnet); Initia L1 / minimove the recorded wrapper. */
+const ackStyle = (chainId: string): T.AckStyle => (chainId === SIM.evm ? 'plain' : 'wrapped');
+
 export class Relayer {
   readonly delays: RelayerDelays;
   private readonly packets = new Map<string, PacketEntry>();
@@ -170,7 +173,7 @@ export class Relayer {
         return;
       case 'errorAck':
         this.later(d.recvMs, () => {
-          this.net.include(dst, [T.ibcRecvTx(p, { ok: false })]);
+          this.net.include(dst, [T.ibcRecvTx(p, { ok: false }, [], ackStyle(dst))]);
           this.delivered.ibc++;
           this.later(d.ackMs, () => this.settle(entry, 'acknowledge_packet', false));
         });
@@ -182,10 +185,10 @@ export class Relayer {
           if (fwd && CHANNELS[dst]?.[fwd.channel]) {
             const child = this.newPacket(dst, fwd.channel, { ...p.data, receiver: fwd.receiver, memo: '' });
             this.plan(dst, child, entry.forwardOutcome ?? 'success', undefined, key);
-            this.net.include(dst, [T.ibcRecvTx(p, undefined, [child])]);
+            this.net.include(dst, [T.ibcRecvTx(p, undefined, [child], ackStyle(dst))]);
             return; // this packet is acknowledged when the forwarded one settles
           }
-          this.net.include(dst, [T.ibcRecvTx(p, { ok: true })]);
+          this.net.include(dst, [T.ibcRecvTx(p, { ok: true }, [], ackStyle(dst))]);
           this.later(d.ackMs, () => this.settle(entry, 'acknowledge_packet', true));
         });
       }
@@ -195,8 +198,9 @@ export class Relayer {
   /** Ack/timeout relayed back to the packet's source; with PFM the parent's async ack is written in the same tx. */
   private settle(entry: PacketEntry, kind: 'acknowledge_packet' | 'timeout_packet', ok: boolean, error?: string): void {
     const parent = entry.parent ? this.packets.get(entry.parent) : undefined;
-    const extra = parent ? [T.writeAckEvent(parent.packet, ok, error)] : [];
-    this.net.include(entry.chainId, [T.ibcAckTx(entry.packet, kind, extra)]);
+    // The parent's async ack is written on this packet's source chain (the forwarding chain).
+    const extra = parent ? [T.writeAckEvent(parent.packet, ok, error, ackStyle(entry.chainId))] : [];
+    this.net.include(entry.chainId, [T.ibcAckTx(entry.packet, kind, extra, { ok, ...(error ? { error } : {}) })]);
     if (parent) this.later(this.delays.ackMs, () => this.settle(parent, 'acknowledge_packet', ok, error));
   }
 

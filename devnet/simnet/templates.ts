@@ -94,8 +94,30 @@ export interface Packet {
   data: Record<string, string>;
 }
 
+/**
+ * ICS-20 packet data as ibc-go writes it: keys sorted, an empty memo left out (recorded real minievm devnet:
+ * `{"amount":"1000","denom":"umin","receiver":"init1…","sender":"init1…"}`, test/fixtures/ibc-devnet).
+ */
+export function ics20Json(data: Record<string, string>): string {
+  const out: Record<string, string> = {};
+  for (const k of Object.keys(data).sort()) if (!(k === 'memo' && data[k] === '')) out[k] = data[k]!;
+  return JSON.stringify(out);
+}
+
+/**
+ * Acknowledgement bytes a chain writes. minievm (recorded real devnet, ibc-go v8) writes the plain ICS-04 form
+ * `{"result":"AQ=="}` / `{"error":"…"}`; the recorded Initia L1/minimove receive tx carries Initia's wrapper.
+ */
+export type AckStyle = 'plain' | 'wrapped';
+export function ackBytes(style: AckStyle, ok: boolean, error?: string): string {
+  if (style === 'wrapped') return wrappedAck(ok, error);
+  return ok
+    ? '{"result":"AQ=="}'
+    : JSON.stringify({ error: error ?? 'ABCI code: 6: error handling packet: see events for details' });
+}
+
 function packetAttrs(p: Packet): Record<string, string> {
-  const data = JSON.stringify(p.data);
+  const data = ics20Json(p.data);
   return {
     packet_data: data,
     packet_data_hex: hex(data),
@@ -141,6 +163,7 @@ export function ibcRecvTx(
   p: Packet,
   ack: { ok: boolean; error?: string } | undefined,
   forwards: Packet[] = [],
+  style: AckStyle = 'wrapped',
 ): TxInput {
   const base = RECORDED.ibcRecv();
   let ev = patchEvents(base.events, 'recv_packet', packetAttrs(p));
@@ -153,7 +176,7 @@ export function ibcRecvTx(
     success: String(ack?.ok ?? true),
   });
   if (ack) {
-    const a = wrappedAck(ack.ok, ack.error);
+    const a = ackBytes(style, ack.ok, ack.error);
     ev = patchEvents(ev, 'write_acknowledgement', { ...packetAttrs(p), packet_ack: a, packet_ack_hex: hex(a) });
   } else {
     ev = ev.filter((e) => e.type !== 'write_acknowledgement');
@@ -175,16 +198,86 @@ function withMsgIndex(e: AbciEvent, idx: string): AbciEvent {
 function lifecycleEvent(type: string, p: Packet): AbciEvent {
   const send = sendPacketEvents(p).find((e) => e.type === 'send_packet')!;
   const drop = new Set(['packet_data', 'packet_data_hex']);
-  return {
-    type,
-    attributes: send.attributes
-      .filter((a) => !drop.has(a.key))
-      .map((a) => (a.key === 'msg_index' ? { ...a, value: '1' } : a)),
-  };
+  const attributes = send.attributes
+    .filter((a) => !drop.has(a.key))
+    .map((a) => (a.key === 'msg_index' ? { ...a, value: '1' } : a));
+  if (type !== 'timeout_packet') return { type, attributes };
+  // ibc-go v8 emits timeout_packet without packet_connection and with connection_id before the ordering
+  // (the real minievm devnet's MsgTimeout tx, test/devnet/ibc/transfer.e2e.ts checks it).
+  const order = [
+    'packet_timeout_height',
+    'packet_timeout_timestamp',
+    'packet_sequence',
+    'packet_src_port',
+    'packet_src_channel',
+    'packet_dst_port',
+    'packet_dst_channel',
+    'connection_id',
+    'packet_channel_ordering',
+    'msg_index',
+  ];
+  const byKey = new Map(attributes.map((a) => [a.key, a]));
+  return { type, attributes: order.flatMap((k) => (byKey.has(k) ? [byKey.get(k)!] : [])) };
+}
+
+const attr = (key: string, value: string) => ({ key, value, index: true });
+
+/**
+ * The ICS-20 module's events on the source when the ack (or timeout) arrives, as ibc-go v8 emits them
+ * (recorded real minievm devnet ack tx: fungible_token_packet {module, sender, receiver, denom, amount, memo,
+ * acknowledgement = the ack's proto text form} then fungible_token_packet {success = the result bytes} or
+ * {error}; a timeout emits `timeout` {module, refund_receiver, refund_denom, refund_amount, memo}).
+ */
+export function transferSettleEvents(
+  p: Packet,
+  kind: 'acknowledge_packet' | 'timeout_packet',
+  ack: { ok: boolean; error?: string },
+): AbciEvent[] {
+  const d = p.data;
+  const idx = attr('msg_index', '1');
+  if (kind === 'timeout_packet')
+    return [
+      {
+        type: 'timeout',
+        attributes: [
+          attr('module', 'transfer'),
+          attr('refund_receiver', d.sender ?? ''),
+          attr('refund_denom', d.denom ?? ''),
+          attr('refund_amount', d.amount ?? ''),
+          attr('memo', d.memo ?? ''),
+          idx,
+        ],
+      },
+    ];
+  const text = ack.ok ? 'result:"\\001" ' : `error:${JSON.stringify(ack.error ?? '')} `;
+  return [
+    {
+      type: 'fungible_token_packet',
+      attributes: [
+        attr('module', 'transfer'),
+        attr('sender', d.sender ?? ''),
+        attr('receiver', d.receiver ?? ''),
+        attr('denom', d.denom ?? ''),
+        attr('amount', d.amount ?? ''),
+        attr('memo', d.memo ?? ''),
+        attr('acknowledgement', text),
+        idx,
+      ],
+    },
+    {
+      type: 'fungible_token_packet',
+      attributes: [ack.ok ? attr('success', '\u0001') : attr('error', ack.error ?? ''), idx],
+    },
+  ];
 }
 
 /** Relayer MsgUpdateClient + MsgAcknowledgement (or MsgTimeout) on the packet's source chain. */
-export function ibcAckTx(p: Packet, kind: 'acknowledge_packet' | 'timeout_packet', extra: AbciEvent[] = []): TxInput {
+export function ibcAckTx(
+  p: Packet,
+  kind: 'acknowledge_packet' | 'timeout_packet',
+  extra: AbciEvent[] = [],
+  ack: { ok: boolean; error?: string } = { ok: true },
+): TxInput {
   const base = RECORDED.ibcRecv();
   const action =
     kind === 'acknowledge_packet' ? '/ibc.core.channel.v1.MsgAcknowledgement' : '/ibc.core.channel.v1.MsgTimeout';
@@ -215,15 +308,16 @@ export function ibcAckTx(p: Packet, kind: 'acknowledge_packet' | 'timeout_packet
         { key: 'msg_index', value: '1', index: true },
       ],
     },
+    ...transferSettleEvents(p, kind, ack),
     ...extra,
   ];
   return txFrom(base, events, { messages: [{ '@type': '/ibc.core.client.v1.MsgUpdateClient' }, { '@type': action }] });
 }
 
 /** write_acknowledgement of `p` (an async PFM ack, written on the intermediate chain when the next hop settles). */
-export function writeAckEvent(p: Packet, ok: boolean, error?: string): AbciEvent {
+export function writeAckEvent(p: Packet, ok: boolean, error?: string, style: AckStyle = 'wrapped'): AbciEvent {
   const recv = RECORDED.ibcRecv().events.find((e) => e.type === 'write_acknowledgement')!;
-  const a = wrappedAck(ok, error);
+  const a = ackBytes(style, ok, error);
   return patchEvents([recv], 'write_acknowledgement', { ...packetAttrs(p), packet_ack: a, packet_ack_hex: hex(a) })[0]!;
 }
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, terminal, type Harness } from './harness.js';
 import { SIM } from '../../devnet/simnet/index.js';
+import { ics20ChainDenom } from '../../workflows/evidence.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -33,7 +34,8 @@ describe('IBC tracking on the simnet (real Temporal dev server, real chDB)', () 
     expect(hop.packet_txs.timeout_tx).toBeNull();
     expect(done.transfer_asset_release).toEqual({
       chain_id: SIM.move,
-      denom: 'uinit',
+      // where the funds landed: minimove's voucher of L1 uinit received over its channel-0
+      denom: ics20ChainDenom('transfer/channel-0/uinit'),
       amount: '200000',
       released: true,
     });
