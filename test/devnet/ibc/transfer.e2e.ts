@@ -26,7 +26,7 @@ import { loadRouterRegistry, type Registry } from '../../../routing/registry.js'
 import { startTracking, type Tracking } from '../../../tracking/index.js';
 import { directoryFromRegistry } from '../../../tracking/registry-adapter.js';
 
-const repo = path.resolve(__dirname, '../..');
+const repo = path.resolve(__dirname, '../../..');
 // JSON documents of our own API (any: asserted field by field)
 type Doc = Record<string, any>;
 
