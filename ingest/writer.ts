@@ -3,6 +3,7 @@
 // exactly those before the ingest resumes, and `deleteRange()` does the same before any height is re-ingested.
 // Together they make re-ingest and kill/restart leave exactly the same data.
 import type { Store } from '../clickhouse/client.js';
+import { markStatsDirty, rebuildDirtyStats } from '../clickhouse/stats.js';
 import type { BlockFacts } from './decode/block.js';
 import { SEQUENCE_STRIDE } from './decode/tx.js';
 import type { CallFrame, EvmReceipt } from './source.js';
@@ -40,6 +41,8 @@ export async function lastCheckpoint(store: Store): Promise<number> {
 }
 
 export async function deleteRange(store: Store, from: number, to: number): Promise<number> {
+  // The analytics aggregates of the affected days are rebuilt from the facts that remain (clickhouse/stats.ts).
+  await markStatsDirty(store, from, to);
   let deleted = 0;
   for (const table of HEIGHT_TABLES) {
     const [c] = await store.rows<{ c: string }>(
@@ -50,6 +53,7 @@ export async function deleteRange(store: Store, from: number, to: number): Promi
     deleted += Number(c!.c);
     await store.exec(`DELETE FROM ${table} WHERE height BETWEEN {from:UInt64} AND {to:UInt64}`, { from, to });
   }
+  await rebuildDirtyStats(store);
   return deleted;
 }
 

@@ -17,6 +17,8 @@ import { registerTxs } from './txs.js';
 import { registerCollections } from './collections.js';
 import { registerTokens } from './tokens.js';
 import { registerRichList } from './richlist.js';
+import { registerStats } from './stats.js';
+import { registerDashboard } from './dashboard.js';
 
 export interface IndexerAppOptions {
   store: Store;
@@ -29,6 +31,8 @@ export interface IndexerAppOptions {
   lookups?: ChainLookups;
   /** Upstream-style response cache (1 s lists, 10 s single objects); on unless false. */
   responseCache?: boolean;
+  /** Router service base URL: the dashboard shows its transfer statistics when set. */
+  routerUrl?: string;
 }
 
 /** Routing is non-strict upstream: `/status/` is `/status`. Strip the slash before validation sees the path. */
@@ -68,6 +72,8 @@ export function createIndexerApp(opts: IndexerAppOptions): Express {
     health: async () => ({ indexed_height: await ctx.tip() }),
   });
   app.locals.validateResponses = opts.validateResponses === true;
+  // The dashboard (HTML, scripts) is not part of the JSON API: served before the slash rule, validator, cache.
+  registerDashboard(app, { routerUrl: opts.routerUrl, vm: config.VM });
   app.use(trailingSlash);
   if (opts.responseCache !== false) app.use(responseCache());
   app.use(
@@ -89,6 +95,7 @@ export function createIndexerApp(opts: IndexerAppOptions): Express {
   registerCollections(router, ctx);
   registerTokens(router, ctx);
   registerRichList(router, ctx);
+  registerStats(router, ctx, { restUrl: opts.chain?.restUrl });
   app.use(router);
   app.use(notFoundHandler());
   app.use(paginationWording);

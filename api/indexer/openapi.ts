@@ -4,6 +4,8 @@
 // is form/explode:false + allowReserved so both `a,b` and repeated values work with type URLs; int64 values
 // are strings in responses; every parameter a client may send is declared (unknown ones are a 400).
 
+import { statsPaths, statsSchemas } from './stats-openapi.js';
+
 const str = (extra: object = {}) => ({ type: 'string', ...extra });
 const decimal = { type: 'string', pattern: '^-?[0-9]+$' };
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -87,11 +89,19 @@ export const indexerOpenApi = {
     title: 'Indexer API',
     version: '1.0.0',
     description:
-      'Read-only rollup indexer (rollytics-compatible wire format). Every response is application/json; errors are {"code": <HTTP status>, "message": "…"}.',
+      'Read-only rollup indexer (rollytics-compatible wire format). Every response is application/json; errors are {"code": <HTTP status>, "message": "…"}. Analytics under /indexer/stats/v1; a live [dashboard](/dashboard/) of this chain.',
   },
   servers: [{ url: '/' }],
-  tags: [{ name: 'status' }, { name: 'block' }, { name: 'tx' }, { name: 'nft' }, { name: 'richlist' }],
+  tags: [
+    { name: 'status' },
+    { name: 'block' },
+    { name: 'tx' },
+    { name: 'nft' },
+    { name: 'richlist' },
+    { name: 'stats' },
+  ],
   paths: {
+    ...statsPaths,
     '/status': get('getStatus', 'status', 'Indexer status', [], ok(ref('Status'))),
     '/indexer/block/v1/avg_blocktime': get(
       'getAvgBlockTime',
@@ -225,6 +235,7 @@ export const indexerOpenApi = {
   },
   components: {
     schemas: {
+      ...statsSchemas,
       Error: {
         type: 'object',
         required: ['code', 'message'],
