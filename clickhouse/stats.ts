@@ -21,7 +21,7 @@ export interface StatsView {
 
 let views: StatsView[] | null = null;
 
-/** The analytics views as declared in the migration (the richlist history is handled separately). */
+/** The analytics views as declared in the migration (the rich-list history has none: recordRichListHistory). */
 export function statsViews(): StatsView[] {
   if (views) return views;
   const out: StatsView[] = [];
@@ -55,6 +55,9 @@ export async function markStatsDirty(store: Store, from: number, to: number): Pr
      ) AS t`,
     { from, to },
   );
+  // A rich-list snapshot at or above `from` summed balances that are being deleted: the ingest builds the
+  // snapshot again after the re-ingest, and its view adds the history point again.
+  await store.exec('DELETE FROM stats_richlist_history WHERE snapshot_height >= {from:UInt64}', { from });
   const t = Number(r?.t ?? 4294967295);
   if (t >= 4294967295) return; // nothing of that range was written
   await store.insert('stats_dirty', [{ from_day: Math.floor(t / DAY) * DAY }]);
@@ -82,7 +85,6 @@ export async function rebuildStats(store: Store, fromDay = 0): Promise<void> {
   // Facts of a height without its block are never visible (blocks are written first): start at its block.
   const fromHeight = h?.h === null || h?.h === undefined ? null : Number(h.h);
   for (const v of statsViews()) {
-    if (v.source === 'richlist') continue; // per snapshot, not per day: rebuildRichListHistory()
     if (fromDay === 0) await store.exec(`TRUNCATE TABLE ${v.target}`);
     else
       await store.exec(`DELETE FROM ${v.target} WHERE ${timeColumn(v.target)} >= toDateTime({d:UInt32})`, {
@@ -96,6 +98,15 @@ export async function rebuildStats(store: Store, fromDay = 0): Promise<void> {
     await store.exec(`INSERT INTO ${v.target} ${select}`, { h: fromHeight });
   }
   if (fromDay === 0) await rebuildRichListHistory(store);
+}
+
+/** Holders and supply per token of the snapshot at `height` (called by the snapshot build, after its rows). */
+export async function recordRichListHistory(store: Store, height: number): Promise<void> {
+  await store.exec(
+    `INSERT INTO stats_richlist_history (token, snapshot_height, holders, supply)
+     SELECT token, {h:UInt64}, count(), sum(amount) FROM richlist WHERE snapshot_height = {h:UInt64} GROUP BY token`,
+    { h: height },
+  );
 }
 
 /** Holders and supply per token at each recorded rich-list snapshot height, from the balance ledger. */

@@ -2,6 +2,7 @@
 // height, built inside ClickHouse from the balance_deltas ledger. A snapshot is visible only once it is
 // recorded in richlist_snapshots, so a crash mid-build is harmless (its rows are deleted by the next build).
 import type { Store } from '../clickhouse/client.js';
+import { recordRichListHistory } from '../clickhouse/stats.js';
 
 export async function latestSnapshot(store: Store): Promise<number> {
   const [r] = await store.rows<{ h: string }>('SELECT max(snapshot_height) AS h FROM richlist_snapshots');
@@ -39,6 +40,7 @@ export async function buildRichListSnapshot(store: Store, height: number): Promi
     h: height,
   });
   const holders = Number(c?.c ?? 0);
+  await recordRichListHistory(store, height); // analytics: holders over time (docs/analytics.md)
   await store.insert('richlist_snapshots', [{ snapshot_height: height, holders }]);
   // Older snapshots are no longer read.
   await dropSnapshots(store, 'below', height);

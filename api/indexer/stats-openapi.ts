@@ -51,6 +51,7 @@ const time = (what: string, example: string) =>
     str({ maxLength: 40 }),
     `Window ${what === 'from' ? 'start (inclusive)' : 'end (exclusive)'}: unix seconds or RFC 3339 (UTC when no offset). Aligned outward to the bucket size.`,
     example,
+    { allowReserved: true },
   );
 const from = time('from', '2025-04-25T00:00:00Z');
 const to = time('to', '2025-04-26T00:00:00Z');

@@ -76,6 +76,7 @@ async function window(
       toQ = (span ? span.last : Math.floor(Date.now() / 1000)) + 1;
     }
   }
+  if (fromQ !== null && fromQ >= toQ) throw badRequest('from: must be before to');
   const to = Math.ceil(toQ / step) * step;
   const from = Math.floor((fromQ ?? to - defaultSpan) / step) * step;
   if (from < 0) return { from: 0, to };

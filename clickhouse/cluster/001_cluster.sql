@@ -503,15 +503,10 @@ CREATE TABLE IF NOT EXISTS stats_richlist_history_local ON CLUSTER '{cluster}'
 (
     token           LowCardinality(String),
     snapshot_height UInt64,
-    holders         SimpleAggregateFunction(sum, UInt64),
-    supply          SimpleAggregateFunction(sum, UInt256)
+    holders         UInt64,
+    supply          UInt256
 )
-ENGINE = ReplicatedAggregatingMergeTree('/clickhouse/tables/{shard}/{database}/stats_richlist_history_local', '{replica}') ORDER BY (token, snapshot_height);
+ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/{database}/stats_richlist_history_local', '{replica}') ORDER BY (token, snapshot_height);
 
 CREATE TABLE IF NOT EXISTS stats_richlist_history ON CLUSTER '{cluster}' AS stats_richlist_history_local
 ENGINE = Distributed('{cluster}', currentDatabase(), stats_richlist_history_local, snapshot_height);
-
-CREATE MATERIALIZED VIEW IF NOT EXISTS stats_richlist_history_mv ON CLUSTER '{cluster}' TO stats_richlist_history_local AS
-SELECT token, snapshot_height, count() AS holders, sum(amount) AS supply
-FROM richlist_local
-GROUP BY token, snapshot_height;

@@ -174,17 +174,13 @@ CREATE TABLE IF NOT EXISTS stats_dirty
 ENGINE = MergeTree ORDER BY from_day;
 
 -- Holders and supply of every token at each rich-list snapshot (the snapshots themselves keep only the latest
--- height). Filled by the snapshot's INSERT into richlist; rebuildable from balance_deltas at each recorded height.
+-- height). Written by the snapshot build (ingest/richlist.ts) from the snapshot's rows, one row per token, so
+-- building a height again replaces its point; rebuildable from balance_deltas at each recorded height.
 CREATE TABLE IF NOT EXISTS stats_richlist_history
 (
     token           LowCardinality(String),
     snapshot_height UInt64,
-    holders         SimpleAggregateFunction(sum, UInt64),
-    supply          SimpleAggregateFunction(sum, UInt256)
+    holders         UInt64,
+    supply          UInt256
 )
-ENGINE = AggregatingMergeTree ORDER BY (token, snapshot_height);
-
-CREATE MATERIALIZED VIEW IF NOT EXISTS stats_richlist_history_mv TO stats_richlist_history AS
-SELECT token, snapshot_height, count() AS holders, sum(amount) AS supply
-FROM richlist
-GROUP BY token, snapshot_height;
+ENGINE = ReplacingMergeTree ORDER BY (token, snapshot_height);

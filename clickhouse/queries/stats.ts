@@ -224,9 +224,8 @@ export async function distribution(store: Store, token: string, snapshot: number
     ),
     store.rows<{ h: string; n: string; total: string; time: string | null }>(
       `SELECT h, n, total, if(b.height = 0, NULL, b.time) AS time
-       FROM (SELECT snapshot_height AS h, sum(holders) AS n, toString(sum(supply)) AS total
-             FROM stats_richlist_history WHERE token = {token:String} AND snapshot_height <= {h:UInt64}
-             GROUP BY snapshot_height) AS s
+       FROM (SELECT snapshot_height AS h, holders AS n, toString(supply) AS total
+             FROM stats_richlist_history FINAL WHERE token = {token:String} AND snapshot_height <= {h:UInt64}) AS s
        LEFT JOIN (SELECT height, time FROM blocks WHERE height IN (
                     SELECT snapshot_height FROM stats_richlist_history WHERE token = {token:String})) AS b
          ON b.height = s.h
@@ -311,14 +310,14 @@ export async function chainSpan(store: Store): Promise<{ first: number; last: nu
   return { first: Number(r.first), last: Number(r.last), height: Number(r.h) };
 }
 
-/** Tokens of a rich-list snapshot by holders (from the per-snapshot history). */
+/** Tokens of a rich-list snapshot by holders (one pass over the snapshot's ranked rows). */
 export async function snapshotTokens(
   store: Store,
   snapshot: number,
   limit: number,
 ): Promise<{ token: string; holders: number; supply: string }[]> {
   const rows = await store.rows<{ token: string; n: string; total: string }>(
-    `SELECT token, sum(holders) AS n, toString(sum(supply)) AS total FROM stats_richlist_history
+    `SELECT token, count() AS n, toString(sum(amount)) AS total FROM richlist
      WHERE snapshot_height = {h:UInt64} GROUP BY token ORDER BY n DESC, token LIMIT {limit:UInt32}`,
     { h: snapshot, limit },
   );
