@@ -134,6 +134,9 @@ async function main() {
       store,
       config: { ...config, CHAIN_ID: chain.chainId, VM: chain.vm },
       chain: { restUrl: chain.restUrl },
+      // The dashboard shows the router's transfer statistics when this process also serves the router.
+      routerUrl:
+        role === 'all' && config.ROUTER_ENABLED ? `http://${config.HTTP_HOST}:${config.ROUTER_PORT}` : undefined,
     });
     servers.push(await listen(app, config.INDEXER_PORT, config.HTTP_HOST));
     log.info('indexer.listening', {
@@ -158,7 +161,7 @@ async function main() {
         runChainWorker: role === 'all',
       });
     }
-    const app = createRouterApp({ registry, tracking: tracking?.routes });
+    const app = createRouterApp({ registry, tracking: tracking?.routes, store });
     servers.push(await listen(app, config.ROUTER_PORT, config.HTTP_HOST));
     log.info('router.listening', {
       url: `http://${config.HTTP_HOST}:${config.ROUTER_PORT}`,
