@@ -13,3 +13,13 @@ if [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ]; then
   touch "$stamp"
 fi
 bash scripts/install-temporal.sh >/dev/null
+# Debian's chromium for the headless browser test (test/browser/): installed once when missing.
+if [ ! -x /usr/bin/chromium ]; then
+  if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
+    apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null ||
+      { echo "install: apt-get install chromium failed (needed by test/browser/)" >&2; exit 1; }
+  else
+    echo "install: /usr/bin/chromium is missing; install Debian's chromium package (apt-get install chromium)" >&2
+    exit 1
+  fi
+fi

@@ -92,7 +92,7 @@ async function refreshActivity(p) {
     $('chart-msgs'),
     {
       scales: { x: { time: false } },
-      axes: [{ values: (_u, ticks) => ticks.map((t) => `#${t + 1}`) }, {}],
+      axes: [{ values: (_u, ticks) => ticks.map((t) => (Number.isInteger(t) ? `#${t + 1}` : '')) }, {}],
       series: [
         { label: 'type' },
         { label: 'txs', fill: '#8b5cf6aa', stroke: '#8b5cf6', paths: bars(), points: { show: false } },
@@ -129,7 +129,7 @@ async function refreshRichList() {
     $('chart-histogram'),
     {
       scales: { x: { time: false } },
-      axes: [{ values: (_u, ticks) => ticks.map((t) => `1e${t}`) }, {}],
+      axes: [{ values: (_u, ticks) => ticks.map((t) => (Number.isInteger(t) ? `1e${t}` : '')) }, {}],
       series: [
         { label: 'balance ≥' },
         { label: 'holders', fill: '#0ea5e9aa', stroke: '#0ea5e9', paths: bars(), points: { show: false } },
