@@ -95,12 +95,12 @@ describe('dashboard in headless Chromium', () => {
     await page.goto(`${api.base}/dashboard`, { waitUntil: 'load' });
     expect(page.url()).toBe(`${api.base}/dashboard/`);
     await page.waitForFunction(
-      () => (window as unknown as { dashboard?: { refreshes: number } }).dashboard?.refreshes! >= 1,
+      () => ((globalThis as unknown as { dashboard?: { refreshes: number } }).dashboard?.refreshes ?? 0) >= 1,
       undefined,
       { timeout: 30_000 },
     );
     const errors = await page.evaluate(
-      () => (window as unknown as { dashboard: { errors: string[] } }).dashboard.errors,
+      () => (globalThis as unknown as { dashboard: { errors: string[] } }).dashboard.errors,
     );
     expect(errors).toEqual([]);
 
@@ -121,8 +121,9 @@ describe('dashboard in headless Chromium', () => {
     );
 
     const charts = await page.evaluate(() => {
-      const d = (window as unknown as { dashboard: { charts: Record<string, { data: unknown[][]; width: number }> } })
-        .dashboard;
+      const d = (
+        globalThis as unknown as { dashboard: { charts: Record<string, { data: unknown[][]; width: number }> } }
+      ).dashboard;
       const out: Record<string, { points: number; series: number; width: number }> = {};
       for (const [k, c] of Object.entries(d.charts))
         out[k] = { points: c.data[0]!.length, series: c.data.length - 1, width: c.width };
@@ -158,15 +159,15 @@ describe('dashboard in headless Chromium', () => {
 
   it('refreshes itself without errors, everything from our own origin', async () => {
     const before = await page.evaluate(
-      () => (window as unknown as { dashboard: { refreshes: number } }).dashboard.refreshes,
+      () => (globalThis as unknown as { dashboard: { refreshes: number } }).dashboard.refreshes,
     );
     await page.waitForFunction(
-      (n) => (window as unknown as { dashboard: { refreshes: number } }).dashboard.refreshes > n,
+      (n) => (globalThis as unknown as { dashboard: { refreshes: number } }).dashboard.refreshes > n,
       before,
       { timeout: 25_000 },
     );
     const charts = await page.evaluate(() =>
-      Object.keys((window as unknown as { dashboard: { charts: object } }).dashboard.charts),
+      Object.keys((globalThis as unknown as { dashboard: { charts: object } }).dashboard.charts),
     );
     expect(charts).toHaveLength(4); // updated in place, not duplicated
     expect(await page.locator('.chart canvas').count()).toBe(4);

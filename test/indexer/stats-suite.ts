@@ -142,7 +142,8 @@ export function statsSuite(kind: SampleKind): void {
         expect(body.to).toBe(iso(to));
         expect(body.buckets).toHaveLength((to - from) / step);
         expect(body.buckets).toEqual(expectedActivity(step, from, to, null));
-        const sum = (k: 'txs' | 'blocks') => body.buckets.reduce((a: number, b: Record<string, number>) => a + (b[k] ?? 0), 0);
+        const sum = (k: 'txs' | 'blocks') =>
+          body.buckets.reduce((a: number, b: Record<string, number>) => a + (b[k] ?? 0), 0);
         expect(sum('txs')).toBe(txs.length);
         expect(sum('blocks')).toBe(blocks.length);
       });
