@@ -57,7 +57,12 @@ export async function markStatsDirty(store: Store, from: number, to: number): Pr
   );
   // A rich-list snapshot at or above `from` summed balances that are being deleted: the ingest builds the
   // snapshot again after the re-ingest, and its view adds the history point again.
-  await store.exec('DELETE FROM stats_richlist_history WHERE snapshot_height >= {from:UInt64}', { from });
+  const [hist] = await store.rows<{ n: string }>(
+    'SELECT count() AS n FROM stats_richlist_history WHERE snapshot_height >= {from:UInt64}',
+    { from },
+  );
+  if (Number(hist?.n ?? 0) > 0)
+    await store.exec('DELETE FROM stats_richlist_history WHERE snapshot_height >= {from:UInt64}', { from });
   const t = Number(r?.t ?? 4294967295);
   if (t >= 4294967295) return; // nothing of that range was written
   await store.insert('stats_dirty', [{ from_day: Math.floor(t / DAY) * DAY }]);

@@ -24,6 +24,7 @@ export const MAX_BUCKETS = 2000;
 export const MAX_WINDOW_DAYS = 400;
 const DEFAULT_BUCKETS = 100;
 const HOUR = 3600;
+const MAX_TIME = 2 ** 32 - 1;
 const DAY = 86_400;
 
 /** A time as unix seconds or an RFC 3339 / ISO 8601 date; null when absent. */
@@ -77,10 +78,11 @@ async function window(
     }
   }
   if (fromQ !== null && fromQ >= toQ) throw badRequest('from: must be before to');
-  const to = Math.ceil(toQ / step) * step;
+  // Bucket starts are UInt32 seconds: never align past the last representable bucket.
+  const to = Math.min(Math.ceil(toQ / step) * step, Math.floor(MAX_TIME / step) * step);
   const from = Math.floor((fromQ ?? to - defaultSpan) / step) * step;
-  if (from < 0) return { from: 0, to };
   if (from >= to) throw badRequest('from: must be before to');
+  if (from < 0) return { from: 0, to };
   if (to - from > maxSpan) throw badRequest(`from/to: the window is at most ${what}`);
   return { from, to };
 }

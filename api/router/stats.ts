@@ -27,13 +27,13 @@ export function mountTransferStats(router: Router, store: Store): void {
       const q = req.query as Record<string, unknown>;
       const fromQ = time(q.from, 'from');
       const toQ = time(q.to, 'to');
-      const to = toQ ?? (fromQ !== null ? fromQ + 7 * DAY : Math.floor(Date.now() / 1000) + 1);
-      const from = fromQ ?? to - 7 * DAY;
+      const to = Math.min(toQ ?? (fromQ !== null ? fromQ + 7 * DAY : Math.floor(Date.now() / 1000) + 1), 2 ** 32 - 1);
+      const from = fromQ ?? Math.max(0, to - 7 * DAY);
       if (from >= to) throw badRequest('from: must be before to');
       if (to - from > MAX_TRANSFER_WINDOW_DAYS * DAY)
         throw badRequest(`from/to: the window is at most ${MAX_TRANSFER_WINDOW_DAYS} days`);
       const iso = (t: number) => new Date(t * 1000).toISOString().replace('.000Z', 'Z');
-      res.json({ from: iso(from), to: iso(to), ...(await transferStats(store, from, Math.max(from, to))) });
+      res.json({ from: iso(from), to: iso(to), ...(await transferStats(store, from, to)) });
     } catch (e) {
       next(e);
     }
