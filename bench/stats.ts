@@ -91,16 +91,27 @@ async function pageWalk(first: string, key: string, pages: number): Promise<numb
 }
 
 try {
-  const latency: { name: string; path: string; p50: number; p99: number; max: number; rps: number; non2xx: number }[] =
-    [];
+  const latency: {
+    name: string;
+    path: string;
+    coldMs: number;
+    p50: number;
+    p99: number;
+    max: number;
+    rps: number;
+    non2xx: number;
+  }[] = [];
   for (const [name, p] of scenarios) {
+    const t0 = performance.now();
     const check = await fetch(base + p);
+    const coldMs = Math.round(performance.now() - t0);
     if (!check.ok) throw new Error(`${p} → ${check.status} ${await check.text()}`);
     await autocannon({ url: base + p, connections: 1, duration: 1 }); // warm-up
     const r = await autocannon({ url: base + p, connections: 1, duration: seconds });
     latency.push({
       name,
       path: p,
+      coldMs,
       p50: r.latency.p50,
       p99: r.latency.p99,
       max: r.latency.max,
@@ -108,7 +119,7 @@ try {
       non2xx: r.non2xx,
     });
     process.stdout.write(
-      `${name.padEnd(44)} p50 ${String(r.latency.p50).padStart(5)} ms  p99 ${String(r.latency.p99).padStart(5)} ms  non2xx ${r.non2xx}\n`,
+      `${name.padEnd(44)} p50 ${String(r.latency.p50).padStart(5)} ms  p99 ${String(r.latency.p99).padStart(5)} ms  first ${coldMs} ms  non2xx ${r.non2xx}\n`,
     );
   }
 

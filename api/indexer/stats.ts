@@ -6,6 +6,7 @@ import { latestSnapshot } from '../../clickhouse/queries/richlist.js';
 import {
   activity,
   chainSpan,
+  type Distribution,
   distribution,
   msgMix,
   nftStats,
@@ -89,7 +90,24 @@ async function window(
 
 const iso = (t: number) => new Date(t * 1000).toISOString().replace('.000Z', 'Z');
 
+/** A snapshot never changes once written: distributions are kept per (token, snapshot), oldest forgotten first. */
+const MAX_CACHED_DISTRIBUTIONS = 64;
+
 export function registerStats(r: Router, ctx: IndexerContext, opts: { restUrl?: string } = {}): void {
+  const distributions = new Map<string, Promise<Distribution>>();
+  const cachedDistribution = (token: string, height: number) => {
+    const key = `${token}|${height}`;
+    let hit = distributions.get(key);
+    if (!hit) {
+      hit = distribution(ctx.store, token, height);
+      distributions.set(key, hit);
+      hit.catch(() => distributions.delete(key)); // never keep a failure
+      if (distributions.size > MAX_CACHED_DISTRIBUTIONS)
+        distributions.delete(distributions.keys().next().value as string);
+    }
+    return hit;
+  };
+
   r.get(
     '/indexer/stats/v1/activity',
     handle(async (req, res) => {
@@ -181,7 +199,7 @@ export function registerStats(r: Router, ctx: IndexerContext, opts: { restUrl?: 
       const d = normaliseDenom(str(req.params.denom));
       const token = 'erc20' in d ? d.erc20 : await ctx.chain.erc20ForDenom(d.denom);
       const height = await latestSnapshot(ctx.store);
-      const got = await distribution(ctx.store, token, height);
+      const got = await cachedDistribution(token, height);
       res.json({ denom: str(req.params.denom), token, ...got });
     }),
   );
