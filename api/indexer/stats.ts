@@ -11,6 +11,7 @@ import {
   msgMix,
   nftStats,
   RES,
+  richListHistory,
   snapshotTokens,
   topAccounts,
   topContracts,
@@ -90,11 +91,11 @@ async function window(
 
 const iso = (t: number) => new Date(t * 1000).toISOString().replace('.000Z', 'Z');
 
-/** A snapshot never changes once written: distributions are kept per (token, snapshot), oldest forgotten first. */
+/** A snapshot never changes once written: its figures are kept per (token, snapshot), oldest forgotten first. */
 const MAX_CACHED_DISTRIBUTIONS = 64;
 
 export function registerStats(r: Router, ctx: IndexerContext, opts: { restUrl?: string } = {}): void {
-  const distributions = new Map<string, Promise<Distribution>>();
+  const distributions = new Map<string, Promise<Omit<Distribution, 'history'>>>();
   const cachedDistribution = (token: string, height: number) => {
     const key = `${token}|${height}`;
     let hit = distributions.get(key);
@@ -199,8 +200,12 @@ export function registerStats(r: Router, ctx: IndexerContext, opts: { restUrl?: 
       const d = normaliseDenom(str(req.params.denom));
       const token = 'erc20' in d ? d.erc20 : await ctx.chain.erc20ForDenom(d.denom);
       const height = await latestSnapshot(ctx.store);
-      const got = await cachedDistribution(token, height);
-      res.json({ denom: str(req.params.denom), token, ...got });
+      // The snapshot's figures are cached; the history is read each time (a re-ingest may rewrite its points).
+      const [got, history] = await Promise.all([
+        cachedDistribution(token, height),
+        richListHistory(ctx.store, token, height),
+      ]);
+      res.json({ denom: str(req.params.denom), token, ...got, history });
     }),
   );
 

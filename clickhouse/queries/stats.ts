@@ -199,10 +199,14 @@ export interface Distribution {
  * Gini over holders sorted ascending (i = n + 1 - rank): G = 2·Σ i·x_i / (n·Σx) − (n + 1) / n.
  * Histogram classes by decimal digits: [10^k, 10^(k+1)).
  */
-export async function distribution(store: Store, token: string, snapshot: number): Promise<Distribution> {
+export async function distribution(
+  store: Store,
+  token: string,
+  snapshot: number,
+): Promise<Omit<Distribution, 'history'>> {
   const params = { token, h: snapshot };
   const where = 'token = {token:String} AND snapshot_height = {h:UInt64}';
-  const [[sum], hist, history] = await Promise.all([
+  const [[sum], hist] = await Promise.all([
     store.rows<{ n: string; total: string; s1: number; s10: number; s100: number; g: number }>(
       `SELECT n, toString(supply) AS total,
               if(supply = 0, 0, toFloat64(top1) / toFloat64(supply)) AS s1,
@@ -222,16 +226,6 @@ export async function distribution(store: Store, token: string, snapshot: number
        FROM richlist WHERE ${where} AND amount > 0 GROUP BY k ORDER BY k`,
       params,
     ),
-    store.rows<{ h: string; n: string; total: string; time: string | null }>(
-      `SELECT h, n, total, if(b.height = 0, NULL, b.time) AS time
-       FROM (SELECT snapshot_height AS h, holders AS n, toString(supply) AS total
-             FROM stats_richlist_history FINAL WHERE token = {token:String} AND snapshot_height <= {h:UInt64}) AS s
-       LEFT JOIN (SELECT height, time FROM blocks WHERE height IN (
-                    SELECT snapshot_height FROM stats_richlist_history WHERE token = {token:String})) AS b
-         ON b.height = s.h
-       ORDER BY h`,
-      params,
-    ),
   ]);
   return {
     snapshot_height: snapshot,
@@ -247,13 +241,28 @@ export async function distribution(store: Store, token: string, snapshot: number
       holders: Number(r.holders),
       amount: r.total,
     })),
-    history: history.map((r) => ({
-      snapshot_height: Number(r.h),
-      time: r.time,
-      holders: Number(r.n),
-      supply: r.total,
-    })),
   };
+}
+
+/** Holders and supply of a token at every rich-list snapshot up to `snapshot`, with the snapshot block's time. */
+export async function richListHistory(store: Store, token: string, snapshot: number): Promise<Distribution['history']> {
+  const params = { token, h: snapshot };
+  const history = await store.rows<{ h: string; n: string; total: string; time: string | null }>(
+    `SELECT h, n, total, if(b.height = 0, NULL, b.time) AS time
+       FROM (SELECT snapshot_height AS h, holders AS n, toString(supply) AS total
+             FROM stats_richlist_history FINAL WHERE token = {token:String} AND snapshot_height <= {h:UInt64}) AS s
+       LEFT JOIN (SELECT height, time FROM blocks WHERE height IN (
+                    SELECT snapshot_height FROM stats_richlist_history WHERE token = {token:String})) AS b
+         ON b.height = s.h
+       ORDER BY h`,
+    params,
+  );
+  return history.map((r) => ({
+    snapshot_height: Number(r.h),
+    time: r.time,
+    holders: Number(r.n),
+    supply: r.total,
+  }));
 }
 
 export interface NftStats {
