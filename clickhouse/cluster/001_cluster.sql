@@ -452,16 +452,17 @@ SELECT res, toDateTime(intDiv(toUnixTimestamp(t), res) * res, 'UTC') AS bucket, 
        count() AS calls, countIf(code != 0) AS failed_calls
 FROM
 (
-    SELECT parseDateTime64BestEffort(JSONExtractString(json, 'timestamp'), 9, 'UTC') AS t,
-           JSONExtractUInt(json, 'code') AS code,
+    SELECT JSONExtract(json, 'Tuple(timestamp String, code UInt32, tx Tuple(body Tuple(messages Array(Tuple(`@type` String, contract_addr String, module_address String, module_name String, contract String)))))') AS doc,
+           parseDateTime64BestEffort(doc.timestamp, 9, 'UTC') AS t,
+           doc.code AS code,
            arrayJoin(arrayFilter(c -> c.1 != '', arrayMap(m -> multiIf(
-               JSONExtractString(m, '@type') = '/minievm.evm.v1.MsgCall',
-               ('evm', lower(JSONExtractString(m, 'contract_addr'))),
-               JSONExtractString(m, '@type') IN ('/initia.move.v1.MsgExecute', '/initia.move.v1.MsgExecuteJSON'),
-               ('move', concat(JSONExtractString(m, 'module_address'), '::', JSONExtractString(m, 'module_name'))),
-               JSONExtractString(m, '@type') = '/cosmwasm.wasm.v1.MsgExecuteContract',
-               ('wasm', JSONExtractString(m, 'contract')),
-               ('', '')), JSONExtractArrayRaw(json, 'tx', 'body', 'messages')))) AS call
+               tupleElement(m, '@type') = '/minievm.evm.v1.MsgCall',
+               ('evm', lower(m.contract_addr)),
+               tupleElement(m, '@type') IN ('/initia.move.v1.MsgExecute', '/initia.move.v1.MsgExecuteJSON'),
+               ('move', concat(m.module_address, '::', m.module_name)),
+               tupleElement(m, '@type') = '/cosmwasm.wasm.v1.MsgExecuteContract',
+               ('wasm', m.contract),
+               ('', '')), doc.tx.body.messages))) AS call
     FROM tx_docs_local
     WHERE position(json, 'MsgCall') > 0 OR position(json, 'MsgExecute') > 0
 )
