@@ -402,18 +402,18 @@ GROUP BY res, bucket, msg_type;
 
 CREATE TABLE IF NOT EXISTS stats_account_first_seen_local ON CLUSTER '{cluster}'
 (
-    account    String,
-    first_seen SimpleAggregateFunction(min, DateTime64(9, 'UTC'))
+    account_hash UInt64,
+    first_seen   SimpleAggregateFunction(min, DateTime('UTC'))
 )
-ENGINE = ReplicatedAggregatingMergeTree('/clickhouse/tables/{shard}/{database}/stats_account_first_seen_local', '{replica}') ORDER BY account;
+ENGINE = ReplicatedAggregatingMergeTree('/clickhouse/tables/{shard}/{database}/stats_account_first_seen_local', '{replica}') ORDER BY account_hash;
 
 CREATE TABLE IF NOT EXISTS stats_account_first_seen ON CLUSTER '{cluster}' AS stats_account_first_seen_local
 ENGINE = Distributed('{cluster}', currentDatabase(), stats_account_first_seen_local, rand());
 
 CREATE MATERIALIZED VIEW IF NOT EXISTS stats_account_first_seen_mv ON CLUSTER '{cluster}' TO stats_account_first_seen_local AS
-SELECT arrayJoin(accounts) AS account, min(time) AS first_seen
+SELECT cityHash64(arrayJoin(accounts)) AS account_hash, toDateTime(min(time), 'UTC') AS first_seen
 FROM txs_local
-GROUP BY account;
+GROUP BY account_hash;
 
 CREATE TABLE IF NOT EXISTS stats_senders_local ON CLUSTER '{cluster}'
 (

@@ -75,7 +75,7 @@ export async function activity(
     ),
     store.rows<{ t: number; n: string }>(
       `SELECT toUInt32(intDiv(toUnixTimestamp(f), {res:UInt32}) * {res:UInt32}) AS t, count() AS n
-       FROM (SELECT min(first_seen) AS f FROM stats_account_first_seen GROUP BY account
+       FROM (SELECT min(first_seen) AS f FROM stats_account_first_seen GROUP BY account_hash
              HAVING f >= toDateTime({from:UInt32}) AND f < toDateTime({to:UInt32}))
        GROUP BY t`,
       params,
