@@ -417,21 +417,23 @@ GROUP BY account_hash;
 
 CREATE TABLE IF NOT EXISTS stats_senders_local ON CLUSTER '{cluster}'
 (
-    res    UInt32,
-    bucket DateTime('UTC'),
-    signer String,
-    txs    SimpleAggregateFunction(sum, UInt64)
+    res         UInt32,
+    bucket      DateTime('UTC'),
+    signer_hash UInt64,
+    name        SimpleAggregateFunction(any, String),
+    txs         SimpleAggregateFunction(sum, UInt64)
 )
-ENGINE = ReplicatedAggregatingMergeTree('/clickhouse/tables/{shard}/{database}/stats_senders_local', '{replica}') ORDER BY (res, bucket, signer);
+ENGINE = ReplicatedAggregatingMergeTree('/clickhouse/tables/{shard}/{database}/stats_senders_local', '{replica}') ORDER BY (res, bucket, signer_hash);
 
 CREATE TABLE IF NOT EXISTS stats_senders ON CLUSTER '{cluster}' AS stats_senders_local
 ENGINE = Distributed('{cluster}', currentDatabase(), stats_senders_local, rand());
 
 CREATE MATERIALIZED VIEW IF NOT EXISTS stats_senders_mv ON CLUSTER '{cluster}' TO stats_senders_local AS
-SELECT res, toDateTime(intDiv(toUnixTimestamp(time), res) * res, 'UTC') AS bucket, signer, count() AS txs
+SELECT res, toDateTime(intDiv(toUnixTimestamp(time), res) * res, 'UTC') AS bucket, cityHash64(signer) AS signer_hash,
+       any(signer) AS name, count() AS txs
 FROM txs_local ARRAY JOIN [3600, 86400] AS res
 WHERE signer != ''
-GROUP BY res, bucket, signer;
+GROUP BY res, bucket, signer_hash;
 
 CREATE TABLE IF NOT EXISTS stats_contracts_local ON CLUSTER '{cluster}'
 (

@@ -97,21 +97,24 @@ SELECT cityHash64(arrayJoin(accounts)) AS account_hash, toDateTime(min(time), 'U
 FROM txs
 GROUP BY account_hash;
 
--- Txs sent per signer (top accounts).
+-- Txs sent per signer (top accounts). Grouped by a 64-bit hash of the signer, so ranking a window aggregates
+-- integers; the name rides along (any) and is read only for the few winners.
 CREATE TABLE IF NOT EXISTS stats_senders
 (
-    res    UInt32,
-    bucket DateTime('UTC'),
-    signer String,
-    txs    SimpleAggregateFunction(sum, UInt64)
+    res         UInt32,
+    bucket      DateTime('UTC'),
+    signer_hash UInt64,
+    name        SimpleAggregateFunction(any, String),
+    txs         SimpleAggregateFunction(sum, UInt64)
 )
-ENGINE = AggregatingMergeTree ORDER BY (res, bucket, signer);
+ENGINE = AggregatingMergeTree ORDER BY (res, bucket, signer_hash);
 
 CREATE MATERIALIZED VIEW IF NOT EXISTS stats_senders_mv TO stats_senders AS
-SELECT res, toDateTime(intDiv(toUnixTimestamp(time), res) * res, 'UTC') AS bucket, signer, count() AS txs
+SELECT res, toDateTime(intDiv(toUnixTimestamp(time), res) * res, 'UTC') AS bucket, cityHash64(signer) AS signer_hash,
+       any(signer) AS name, count() AS txs
 FROM txs ARRAY JOIN [3600, 86400] AS res
 WHERE signer != ''
-GROUP BY res, bucket, signer;
+GROUP BY res, bucket, signer_hash;
 
 -- Contracts and modules executed, from the tx's messages: EVM MsgCall (contract_addr), Move MsgExecute /
 -- MsgExecuteJSON (module_address::module_name), Wasm MsgExecuteContract (contract). One call per message.

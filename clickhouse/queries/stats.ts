@@ -143,18 +143,27 @@ export async function topAccounts(
 ): Promise<{ total_txs: number; accounts: { account: string; txs: number }[] }> {
   const params: Params = { limit };
   const where = spanWhere(from, to, [86_400, 3600], params);
-  const [rows, total] = await Promise.all([
-    store.rows<{ signer: string; n: string }>(
-      `SELECT signer, sum(txs) AS n FROM stats_senders WHERE ${where}
-       GROUP BY signer ORDER BY n DESC, signer LIMIT {limit:UInt32}`,
+  const [top, total] = await Promise.all([
+    // Ranked on the hash (integers; ties at the cut broken by hash), the winners then ordered by name below.
+    store.rows<{ h: string; n: string }>(
+      `SELECT toString(signer_hash) AS h, sum(txs) AS n FROM stats_senders WHERE ${where}
+       GROUP BY signer_hash ORDER BY n DESC, signer_hash LIMIT {limit:UInt32}`,
       params,
     ),
     store.rows<{ n: string }>(`SELECT sum(txs) AS n FROM stats_txs WHERE ${where}`, params),
   ]);
-  return {
-    total_txs: Number(total[0]?.n ?? 0),
-    accounts: rows.map((r) => ({ account: r.signer, txs: Number(r.n) })),
-  };
+  const names = top.length
+    ? await store.rows<{ h: string; name: string }>(
+        `SELECT toString(signer_hash) AS h, any(name) AS name FROM stats_senders
+         WHERE signer_hash IN (SELECT toUInt64(arrayJoin({hs:Array(String)}))) GROUP BY signer_hash`,
+        { hs: top.map((r) => r.h) },
+      )
+    : [];
+  const nameOf = new Map(names.map((r) => [r.h, r.name]));
+  const accounts = top
+    .map((r) => ({ account: nameOf.get(r.h) ?? '', txs: Number(r.n) }))
+    .sort((a, b) => b.txs - a.txs || (a.account < b.account ? -1 : a.account > b.account ? 1 : 0));
+  return { total_txs: Number(total[0]?.n ?? 0), accounts };
 }
 
 export interface ContractRow {
