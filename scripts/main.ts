@@ -72,6 +72,13 @@ async function main() {
   );
   const applied = await migrate(store);
   log.info('storage.ready', { engine: store.kind, migrations_applied: applied });
+  if (applied.includes('200_analytics')) {
+    // Upgrade of a store indexed before the analytics views existed: fill them from the facts once.
+    const { rebuildStats } = await import('../clickhouse/stats.js');
+    const t = Date.now();
+    await rebuildStats(store);
+    log.info('analytics.backfilled', { ms: Date.now() - t });
+  }
 
   const servers: Server[] = [];
   let ingest: Ingest | undefined;
