@@ -10,20 +10,16 @@
 // Entries expire after `ttlMs` so writes made by another process (scaled-out deployment) show up too.
 import { Context } from '@temporalio/activity';
 import type { Store } from '../clickhouse/client.js';
+import {
+  insertTransferEvents,
+  latestTransferDocs,
+  storedVersionKeys,
+  type TransferEventRow,
+} from '../clickhouse/transfer-events.js';
 import type { ProjectionActivities } from '../workflows/transfer.js';
 import { submittedDocument, type StatusDocument } from '../workflows/status.js';
 
-interface EventRow {
-  chain_id: string;
-  tx_hash: string;
-  version: number;
-  event_id: string;
-  phase: string;
-  state: string;
-  status: string;
-  doc: string;
-  recorded_at: string;
-}
+type EventRow = TransferEventRow;
 
 export interface LatestStatus {
   version: number;
@@ -182,14 +178,7 @@ export class TrackingProjection {
       let have = new Set<string>();
       if (hashes.length) {
         this.stats.selects++;
-        have = new Set(
-          (
-            await this.store.rows<{ k: string }>(
-              `SELECT concat(chain_id, '|', tx_hash, '|', toString(version)) AS k FROM transfer_events WHERE tx_hash IN {hs:Array(String)}`,
-              { hs: hashes },
-            )
-          ).map((r) => r.k),
-        );
+        have = await storedVersionKeys(this.store, hashes);
       }
       const seen = new Set<string>();
       const fresh = batch.filter(({ row: r }) => {
@@ -200,8 +189,8 @@ export class TrackingProjection {
       });
       if (fresh.length) {
         this.stats.inserts++;
-        await this.store.insert(
-          'transfer_events',
+        await insertTransferEvents(
+          this.store,
           fresh.map((f) => f.row),
         );
       }
@@ -222,11 +211,7 @@ export class TrackingProjection {
   ): Promise<void> {
     try {
       this.stats.selects++;
-      const rows = await this.store.rows<{ chain_id: string; tx_hash: string; v: number; d: string }>(
-        `SELECT chain_id, tx_hash, max(version) AS v, argMax(doc, version) AS d FROM transfer_events
-         WHERE tx_hash IN {hs:Array(String)} GROUP BY chain_id, tx_hash`,
-        { hs: [...new Set([...reads.values()].map((r) => r.txHash))] },
-      );
+      const rows = await latestTransferDocs(this.store, [...new Set([...reads.values()].map((r) => r.txHash))]);
       const found = new Map(
         rows.map((r) => [
           keyOf(r.chain_id, r.tx_hash),

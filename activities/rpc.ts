@@ -1,57 +1,11 @@
-// Thin clients for the three chain protocols tracking reads: CometBFT RPC (tx, tx_search, block),
-// Cosmos REST (GET) and EVM JSON-RPC. Every call is bounded by a timeout; failures throw so the
+// The chain reads tracking needs, over the shared transport of chain/rpc.ts: CometBFT RPC (tx, tx_search,
+// block), Cosmos REST (GET) and EVM JSON-RPC. Every call is bounded by a timeout; failures throw so the
 // activity's retry policy takes over.
+import { endpointUrl, getJson, HttpStatusError, jsonRpc as rpcCall } from '../chain/rpc.js';
 import type { AbciEvent, ChainTx, EvmLog } from '../workflows/model.js';
 import { LZ_TOPICS } from '../workflows/evidence.js';
 
-const TIMEOUT_MS = 5_000;
-
-export class HttpStatusError extends Error {
-  constructor(
-    readonly status: number,
-    url: string,
-  ) {
-    super(`HTTP ${status} from ${url}`);
-  }
-}
-
-async function getJson(url: string): Promise<unknown> {
-  const res = await fetch(url, { signal: AbortSignal.timeout(TIMEOUT_MS) });
-  if (!res.ok) {
-    await res.body?.cancel();
-    throw new HttpStatusError(res.status, url);
-  }
-  return res.json();
-}
-
-async function rpcCall(url: string, method: string, params: unknown): Promise<unknown> {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-    signal: AbortSignal.timeout(TIMEOUT_MS),
-  });
-  if (!res.ok) {
-    await res.body?.cancel();
-    throw new HttpStatusError(res.status, url);
-  }
-  const body = (await res.json()) as { result?: unknown; error?: { code: number; message: string; data?: string } };
-  if (body.error)
-    throw new RpcError(
-      body.error.code,
-      `${method}: ${body.error.message}${body.error.data ? ` (${body.error.data})` : ''}`,
-    );
-  return body.result;
-}
-
-export class RpcError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+export { HttpStatusError, RpcError } from '../chain/rpc.js';
 
 interface CometTx {
   hash: string;
@@ -68,9 +22,7 @@ export class CometClient {
   ) {}
 
   private url(path: string, q: Record<string, string>): string {
-    const u = new URL(path, this.base.endsWith('/') ? this.base : `${this.base}/`);
-    for (const [k, v] of Object.entries(q)) u.searchParams.set(k, v);
-    return u.toString();
+    return endpointUrl(this.base, path, q);
   }
 
   async blockTime(height: number): Promise<string> {
@@ -169,7 +121,7 @@ export class CometClient {
 
 export async function restGet(base: string, path: string): Promise<unknown | null> {
   try {
-    return await getJson(new URL(path.replace(/^\//, ''), base.endsWith('/') ? base : `${base}/`).toString());
+    return await getJson(endpointUrl(base, path));
   } catch (e) {
     if (e instanceof HttpStatusError && e.status === 404) return null;
     throw e;

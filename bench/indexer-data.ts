@@ -61,7 +61,7 @@ const TYPES = `['cosmos.bank.v1beta1.MsgSend','cosmos.bank.v1beta1.MsgSend','cos
   'minievm.evm.v1.MsgCall','minievm.evm.v1.MsgCall','minievm.evm.v1.MsgCall','initia.mstaking.v1.MsgDelegate','ibc.applications.transfer.v1.MsgTransfer']`;
 
 // One tx per number n: height = n/10 + 1, index = n%10. The document has the fields and shape of a real
-// bank send (indexer.md §6.1) with random-looking signature bytes so it compresses like real data.
+// bank send (docs/indexer.md) with random-looking signature bytes so it compresses like real data.
 const TXS_SELECT = `
 WITH ${ACCS} AS accs
 SELECT sequence, height, tx_index, hash, code, signer, [type] AS msg_types, arrayDistinct([signer, receiver]) AS accounts, time,

@@ -12,6 +12,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { createStore } from '../clickhouse/client.js';
 import { createRouterApp } from '../api/router/app.js';
+import { createTrackingRoutes } from '../api/router/tracking/index.js';
 import { loadRouterRegistry } from '../routing/registry.js';
 import { closeServer, listen } from '../api/http/app.js';
 import { staticDirectory, type ChainInfo } from '../activities/chains.js';
@@ -161,7 +162,10 @@ async function main(): Promise<void> {
   });
   await waitLine(worker, 'tracking.worker.ready');
   const server = await listen(
-    createRouterApp({ registry: loadRouterRegistry({ ROUTER_NETWORK: 'mainnet' }), tracking: tracking.routes }),
+    createRouterApp({
+      registry: loadRouterRegistry({ ROUTER_NETWORK: 'mainnet' }),
+      tracking: createTrackingRoutes(tracking.service),
+    }),
     0,
   );
   const api = `http://127.0.0.1:${(server.address() as { port: number }).port}`;

@@ -57,7 +57,7 @@ export function createStore(opts: StoreOptions): Store {
     throw new Error(`chDB already bound to ${[...embedded.keys()][0]} in this process; cannot open ${dir}`);
   mkdirSync(dir, { recursive: true });
   const client = createClient({
-    // The `connection` option is how @clickhouse/client plugs in chDB (see infrastructure.md §1).
+    // The `connection` option is how @clickhouse/client plugs in chDB (the chdb package documents this).
     connection: createChdbConnection({ path: dir }),
     clickhouse_settings: settings,
   } as Parameters<typeof createClient>[0]);

@@ -1,4 +1,4 @@
-// Lookups the decoders cannot do alone (indexer.md §11.3), at the block's height (`x-cosmos-block-height`):
+// Lookups the decoders cannot do alone (docs/indexer.md), at the block's height (`x-cosmos-block-height`):
 // - collection names (ERC721 name(), CW721 contract_info) and token URIs (ERC721 tokenURI(id), Move
 //   0x1::nft::Nft): cosmetic, best effort after a few retries; a failed lookup leaves the field empty and only
 //   a revert blacklists an ERC721 collection (as upstream does);
@@ -7,11 +7,12 @@
 import { fromHex, toBase64, toBech32 } from '@cosmjs/encoding';
 import { Interface } from 'ethers';
 import type { Store } from '../clickhouse/client.js';
+import { lastNftOwners, nftObjects, storedCollections } from '../clickhouse/chain-facts.js';
 import type { Logger } from '../platform/log.js';
 import type { BlockFacts } from './decode/block.js';
 import { moveObject, type NftEventFact, type Vm } from './decode/nft.js';
 import { withRetry, type ChainSource } from './source.js';
-import { normalizeAccount } from './decode/address.js';
+import { normalizeAccount } from '../chain/address.js';
 
 const erc721 = new Interface([
   'function name() view returns (string)',
@@ -166,9 +167,9 @@ export function createEnricher(vm: Vm, store: Store, source: ChainSource, log: L
   async function lookupObjects(wanted: { object: string; height: number }[]) {
     const missing = [...new Map(wanted.filter((w) => !objects.has(w.object)).map((w) => [w.object, w])).values()];
     if (missing.length === 0) return;
-    const rows = await store.rows<{ object_addr: string; collection: string; token_id: string }>(
-      'SELECT object_addr, any(collection) AS collection, any(token_id) AS token_id FROM nft_objects WHERE object_addr IN {a:Array(String)} GROUP BY object_addr',
-      { a: missing.map((m) => m.object) },
+    const rows = await nftObjects(
+      store,
+      missing.map((m) => m.object),
     );
     for (const r of rows) remember(objects, r.object_addr, { collection: r.collection, token_id: r.token_id });
     const jobs = missing
@@ -184,11 +185,7 @@ export function createEnricher(vm: Vm, store: Store, source: ChainSource, log: L
   async function unknownCollections(cols: string[]): Promise<Set<string>> {
     const fresh = cols.filter((c) => !knownCollections.has(c));
     if (fresh.length === 0) return new Set();
-    const rows = await store.rows<{ collection: string }>(
-      'SELECT DISTINCT collection FROM nft_collection_events WHERE collection IN {c:Array(String)}',
-      { c: fresh },
-    );
-    for (const r of rows) knownCollections.add(r.collection);
+    for (const c of await storedCollections(store, fresh)) knownCollections.add(c);
     if (knownCollections.size > CACHE_LIMIT) knownCollections.clear();
     return new Set(fresh.filter((c) => !knownCollections.has(c)));
   }
@@ -207,12 +204,7 @@ export function createEnricher(vm: Vm, store: Store, source: ChainSource, log: L
     const result = new Map<string, string>();
     if (need.size === 0) return result;
     const keys = [...need].map((k) => k.split('|') as [string, string]);
-    const rows = await store.rows<{ collection: string; token_id: string; owner: string }>(
-      `SELECT collection, token_id, argMax(to_owner, (sequence, event_index)) AS owner FROM nft_events
-       WHERE collection IN {c:Array(String)} AND (collection, token_id) IN (SELECT arrayJoin(arrayZip({c:Array(String)}, {t:Array(String)})))
-         AND kind IN ('mint', 'transfer', 'burn') GROUP BY collection, token_id`,
-      { c: keys.map((k) => k[0]), t: keys.map((k) => k[1]) },
-    );
+    const rows = await lastNftOwners(store, keys);
     for (const r of rows) result.set(`${r.collection}|${r.token_id}`, r.owner);
     return result;
   }

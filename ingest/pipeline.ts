@@ -10,10 +10,11 @@ import { decodeBlock, type BlockFacts } from './decode/block.js';
 import type { Vm } from './decode/nft.js';
 import { createEnricher } from './enrich.js';
 import { createProgress } from './progress.js';
-import { buildRichListSnapshot } from './richlist.js';
+import { buildRichListSnapshot, latestSnapshot } from '../clickhouse/richlist-snapshots.js';
+import { seedBalances, seedHeightFor } from './balance-seed.js';
 import { MalformedResponseError, withRetry, type ChainSource, type FetchedBlock } from './source.js';
-import { lastCheckpoint, recover, rewindTo, writeBatch, type BlockBatchItem } from './writer.js';
-import { latestSnapshot } from './richlist.js';
+import { blockTimeNs, lastCheckpoint, recover, rewindTo } from '../clickhouse/chain-facts.js';
+import { writeBatch, type BlockBatchItem } from './writer.js';
 
 export interface IngestOptions {
   store: Store;
@@ -29,8 +30,15 @@ export interface IngestOptions {
   richListIntervalMs?: number;
   /** Stop once this height is indexed (backfills, tests, benchmarks). */
   stopAtHeight?: number;
+  /**
+   * EVM: seed the rich list with the chain's bank balances at the height before the first indexed block
+   * (on by default; ingest/balance-seed.ts).
+   */
+  seedBalances?: boolean;
   /** Look up NFT names/URIs over RPC (on by default). */
   enrich?: boolean;
+  /** Called after each table's inserts of a batch (fault injection for the crash test; see writer.writeBatch). */
+  afterInsert?: (table: string) => void;
 }
 
 type Fetched = Pick<FetchedBlock, 'height' | 'receipts' | 'traces'>;
@@ -130,11 +138,7 @@ export function createIngest(opts: IngestOptions): Ingest {
 
   async function previousBlockTime(height: number): Promise<bigint | null> {
     if (height < 1) return null;
-    const [r] = await store.rows<{ ns: string }>(
-      'SELECT toString(toUnixTimestamp64Nano(time)) AS ns FROM blocks WHERE height = {h:UInt64}',
-      { h: height },
-    );
-    return r ? BigInt(r.ns) : null;
+    return blockTimeNs(store, height);
   }
 
   async function write(range: { fetched: Fetched; facts: BlockFacts }[]) {
@@ -150,7 +154,7 @@ export function createIngest(opts: IngestOptions): Ingest {
     for (const f of facts)
       for (const e of f.errors)
         log.error('ingest.tx_decode_error', { height: f.height, tx_index: e.tx_index, error: e.message });
-    await writeBatch(store, batch);
+    await writeBatch(store, batch, { afterInsert: opts.afterInsert });
     const t2 = Date.now();
     const txs = facts.reduce((n, f) => n + f.txCount, 0);
     avgTxsPerBlock = avgTxsPerBlock === 0 ? txs / facts.length : 0.7 * avgTxsPerBlock + 0.3 * (txs / facts.length);
@@ -200,6 +204,20 @@ export function createIngest(opts: IngestOptions): Ingest {
     // A crash between the last checkpoint and its snapshot leaves the rich list behind: catch up.
     if (vm === 'evm' && checkpoint > 0 && (await latestSnapshot(store)) < checkpoint) richListDirty = true;
     let next = Math.max(checkpoint + 1, opts.startHeight ?? 1);
+    // Nothing indexed yet: open the rich list with the chain's balances before the first block (genesis
+    // allocations, history before START_HEIGHT). Re-run after a crash before the first checkpoint.
+    if (vm === 'evm' && checkpoint === 0 && opts.seedBalances !== false) {
+      const at = seedHeightFor(next);
+      try {
+        const r = await seedBalances(store, source, at, log, prefix);
+        log.info('ingest.balance_seed', { height: r.height, accounts: r.accounts, balances: r.rows });
+        richListDirty = true;
+      } catch (e) {
+        // A node that does not serve the auth/bank state at that height (pruned, or a bare RPC proxy):
+        // the rich list then holds the in-range deltas only, which this line says loudly.
+        log.error('ingest.balance_seed_failed', { height: at, error: (e as Error).message.slice(0, 300) });
+      }
+    }
     prevTimeNanos = await previousBlockTime(next - 1);
     log.info('ingest.start', { from: next, checkpoint });
     const progress = createProgress(log);

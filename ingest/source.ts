@@ -5,6 +5,8 @@ import { HttpClient } from '@cosmjs/tendermint-rpc';
 import { JsonRpcProvider } from 'ethers';
 import type { RawBlock, RawBlockResults } from './decode/block.js';
 import type { RestTx } from './decode/tx.js';
+import { MalformedResponseError, TransientSourceError } from '../chain/retry.js';
+import { getJson, HttpStatusError } from '../chain/rpc.js';
 
 export interface FetchedBlock {
   height: number;
@@ -51,15 +53,13 @@ export interface ChainSource {
   close(): void;
 }
 
-/** Errors worth retrying (network, timeouts, 5xx, a height the node has not produced yet). */
-export class TransientSourceError extends Error {
-  override name = 'TransientSourceError';
-}
+export { MalformedResponseError, TransientSourceError, withRetry } from '../chain/retry.js';
 
-/** An answer that is not valid JSON: retried a bounded number of times (a proxy hiccup), then fatal. */
-export class MalformedResponseError extends TransientSourceError {
-  override name = 'MalformedResponseError';
+/** A block the node will never trace (minievm: blocks below 2, "genesis is not traceable"). Not retried. */
+export class UntraceableBlockError extends Error {
+  override name = 'UntraceableBlockError';
 }
+const UNTRACEABLE_RE = /genesis is not traceable/i;
 
 const isParseError = (e: unknown) =>
   e instanceof SyntaxError || /JSON|Unexpected (end|token)/i.test((e as Error)?.message ?? '');
@@ -99,22 +99,18 @@ export function createChainSource(opts: ChainSourceOptions): ChainSource {
   }
 
   async function restGet<T>(pathAndQuery: string, height?: number, retry404 = false): Promise<T> {
-    let res: Response;
+    const headers: Record<string, string> = height !== undefined ? { 'x-cosmos-block-height': String(height) } : {};
     try {
-      const headers: Record<string, string> = height !== undefined ? { 'x-cosmos-block-height': String(height) } : {};
-      res = await fetch(rest + pathAndQuery, { signal: AbortSignal.timeout(timeoutMs), headers });
+      return await getJson<T>(rest + pathAndQuery, { timeoutMs, headers });
     } catch (e) {
+      if (e instanceof HttpStatusError) {
+        const s = e.status;
+        if (s >= 500 || s === 429 || s === 408 || (retry404 && s === 404))
+          throw new TransientSourceError(`GET ${pathAndQuery}: HTTP ${s}`);
+        throw new Error(`GET ${pathAndQuery}: HTTP ${s} ${e.body.slice(0, 200)}`);
+      }
+      if (e instanceof SyntaxError) throw new MalformedResponseError(`GET ${pathAndQuery}: ${e.message}`);
       throw new TransientSourceError(`GET ${pathAndQuery}: ${(e as Error).message}`);
-    }
-    const body = await res.text();
-    if (res.status >= 500 || res.status === 429 || res.status === 408 || (retry404 && res.status === 404)) {
-      throw new TransientSourceError(`GET ${pathAndQuery}: HTTP ${res.status}`);
-    }
-    if (!res.ok) throw new Error(`GET ${pathAndQuery}: HTTP ${res.status} ${body.slice(0, 200)}`);
-    try {
-      return JSON.parse(body) as T;
-    } catch (e) {
-      throw new MalformedResponseError(`GET ${pathAndQuery}: ${(e as Error).message}`);
     }
   }
 
@@ -162,9 +158,7 @@ export function createChainSource(opts: ChainSourceOptions): ChainSource {
               return r ?? [];
             })
           : Promise.resolve(undefined),
-        evm && opts.evmTraces
-          ? evmBulk<FetchedBlock['traces']>('debug_traceBlockByNumber', [hex, { tracer: 'callTracer' }])
-          : Promise.resolve(undefined),
+        evm && opts.evmTraces ? blockTraces(hex) : Promise.resolve(undefined),
       ]);
       return { height, block, results, restTxs: txs, receipts, traces };
     },
@@ -177,6 +171,20 @@ export function createChainSource(opts: ChainSourceOptions): ChainSource {
       evm?.destroy();
     },
   };
+
+  /**
+   * callTracer traces of one block. minievm cannot trace blocks 0 and 1 by design (it replays a block on the
+   * state of the previous one) and answers -32000 "genesis is not traceable": such a block has no traces, it
+   * must not be retried forever (that stalled EVM_INTERNAL_TXS=true ingests at height 1).
+   */
+  async function blockTraces(hex: string): Promise<FetchedBlock['traces']> {
+    try {
+      return await evmBulk<FetchedBlock['traces']>('debug_traceBlockByNumber', [hex, { tracer: 'callTracer' }]);
+    } catch (e) {
+      if (e instanceof UntraceableBlockError) return [];
+      throw e;
+    }
+  }
 
   /**
    * Bulk per-block JSON-RPC reads (receipts, traces) with the platform's fetch: ethers decodes response bodies
@@ -204,6 +212,8 @@ export function createChainSource(opts: ChainSourceOptions): ChainSource {
     } catch (e) {
       throw new MalformedResponseError(`${method}: ${(e as Error).message}`);
     }
+    if (body.error && UNTRACEABLE_RE.test(body.error.message ?? ''))
+      throw new UntraceableBlockError(`${method}: ${body.error.message}`);
     if (body.error)
       throw new TransientSourceError(`${method}: ${body.error.message ?? JSON.stringify(body.error)}`.slice(0, 300));
     return body.result as T;
@@ -217,42 +227,6 @@ export function createChainSource(opts: ChainSourceOptions): ChainSource {
       const msg = (e as Error).message;
       if (/execution reverted|revert/i.test(msg)) throw new Error(`${method}: ${msg.slice(0, 200)}`);
       throw new (isParseError(e) ? MalformedResponseError : TransientSourceError)(`${method}: ${msg.slice(0, 300)}`);
-    }
-  }
-}
-
-/**
- * Retry a transient operation with exponential backoff (capped): forever for network/5xx/timeouts (the node may
- * be down for a while), at most `malformedAttempts` times in a row for answers that are not valid JSON.
- */
-export async function withRetry<T>(
-  fn: () => Promise<T>,
-  opts: {
-    baseMs?: number;
-    maxMs?: number;
-    attempts?: number;
-    malformedAttempts?: number;
-    onRetry?: (err: Error, attempt: number) => void;
-    isStopped?: () => boolean;
-  } = {},
-): Promise<T> {
-  const base = opts.baseMs ?? 200;
-  const max = opts.maxMs ?? 10_000;
-  let malformed = 0;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await fn();
-    } catch (e) {
-      const err = e as Error;
-      if (err instanceof MalformedResponseError && ++malformed >= (opts.malformedAttempts ?? 8)) throw err;
-      if (
-        !(err instanceof TransientSourceError) ||
-        (opts.attempts !== undefined && attempt >= opts.attempts) ||
-        opts.isStopped?.()
-      )
-        throw err;
-      opts.onRetry?.(err, attempt);
-      await new Promise((r) => setTimeout(r, Math.min(max, base * 2 ** (attempt - 1))));
     }
   }
 }

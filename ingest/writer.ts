@@ -1,78 +1,25 @@
-// Writes decoded blocks into the raw tables in height order, then records the checkpoint. Inserts into
-// several tables are not atomic together, so a crash can leave rows above the checkpoint: `recover()` deletes
-// exactly those before the ingest resumes, and `deleteRange()` does the same before any height is re-ingested.
-// Together they make re-ingest and kill/restart leave exactly the same data.
+// Turns decoded blocks into the rows of the raw tables and writes them in height order, then the checkpoint
+// (the SQL, the insert order and crash recovery are in clickhouse/chain-facts.ts). Together with recovery this
+// makes re-ingest and kill/restart leave exactly the same data.
 import type { Store } from '../clickhouse/client.js';
-import { markStatsDirty, rebuildDirtyStats } from '../clickhouse/stats.js';
+import { insertFacts } from '../clickhouse/chain-facts.js';
+
+export {
+  deleteRange,
+  HEIGHT_TABLES,
+  lastCheckpoint,
+  recover,
+  rewindTo,
+} from '../clickhouse/chain-facts.js';
 import type { BlockFacts } from './decode/block.js';
 import { SEQUENCE_STRIDE } from './decode/tx.js';
 import type { CallFrame, EvmReceipt } from './source.js';
-
-/** Every table holding rows of a height (facts and the lookup tables the views derive from them). */
-export const HEIGHT_TABLES = [
-  'blocks',
-  'txs',
-  'evm_logs',
-  'evm_txs',
-  'evm_internal_txs',
-  'nft_events',
-  'nft_collection_events',
-  'ingest_errors',
-  'tx_hashes',
-  'account_txs',
-  'msg_type_txs',
-  'nft_holdings',
-  'nft_token_txs',
-  'balance_deltas',
-  'nft_objects',
-  'tx_docs',
-] as const;
 
 export interface BlockBatchItem {
   facts: BlockFacts;
   blockTimeMs: number;
   receipts?: EvmReceipt[];
   traces?: { txHash: string; result?: CallFrame; error?: string }[];
-}
-
-export async function lastCheckpoint(store: Store): Promise<number> {
-  const [row] = await store.rows<{ h: string }>('SELECT max(height) AS h FROM ingest_checkpoints');
-  return Number(row?.h ?? 0);
-}
-
-export async function deleteRange(store: Store, from: number, to: number): Promise<number> {
-  // The analytics aggregates of the affected days are rebuilt from the facts that remain (clickhouse/stats.ts).
-  await markStatsDirty(store, from, to);
-  let deleted = 0;
-  for (const table of HEIGHT_TABLES) {
-    const [c] = await store.rows<{ c: string }>(
-      `SELECT count() AS c FROM ${table} WHERE height BETWEEN {from:UInt64} AND {to:UInt64}`,
-      { from, to },
-    );
-    if (Number(c?.c ?? 0) === 0) continue;
-    deleted += Number(c!.c);
-    await store.exec(`DELETE FROM ${table} WHERE height BETWEEN {from:UInt64} AND {to:UInt64}`, { from, to });
-  }
-  await rebuildDirtyStats(store);
-  return deleted;
-}
-
-/**
- * Move the last complete height back to `height`: checkpoints above it are deleted first, so a crash at any
- * point afterwards is handled by recover(), which then deletes the data above it. The normal ingest loop then
- * writes those heights again. This is how a range is re-ingested without ever leaving a hole.
- */
-export async function rewindTo(store: Store, height: number): Promise<void> {
-  await store.exec('DELETE FROM ingest_checkpoints WHERE height > {h:UInt64}', { h: height });
-  if (height > 0 && (await lastCheckpoint(store)) < height) await store.insert('ingest_checkpoints', [{ height }]);
-  await recover(store);
-}
-
-/** Remove rows a crash left above the last complete height. Returns that height. */
-export async function recover(store: Store): Promise<{ checkpoint: number; deleted: number }> {
-  const checkpoint = await lastCheckpoint(store);
-  const deleted = await deleteRange(store, checkpoint + 1, Number.MAX_SAFE_INTEGER);
-  return { checkpoint, deleted };
 }
 
 function flattenCalls(height: number, hash: string, root: CallFrame) {
@@ -108,6 +55,7 @@ export function batchRows(batch: readonly BlockBatchItem[]) {
     evm_internal_txs: [] as object[],
     nft_events: [] as object[],
     nft_collection_events: [] as object[],
+    evm_contracts: [] as object[],
     ingest_errors: [] as object[],
     nft_holdings: [] as object[],
     tx_docs: [] as object[],
@@ -163,6 +111,8 @@ export function batchRows(batch: readonly BlockBatchItem[]) {
           height: b.height,
           sequence: t.sequence,
         });
+      for (const address of t.nft.contracts ?? [])
+        rows.evm_contracts.push({ address, height: b.height, sequence: t.sequence, time });
       for (const c of t.nft.collections) {
         const { lookup: _lookup, ...fact } = c;
         rows.nft_collection_events.push({ ...fact, height: b.height, sequence: t.sequence, time });
@@ -170,14 +120,14 @@ export function batchRows(batch: readonly BlockBatchItem[]) {
     }
     for (const e of b.errors) rows.ingest_errors.push({ height: b.height, ...e });
     for (const r of receipts ?? []) {
-      // The logs are already rows of evm_logs and the bloom is derivable from them: keep the rest of the receipt.
-      const { logs: _logs, logsBloom: _bloom, ...rest } = r;
+      // Kept whole: /indexer/tx/v1/evm-txs serves the receipt as the node returned it, logs and bloom included
+      // (evm_logs rows are keyed to the Cosmos tx, not to the receipt).
       rows.evm_txs.push({
         height: b.height,
         tx_index: Number(BigInt(r.transactionIndex)),
         hash: r.transactionHash.toLowerCase(),
         sender: (r.from ?? '').toLowerCase(),
-        receipt: JSON.stringify(rest),
+        receipt: JSON.stringify(r),
       });
     }
     for (const t of traces ?? [])
@@ -186,47 +136,17 @@ export function batchRows(batch: readonly BlockBatchItem[]) {
   return rows;
 }
 
-// Fault injection for the crash/restart test only: INGEST_CRASH_AFTER=<table>:<n> kills the process (SIGKILL,
-// no cleanup) right after the n-th insert into <table>, i.e. in the middle of a batch.
-const crashSpec = process.env.INGEST_CRASH_AFTER?.split(':');
-let crashCount = 0;
-function crashHook(table: string) {
-  if (crashSpec && crashSpec[0] === table && ++crashCount === Number(crashSpec[1] ?? 1))
-    process.kill(process.pid, 'SIGKILL');
+export interface WriteBatchOptions {
+  /** Called after each table's inserts of a batch, before the next table's (fault injection: the crash test). */
+  afterInsert?: (table: string) => void;
 }
 
-// Views of one insert run in parallel; Replacing targets skip the merge-on-insert pass (readers never rely on it).
-// For the cluster DDL: no insert dedup (a block re-inserted after recovery deleted it must land again) and
-// synchronous Distributed inserts (a checkpoint must never be visible before its facts).
-const INSERT_SETTINGS = {
-  parallel_view_processing: 1,
-  optimize_on_insert: 0,
-  insert_deduplicate: 0,
-  distributed_foreground_insert: 1,
-};
-
 /** Write one ordered batch and then its checkpoint (the batch's last height). */
-export async function writeBatch(store: Store, batch: readonly BlockBatchItem[]): Promise<void> {
+export async function writeBatch(
+  store: Store,
+  batch: readonly BlockBatchItem[],
+  opts: WriteBatchOptions = {},
+): Promise<void> {
   if (batch.length === 0) return;
-  const rows = batchRows(batch);
-  // Parents before children of the derived views; txs last among facts so a tx is never visible without its block.
-  for (const table of [
-    'blocks',
-    'evm_logs',
-    'evm_txs',
-    'evm_internal_txs',
-    'nft_events',
-    'nft_holdings',
-    'nft_collection_events',
-    'ingest_errors',
-    'tx_docs',
-    'txs',
-  ] as const) {
-    // chDB inlines an insert's whole body into one statement: keep each statement small to bound memory.
-    const chunk = table === 'tx_docs' || table === 'evm_txs' ? 2000 : 20_000;
-    for (let i = 0; i < rows[table].length; i += chunk)
-      await store.insert(table, rows[table].slice(i, i + chunk), INSERT_SETTINGS);
-    crashHook(table);
-  }
-  await store.insert('ingest_checkpoints', [{ height: batch[batch.length - 1]!.facts.height }]);
+  await insertFacts(store, batchRows(batch), batch[batch.length - 1]!.facts.height, opts.afterInsert);
 }

@@ -1,5 +1,7 @@
 // Configuration: env vars (and an optional JSON file named by CONFIG_FILE), validated once at start-up.
 // A bad value stops the process with one line naming the variable and what is wrong.
+// Every variable the production code reads is in this one schema, and each is documented once, in
+// docs/configuration.md (test/platform/config.test.ts checks that table against this schema).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
@@ -9,6 +11,14 @@ const bool = z
   .transform((v) => v === true || v === 'true' || v === '1');
 const port = z.coerce.number().int().min(0).max(65535);
 const url = z.string().url();
+/** A duration in ms for tracking timers: at least `min`, at most 30 days. */
+const ms = (def: number, min = 10) =>
+  z.coerce
+    .number()
+    .int()
+    .min(min)
+    .max(30 * 24 * 3600_000)
+    .default(def);
 
 export const configSchema = z
   .object({
@@ -54,6 +64,17 @@ export const configSchema = z
     INDEXER_PORT: port.default(8080),
     ROUTER_PORT: port.default(8081),
     HTTP_HOST: z.string().default('127.0.0.1'),
+    /** CORS on both services (README "CORS"): on by default, any origin. */
+    CORS_ENABLED: bool.default(true),
+    /** Comma-separated: `*`, exact origins, or wildcard hosts such as `https://*.example.com`. */
+    CORS_ALLOW_ORIGINS: z.string().max(4096).default('*'),
+    CORS_ALLOW_METHODS: z
+      .string()
+      .regex(/^[A-Za-z, ]+$/, 'must be comma-separated HTTP methods')
+      .default('GET,HEAD,POST,OPTIONS'),
+    /** Comma-separated request headers a preflight may ask for; `*` reflects what the browser asks. */
+    CORS_ALLOW_HEADERS: z.string().max(4096).default('*'),
+    CORS_MAX_AGE: z.coerce.number().int().min(0).max(86_400).default(600),
     // router and tracking
     ROUTER_ENABLED: bool.default(true),
     ROUTER_NETWORK: z.enum(['mainnet', 'testnet', 'custom']).default('mainnet'),
@@ -62,6 +83,27 @@ export const configSchema = z
     TEMPORAL_NAMESPACE: z.string().default('default'),
     TEMPORAL_TASK_QUEUE: z.string().default('transfer-tracking'),
     TRACKING_ENABLED: bool.default(true),
+    /** JSON array of ChainInfo (activities/chains.ts); replaces the registry-derived chain directory. */
+    TRACKING_CHAINS_FILE: z.string().optional(),
+    /** JSON objects chain id → URL (the registry has neither CometBFT RPC nor executor URLs). */
+    TRACKING_RPC_URLS: z.string().optional(),
+    TRACKING_EXECUTOR_URLS: z.string().optional(),
+    // tracking timings (workflows/model.ts TrackingTimings)
+    TRACKING_POLL_INTERVAL_MS: ms(1_000, 50),
+    TRACKING_POLL_WINDOW_MS: ms(20_000, 100),
+    TRACKING_SOURCE_TIMEOUT_MS: ms(5 * 60_000),
+    TRACKING_IBC_STALL_MS: ms(30 * 60_000),
+    TRACKING_LZ_STALL_MS: ms(30 * 60_000),
+    TRACKING_DEPOSIT_STALL_MS: ms(15 * 60_000),
+    // Before the output is proposed / after finalization ends; the finalization period itself is a durable timer.
+    TRACKING_WITHDRAWAL_STALL_MS: ms(24 * 3600_000),
+    TRACKING_LZ_RETRY_WINDOW_MS: ms(10 * 60_000),
+    /** Worker-level: how often the shared per-chain feeds read new blocks (activities/feed.ts). */
+    TRACKING_FEED_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(250),
+    /** Path of a prebuilt Temporal CLI; else scripts/install-temporal.sh builds and caches one. */
+    TEMPORAL_CLI: z.string().optional(),
+    /** JSON file of variables (environment values win). */
+    CONFIG_FILE: z.string().optional(),
   })
   .superRefine((c, ctx) => {
     if (c.VM === 'evm' && c.COMETBFT_RPC_URL && !c.EVM_JSONRPC_URL)
@@ -92,8 +134,12 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-/** Parse config from an env-like record plus the optional CONFIG_FILE (env wins). Throws ConfigError with one line. */
-export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
+type Env = Record<string, string | undefined>;
+const shape = configSchema.innerType().shape;
+type Shape = typeof shape;
+
+/** The values of CONFIG_FILE, overridden by the non-empty environment variables the schema knows. */
+function mergedValues(env: Env): Record<string, unknown> {
   let fileValues: Record<string, unknown> = {};
   if (env.CONFIG_FILE) {
     try {
@@ -103,14 +149,36 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     }
   }
   const merged: Record<string, unknown> = { ...fileValues };
-  for (const [k, v] of Object.entries(env))
-    if (v !== undefined && v !== '' && k in configSchema.innerType().shape) merged[k] = v;
-  const parsed = configSchema.safeParse(merged);
+  for (const [k, v] of Object.entries(env)) if (v !== undefined && v !== '' && k in shape) merged[k] = v;
+  return merged;
+}
+
+/** Parse config from an env-like record plus the optional CONFIG_FILE (env wins). Throws ConfigError with one line. */
+export function loadConfig(env: Env = process.env): AppConfig {
+  const parsed = configSchema.safeParse(mergedValues(env));
   if (!parsed.success) {
     const first = parsed.error.issues[0]!;
     throw new ConfigError(`config: ${first.path.join('.') || '(root)'} ${first.message}`);
   }
   return { ...parsed.data, DATA_DIR: path.resolve(parsed.data.DATA_DIR) };
+}
+
+/**
+ * Some variables only, validated by the same schema (for modules that start without the whole config,
+ * e.g. a tracking worker's timings). Throws ConfigError with one line.
+ */
+export function configSection<K extends keyof Shape & string>(
+  keys: readonly K[],
+  env: Env = process.env,
+): { [P in K]: z.infer<Shape[P]> } {
+  // Generic K defeats zod's exact-mask typing; the mask has exactly the keys given.
+  const mask = Object.fromEntries(keys.map((k) => [k, true])) as Partial<Record<keyof Shape, true>>;
+  const parsed = configSchema.innerType().pick(mask).safeParse(mergedValues(env));
+  if (!parsed.success) {
+    const first = parsed.error.issues[0]!;
+    throw new ConfigError(`config: ${first.path.join('.') || '(root)'} ${first.message}`);
+  }
+  return parsed.data as { [P in K]: z.infer<Shape[P]> };
 }
 
 /** Load config or exit(2) with a single clear line: the start-up behaviour of every entry point. */

@@ -1,8 +1,8 @@
 // Address checks per chain: bech32 on Cosmos chains (the chain's prefix where the registry names one),
 // 0x hex on EVM chains; minievm takes either, since InterwovenKit sends init bech32 there.
 import { fromBech32, toBech32 } from '@cosmjs/encoding';
-import { badRequest } from '../api/http/errors.js';
-import type { ChainInfo } from './registry.js';
+import { invalidRequest } from './errors.js';
+import type { RegistryChain } from './registry.js';
 
 const HEX20 = /^0x[0-9a-fA-F]{40}$/;
 
@@ -15,11 +15,11 @@ export interface ParsedAddress {
 
 const toHex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 
-export function parseAddress(chain: ChainInfo, value: string, field: string): ParsedAddress {
-  if (typeof value !== 'string' || value.length > 128) throw badRequest(`invalid ${field}: not an address`);
+export function parseAddress(chain: RegistryChain, value: string, field: string): ParsedAddress {
+  if (typeof value !== 'string' || value.length > 128) throw invalidRequest(`invalid ${field}: not an address`);
   if (HEX20.test(value)) {
     if (chain.vm !== 'external-evm' && chain.vm !== 'minievm')
-      throw badRequest(`invalid ${field}: ${chain.chainId} needs a bech32 address`);
+      throw invalidRequest(`invalid ${field}: ${chain.chainId} needs a bech32 address`);
     const bytes = Uint8Array.from(Buffer.from(value.slice(2), 'hex'));
     return {
       bytes,
@@ -27,16 +27,16 @@ export function parseAddress(chain: ChainInfo, value: string, field: string): Pa
       hex: value,
     };
   }
-  if (chain.vm === 'external-evm') throw badRequest(`invalid ${field}: ${chain.chainId} needs a 0x address`);
+  if (chain.vm === 'external-evm') throw invalidRequest(`invalid ${field}: ${chain.chainId} needs a 0x address`);
   let decoded: { prefix: string; data: Uint8Array };
   try {
     decoded = fromBech32(value);
   } catch {
-    throw badRequest(`invalid ${field}: not a bech32 address`);
+    throw invalidRequest(`invalid ${field}: not a bech32 address`);
   }
   if (chain.bech32Prefix && decoded.prefix !== chain.bech32Prefix)
-    throw badRequest(`invalid ${field}: ${chain.chainId} addresses start with ${chain.bech32Prefix}`);
+    throw invalidRequest(`invalid ${field}: ${chain.chainId} addresses start with ${chain.bech32Prefix}`);
   if (decoded.data.length !== 20 && decoded.data.length !== 32)
-    throw badRequest(`invalid ${field}: must be 20 or 32 bytes`);
+    throw invalidRequest(`invalid ${field}: must be 20 or 32 bytes`);
   return { bytes: decoded.data, native: value, hex: toHex(decoded.data) };
 }

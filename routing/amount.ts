@@ -1,15 +1,15 @@
 // Integer amount parsing and slippage math. Amounts are base units in decimal strings; never floats.
-import { badRequest } from '../api/http/errors.js';
+import { invalidRequest } from './errors.js';
 
 export const MAX_UINT256 = (1n << 256n) - 1n;
 
 /** A positive base-unit amount: digits only, at most 2^256 - 1. */
 export function parseAmount(value: unknown, field: string): bigint {
   if (typeof value !== 'string' || !/^[0-9]{1,78}$/.test(value))
-    throw badRequest(`invalid ${field}: must be a string of decimal digits`);
+    throw invalidRequest(`invalid ${field}: must be a string of decimal digits`);
   const n = BigInt(value);
-  if (n === 0n) throw badRequest(`invalid ${field}: must be greater than zero`);
-  if (n > MAX_UINT256) throw badRequest(`invalid ${field}: exceeds 2^256 - 1`);
+  if (n === 0n) throw invalidRequest(`invalid ${field}: must be greater than zero`);
+  if (n > MAX_UINT256) throw invalidRequest(`invalid ${field}: exceeds 2^256 - 1`);
   return n;
 }
 
@@ -19,11 +19,11 @@ const SCALE = 1_000_000n; // slippage percent carries up to 6 decimal places
 export function parseSlippage(value: unknown): bigint {
   if (value === undefined) return 1n * SCALE; // Skip client default: 1 %
   if (typeof value !== 'string' || !/^[0-9]{1,3}(\.[0-9]{1,6})?$/.test(value))
-    throw badRequest('invalid slippage_tolerance_percent: must be a decimal string such as "1" or "0.5"');
+    throw invalidRequest('invalid slippage_tolerance_percent: must be a decimal string such as "1" or "0.5"');
   const [int, frac = ''] = value.split('.');
   const scaled = BigInt(int!) * SCALE + BigInt(frac.padEnd(6, '0'));
   if (scaled <= 0n || scaled > 100n * SCALE)
-    throw badRequest('invalid slippage_tolerance_percent: must be > 0 and ≤ 100');
+    throw invalidRequest('invalid slippage_tolerance_percent: must be > 0 and ≤ 100');
   return scaled;
 }
 

@@ -1,14 +1,14 @@
 // GET /v2/info/chains and GET /v2/fungible/assets: the Skip ChainJson / AssetJson lists InterwovenKit reads,
 // plus Initia's additions (rpc, rest, hidden, evm_fee_asset). Built once per registry: the data is static.
 import { assetJson } from './assets.js';
-import type { ChainInfo, Registry } from './registry.js';
+import type { RegistryChain, Registry } from './registry.js';
 
 type Json = Record<string, unknown>;
 
 /** Chains a client can address: registry chains and LayerZero EVM chains (not trace-only Cosmos chains). */
-const listed = (c: ChainInfo) => c.vm !== 'external-cosmos';
+const listed = (c: RegistryChain) => c.vm !== 'external-cosmos';
 
-function chainJson(reg: Registry, c: ChainInfo): Json {
+function chainJson(reg: Registry, c: RegistryChain): Json {
   const evm = c.vm === 'external-evm';
   const price = (x?: number) => (x === undefined ? undefined : String(x));
   const out: Json = {

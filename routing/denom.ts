@@ -1,4 +1,4 @@
-// Denom derivation (reference/router.md §6). Pure, memoised: route search hashes the same paths over and over.
+// Denom derivation (docs/router.md). Pure, memoised: route search hashes the same paths over and over.
 import { createHash } from 'node:crypto';
 
 const l2Cache = new Map<string, string>();

@@ -15,13 +15,13 @@ interface HopBase {
   amountIn: bigint;
   amountOut: bigint;
 }
-export type Hop =
+export type RouteHop =
   | (HopBase & { kind: 'ibc'; channel: string; counterpartyChannel: string })
-  | (HopBase & { kind: 'op_deposit' | 'op_withdraw'; bridgeId: bigint })
-  | (HopBase & { kind: 'lz'; src: LzDeployment; dst: LzDeployment; dust: bigint });
+  | (HopBase & { kind: 'op_deposit' | 'op_withdrawal'; bridgeId: bigint })
+  | (HopBase & { kind: 'layer_zero'; src: LzDeployment; dst: LzDeployment; dust: bigint });
 
 export interface RoutePlan {
-  hops: Hop[];
+  hops: RouteHop[];
   /** tx index of every hop: a new user-signed tx starts where one tx cannot carry the transfer on. */
   txIndex: number[];
   txsRequired: number;
@@ -88,10 +88,10 @@ export function edges(
   denom: string,
   amount: bigint,
   bridges?: ReadonlySet<BridgeType>,
-): Hop[] {
+): RouteHop[] {
   const chain = reg.chains.get(chainId);
   if (!chain) return [];
-  const out: Hop[] = [];
+  const out: RouteHop[] = [];
   const base = { from: chainId, denomIn: denom, amountIn: amount };
   if (!bridges || bridges.has('IBC')) {
     const t = traceOf(reg, chainId, denom);
@@ -129,7 +129,7 @@ export function edges(
       if (l1Denom !== undefined)
         out.push({
           ...base,
-          kind: 'op_withdraw',
+          kind: 'op_withdrawal',
           to: reg.l1ChainId,
           bridgeId: chain.opBridgeId,
           denomOut: l1Denom,
@@ -145,7 +145,7 @@ export function edges(
         const a = lzAmounts(amount, src, dst);
         out.push({
           ...base,
-          kind: 'lz',
+          kind: 'layer_zero',
           to: dst.chain_id,
           src,
           dst,
@@ -160,11 +160,11 @@ export function edges(
 }
 
 /** Can hop `b` ride in the same tx as the hop `a` before it? Only IBC → IBC through a PFM chain. */
-function sameTx(reg: Registry, a: Hop, b: Hop): boolean {
+function sameTx(reg: Registry, a: RouteHop, b: RouteHop): boolean {
   return a.kind === 'ibc' && b.kind === 'ibc' && reg.chains.get(a.to)?.pfm === true;
 }
 
-export function plan(reg: Registry, hops: Hop[]): RoutePlan {
+export function plan(reg: Registry, hops: RouteHop[]): RoutePlan {
   const txIndex: number[] = [];
   let tx = 0;
   let duration = 0;
@@ -174,7 +174,7 @@ export function plan(reg: Registry, hops: Hop[]): RoutePlan {
     txIndex.push(tx);
     if (h.kind === 'ibc') duration += DURATION.ibcHop;
     else if (h.kind === 'op_deposit') duration += DURATION.opDeposit;
-    else if (h.kind === 'op_withdraw') duration += reg.chains.get(h.from)?.finalizationPeriodSeconds ?? 0;
+    else if (h.kind === 'op_withdrawal') duration += reg.chains.get(h.from)?.finalizationPeriodSeconds ?? 0;
     else duration += DURATION.lz;
   });
   return {
@@ -192,7 +192,7 @@ export function plan(reg: Registry, hops: Hop[]): RoutePlan {
  */
 export function findRoutes(reg: Registry, q: SearchInput): RoutePlan[] {
   const found: RoutePlan[] = [];
-  const path: Hop[] = [];
+  const path: RouteHop[] = [];
   const visited = new Set<string>([q.sourceChain]);
   const walk = (chainId: string, denom: string, amount: bigint) => {
     if (path.length >= MAX_HOPS) return;
@@ -215,8 +215,8 @@ export function findRoutes(reg: Registry, q: SearchInput): RoutePlan[] {
 /** The same route for another amount: only LayerZero hops change amounts (shared-decimal dust). */
 export function withAmount(p: RoutePlan, amountIn: bigint): RoutePlan {
   let amount = amountIn;
-  const hops = p.hops.map((h): Hop => {
-    if (h.kind !== 'lz') return { ...h, amountIn: amount, amountOut: amount };
+  const hops = p.hops.map((h): RouteHop => {
+    if (h.kind !== 'layer_zero') return { ...h, amountIn: amount, amountOut: amount };
     const a = lzAmounts(amount, h.src, h.dst);
     const out = { ...h, amountIn: amount, amountOut: a.receivedLD, dust: a.dust };
     amount = a.receivedLD;
@@ -244,7 +244,7 @@ export function findRoutesCached(reg: Registry, q: SearchInput): RoutePlan[] {
   return plans.map((p) => withAmount(p, q.amountIn));
 }
 
-export const hasWithdrawal = (p: RoutePlan) => p.hops.some((h) => h.kind === 'op_withdraw');
+export const hasWithdrawal = (p: RoutePlan) => p.hops.some((h) => h.kind === 'op_withdrawal');
 
 /**
  * The selection rule: highest amount_out, then fewest user txs, then shortest estimated duration,

@@ -1,11 +1,11 @@
 // POST /v2/fungible/msgs: check the client's operations against a route we would give, then build the
-// transactions to sign (reference/router.md §4). The router never signs or broadcasts.
+// transactions to sign (docs/router.md). The router never signs or broadcasts.
 import { decodeTxRaw } from '@cosmjs/proto-signing';
 import { fromBech32 } from '@cosmjs/encoding';
-import { badRequest, unavailable } from '../api/http/errors.js';
+import { invalidRequest, unavailableNow } from './errors.js';
 import { minAmountOut, parseSlippage } from './amount.js';
 import { parseAddress, type ParsedAddress } from './address.js';
-import type { Hop } from './graph.js';
+import type { RouteHop } from './graph.js';
 import { encodeSend } from './layerzero.js';
 import {
   chainIds,
@@ -68,12 +68,12 @@ export function matchRoute(reg: Registry, req: MsgsRequest): ResolvedRoute {
     }
   }
   if (candidates.length === 0) throw firstError;
-  const none = new Map<Hop, bigint | null>();
+  const none = new Map<RouteHop, bigint | null>();
   for (const c of candidates) {
     const ops = renderRoute(reg, req, c, none).operations as Json[];
     if (ops.map(opKey).join('\n') === want) return c;
   }
-  throw badRequest('operations do not match a route for this request: query /v2/fungible/route again');
+  throw invalidRequest('operations do not match a route for this request: query /v2/fungible/route again');
 }
 
 /** Signed op-hook: the object form or a bare base64 string; must decode as a signed cosmos Tx. */
@@ -81,19 +81,19 @@ export function parseSignedHook(v: MsgsRequest['signed_op_hook']): { hook: strin
   const hook = typeof v === 'string' ? v : v?.hook;
   const signer = typeof v === 'object' ? v.signer : undefined;
   if (typeof hook !== 'string' || !/^[A-Za-z0-9+/]+={0,2}$/.test(hook) || hook.length > 48_000)
-    throw badRequest('invalid signed_op_hook: hook must be base64');
+    throw invalidRequest('invalid signed_op_hook: hook must be base64');
   try {
     const tx = decodeTxRaw(Buffer.from(hook, 'base64'));
     if (tx.body.messages.length === 0) throw new Error('no messages');
     if (tx.signatures.length === 0) throw new Error('not signed');
   } catch (e) {
-    throw badRequest(`invalid signed_op_hook: not a signed cosmos Tx (${(e as Error).message})`);
+    throw invalidRequest(`invalid signed_op_hook: not a signed cosmos Tx (${(e as Error).message})`);
   }
   if (signer !== undefined) {
     try {
       fromBech32(signer);
     } catch {
-      throw badRequest('invalid signed_op_hook: signer is not a bech32 address');
+      throw invalidRequest('invalid signed_op_hook: signer is not a bech32 address');
     }
   }
   return { hook, signer };
@@ -108,7 +108,7 @@ export async function msgsHandler(deps: RouteDeps, req: MsgsRequest): Promise<Js
   const { plan } = route;
   const ids = chainIds(plan);
   if (req.address_list.length !== ids.length)
-    throw badRequest(
+    throw invalidRequest(
       `address_list must have ${ids.length} addresses, one per required_chain_addresses entry (${ids.join(', ')})`,
     );
   const addrs: ParsedAddress[] = ids.map((id, i) =>
@@ -117,16 +117,16 @@ export async function msgsHandler(deps: RouteDeps, req: MsgsRequest): Promise<Js
   let hookData: string | undefined;
   if (route.hook) {
     if (req.signed_op_hook === undefined)
-      throw badRequest(
+      throw invalidRequest(
         'signed_op_hook is required: this route deposits into an asset that needs an op-hook (POST /op-hook)',
       );
     hookData = parseSignedHook(req.signed_op_hook).hook;
   } else if (req.signed_op_hook !== undefined)
-    throw badRequest('signed_op_hook was given but this route needs no op-hook');
+    throw invalidRequest('signed_op_hook was given but this route needs no op-hook');
   const timeoutNs = BigInt(Date.now() + (req.timeout_seconds ?? 300) * 1000) * 1_000_000n;
-  const lzFees = plan.hops.some((h) => h.kind === 'lz')
+  const lzFees = plan.hops.some((h) => h.kind === 'layer_zero')
     ? await quoteLzFees(reg, plan, deps.quote)
-    : new Map<Hop, bigint | null>();
+    : new Map<RouteHop, bigint | null>();
 
   const txs: Json[] = [];
   const legacy: Json[] = [];
@@ -139,7 +139,7 @@ export async function msgsHandler(deps: RouteDeps, req: MsgsRequest): Promise<Js
     const path = [h.from, ...group.map((j) => plan.hops[j]!.to)];
     const signer = addrs[i]!;
     const next = addrs[i + 1]!;
-    if (h.kind === 'lz') {
+    if (h.kind === 'layer_zero') {
       const evm = lzEvmTx(reg, h, signer, next, slippage, lzFees.get(h) ?? null);
       txs.push({ evm_tx: evm, operations_indices: group });
       legacy.push({ evm_tx: evm });
@@ -151,7 +151,7 @@ export async function msgsHandler(deps: RouteDeps, req: MsgsRequest): Promise<Js
         // Later hops of the same tx ride the packet-forward memo, innermost hop last.
         let forward: Json | undefined;
         for (let k = group.length - 1; k >= 1; k--) {
-          const hop = plan.hops[group[k]!]! as Hop & { kind: 'ibc' };
+          const hop = plan.hops[group[k]!]! as RouteHop & { kind: 'ibc' };
           forward = {
             forward: {
               receiver: addrs[group[k]! + 1]!.native,
@@ -206,7 +206,7 @@ export async function msgsHandler(deps: RouteDeps, req: MsgsRequest): Promise<Js
 
 function lzEvmTx(
   reg: Registry,
-  h: Hop & { kind: 'lz' },
+  h: RouteHop & { kind: 'layer_zero' },
   signer: ParsedAddress,
   recipient: ParsedAddress,
   slippage: bigint,
@@ -214,11 +214,12 @@ function lzEvmTx(
 ): Json {
   const chain = reg.chains.get(h.from)!;
   if (chain.vm !== 'external-evm' && chain.vm !== 'minievm')
-    throw badRequest(`LayerZero sends from ${h.from} (${chain.vm}) are not supported by /msgs: only EVM sources`);
-  if (!h.src.oft_address) throw badRequest(`LayerZero OFT contract for ${h.src.symbol} on ${h.from} is not configured`);
+    throw invalidRequest(`LayerZero sends from ${h.from} (${chain.vm}) are not supported by /msgs: only EVM sources`);
+  if (!h.src.oft_address)
+    throw invalidRequest(`LayerZero OFT contract for ${h.src.symbol} on ${h.from} is not configured`);
   if (signer.bytes.length !== 20)
-    throw badRequest(`invalid address_list: the LayerZero sender on ${h.from} must be a 20-byte EVM account`);
-  if (fee === null) throw unavailable(`LayerZero messaging fee on ${h.from} could not be quoted`);
+    throw invalidRequest(`invalid address_list: the LayerZero sender on ${h.from} must be a 20-byte EVM account`);
+  if (fee === null) throw unavailableNow(`LayerZero messaging fee on ${h.from} could not be quoted`);
   const base = lzSendParam(h, recipient.bytes);
   // Slippage on the sent amount, then dust removal again so the OFT's own check compares like with like.
   const rate = 10n ** BigInt(h.src.local_decimals - h.src.sharedDecimals);

@@ -3,7 +3,7 @@
 //   1. MsgCall on the bridged denom's ERC20: approve(wrapper, 2^256-1)
 //   2. MsgCall on the wrapper: toLocal(receiver, l2 denom, decimals of the l2 denom)
 import { Interface, MaxUint256, getAddress } from 'ethers';
-import { badRequest } from '../api/http/errors.js';
+import { invalidRequest } from './errors.js';
 import { parseAddress } from './address.js';
 import { resolveRoute } from './route.js';
 import type { Registry } from './registry.js';
@@ -35,15 +35,16 @@ export function opHookHandler(
   });
   const hook = routes[0]!.hook;
   if (!hook)
-    throw badRequest(
+    throw invalidRequest(
       `route from ${req.source_asset_denom} on ${req.source_asset_chain_id} to ${req.dest_asset_denom} on ${req.dest_asset_chain_id} needs no op-hook`,
     );
   parseAddress(reg.chains.get(req.source_asset_chain_id)!, req.source_address, 'source_address');
   const dest = parseAddress(reg.chains.get(hook.chainId)!, req.dest_address, 'dest_address');
-  if (dest.bytes.length !== 20) throw badRequest('invalid dest_address: the op-hook signer must be a 20-byte account');
+  if (dest.bytes.length !== 20)
+    throw invalidRequest('invalid dest_address: the op-hook signer must be a 20-byte account');
   const token = reg.erc20.get(hook.chainId)?.get(hook.underlying);
   if (!token)
-    throw badRequest(
+    throw invalidRequest(
       `op-hook unavailable: the ERC20 contract of ${hook.underlying} on ${hook.chainId} is not in the registry`,
     );
   const call = (contract: string, input: string) => ({

@@ -15,13 +15,13 @@ import {
   type ChainFile,
 } from './registry-schema.js';
 
-export type Vm = 'l1-move' | 'minimove' | 'minievm' | 'miniwasm' | 'external-cosmos' | 'external-evm';
+export type RegistryVm = 'l1-move' | 'minimove' | 'minievm' | 'miniwasm' | 'external-cosmos' | 'external-evm';
 
-export interface ChainInfo {
+export interface RegistryChain {
   chainId: string;
   chainName: string;
   prettyName: string;
-  vm: Vm;
+  vm: RegistryVm;
   isL1: boolean;
   /** In the registry's removed-mainnets folder: still reachable over L1 channels, routed with a warning. */
   removed: boolean;
@@ -66,7 +66,7 @@ export interface AssetInfo {
 export interface Registry {
   network: string;
   l1ChainId: string;
-  chains: Map<string, ChainInfo>;
+  chains: Map<string, RegistryChain>;
   assets: Map<string, Map<string, AssetInfo>>;
   /** Known IBC traces of ibc/ denoms per chain (from registry traces, extended as routes derive new ones). */
   traces: Map<string, Map<string, DenomTrace>>;
@@ -87,7 +87,7 @@ export const DEFAULT_FINALIZATION_SECONDS = 7 * 24 * 3600;
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const CONFIG_DIR = path.resolve(here, '..', 'config');
 
-export interface ChainSource {
+export interface RegistryFiles {
   chain: unknown;
   assetlist: unknown;
   origin: string;
@@ -95,8 +95,8 @@ export interface ChainSource {
 }
 
 /** Read every <dir>/<name>/{chain,assetlist}.json under the given folders. */
-export function readRegistryDirs(dirs: { dir: string; removed?: boolean }[]): ChainSource[] {
-  const out: ChainSource[] = [];
+export function readRegistryDirs(dirs: { dir: string; removed?: boolean }[]): RegistryFiles[] {
+  const out: RegistryFiles[] = [];
   for (const { dir, removed } of dirs) {
     if (!existsSync(dir)) throw new RegistryError(`registry: folder ${dir} does not exist`);
     for (const name of readdirSync(dir).sort()) {
@@ -130,7 +130,12 @@ function zodLine(where: string, e: ZodError): RegistryError {
 const ics20 = (version: string) => version === 'ics20-1' || /"app_version"\s*:\s*"ics20-1"/.test(version);
 
 /** Build and validate a registry. Throws RegistryError with one line naming the file and field. */
-export function buildRegistry(network: string, sources: ChainSource[], lzRaw?: unknown, erc20Raw?: unknown): Registry {
+export function buildRegistry(
+  network: string,
+  sources: RegistryFiles[],
+  lzRaw?: unknown,
+  erc20Raw?: unknown,
+): Registry {
   const files: { chain: ChainFile; assets: AssetFile[]; removed: boolean; origin: string }[] = [];
   for (const s of sources) {
     const c = chainFileSchema.safeParse(s.chain);
@@ -139,14 +144,14 @@ export function buildRegistry(network: string, sources: ChainSource[], lzRaw?: u
     if (!a.success) throw zodLine(`${s.origin}/assetlist.json`, a.error);
     files.push({ chain: c.data, assets: a.data.assets, removed: !!s.removed, origin: s.origin });
   }
-  const chains = new Map<string, ChainInfo>();
+  const chains = new Map<string, RegistryChain>();
   for (const f of files) {
     const c = f.chain;
     if (chains.has(c.chain_id)) throw new RegistryError(`registry: ${f.origin}: duplicate chain_id ${c.chain_id}`);
     const md = c.metadata ?? {};
     const isL1 = md.is_l1 === true;
     const mtype = md.minitia?.type;
-    const vm: Vm = isL1
+    const vm: RegistryVm = isL1
       ? 'l1-move'
       : mtype === 'minievm' || mtype === 'minimove' || mtype === 'miniwasm'
         ? mtype
@@ -304,7 +309,7 @@ export function buildRegistry(network: string, sources: ChainSource[], lzRaw?: u
   return { network, l1ChainId: l1.chainId, chains, assets, traces, opL2ToL1, layerZero, seen, erc20 };
 }
 
-function externalChain(chainId: string, vm: Vm = 'external-cosmos'): ChainInfo {
+function externalChain(chainId: string, vm: RegistryVm = 'external-cosmos'): RegistryChain {
   return {
     chainId,
     chainName: chainId,
@@ -320,7 +325,7 @@ function externalChain(chainId: string, vm: Vm = 'external-cosmos'): ChainInfo {
   };
 }
 
-function loadLayerZero(raw: unknown, chains: Map<string, ChainInfo>): LzDeployment[] {
+function loadLayerZero(raw: unknown, chains: Map<string, RegistryChain>): LzDeployment[] {
   const parsed = lzConfigSchema.safeParse(raw);
   if (!parsed.success) throw zodLine('layerzero config', parsed.error);
   const cfg: LzConfig = parsed.data;

@@ -1,9 +1,9 @@
 // POST /v2/fungible/route: validate the request against the registry, search, pick the best route and
-// render it in the Skip v2 / Initia wire shape (reference/router.md §2-3).
-import { badRequest, notFound } from '../api/http/errors.js';
+// render it in the Skip v2 / Initia wire shape (docs/router.md).
+import { invalidRequest, unsupported } from './errors.js';
 import { parseAmount, rescale } from './amount.js';
 import { decimalsOf, findAsset, gasAsset, knownDenom } from './assets.js';
-import { findRoutes, findRoutesCached, selectRoutes, type BridgeType, type Hop, type RoutePlan } from './graph.js';
+import { findRoutes, findRoutesCached, selectRoutes, type BridgeType, type RouteHop, type RoutePlan } from './graph.js';
 import { toBytes32, type LzDeployment, type SendParam } from './layerzero.js';
 import type { LzQuoteProvider } from './lz-quote.js';
 import type { Registry } from './registry.js';
@@ -29,24 +29,25 @@ export interface ResolvedRoute {
 
 const BRIDGES: ReadonlySet<string> = new Set(['IBC', 'OPINIT', 'LAYER_ZERO']);
 
-/** Validate and search. Pure apart from the registry's trace memo; throws ApiError for every client mistake. */
+/** Validate and search. Pure apart from the registry's trace memo; throws RouteError (routing/errors.ts) for every client mistake. */
 export function resolveRoute(reg: Registry, req: RouteRequest, useCache = true): ResolvedRoute[] {
   const amountIn = parseAmount(req.amount_in, 'amount_in');
   const src = req.source_asset_chain_id;
   const dst = req.dest_asset_chain_id;
-  if (!reg.chains.has(src)) throw notFound(`source_asset_chain_id ${src} is not supported`);
-  if (!reg.chains.has(dst)) throw notFound(`dest_asset_chain_id ${dst} is not supported`);
+  if (!reg.chains.has(src)) throw unsupported(`source_asset_chain_id ${src} is not supported`);
+  if (!reg.chains.has(dst)) throw unsupported(`dest_asset_chain_id ${dst} is not supported`);
   if (!knownDenom(reg, src, req.source_asset_denom))
-    throw badRequest(`unknown source_asset_denom ${req.source_asset_denom} on ${src}`);
+    throw invalidRequest(`unknown source_asset_denom ${req.source_asset_denom} on ${src}`);
   if (!knownDenom(reg, dst, req.dest_asset_denom))
-    throw badRequest(`unknown dest_asset_denom ${req.dest_asset_denom} on ${dst}`);
+    throw invalidRequest(`unknown dest_asset_denom ${req.dest_asset_denom} on ${dst}`);
   if (src === dst && req.source_asset_denom === req.dest_asset_denom)
-    throw badRequest('source and destination are the same asset');
+    throw invalidRequest('source and destination are the same asset');
   let bridges: Set<BridgeType> | undefined;
-  if (req.bridges !== undefined && !Array.isArray(req.bridges)) throw badRequest('invalid bridges: must be an array');
+  if (req.bridges !== undefined && !Array.isArray(req.bridges))
+    throw invalidRequest('invalid bridges: must be an array');
   if (req.bridges && req.bridges.length > 0) {
     bridges = new Set(req.bridges.filter((b) => BRIDGES.has(b)) as BridgeType[]);
-    if (bridges.size === 0) throw badRequest(`no route: this router bridges only over ${[...BRIDGES].join(', ')}`);
+    if (bridges.size === 0) throw invalidRequest(`no route: this router bridges only over ${[...BRIDGES].join(', ')}`);
   }
 
   const destAsset = findAsset(reg, dst, req.dest_asset_denom);
@@ -65,7 +66,7 @@ export function resolveRoute(reg: Registry, req: RouteRequest, useCache = true):
   const opWithdraw = req.is_op_withdraw === true;
   const ranked = selectRoutes(plans, opWithdraw);
   if (ranked.length === 0)
-    throw badRequest(
+    throw invalidRequest(
       opWithdraw
         ? `no OPinit withdrawal route from ${req.source_asset_denom} on ${src} to ${req.dest_asset_denom} on ${dst}`
         : `no route found from ${req.source_asset_denom} on ${src} to ${req.dest_asset_denom} on ${dst}`,
@@ -80,7 +81,7 @@ export function resolveRoute(reg: Registry, req: RouteRequest, useCache = true):
       : undefined,
   }));
   if (out[0]!.amountOut === 0n)
-    throw badRequest('amount_in is too small: nothing arrives after LayerZero shared-decimal dust removal');
+    throw invalidRequest('amount_in is too small: nothing arrives after LayerZero shared-decimal dust removal');
   return out;
 }
 
@@ -93,11 +94,11 @@ type Json = Record<string, unknown>;
 
 function operation(
   reg: Registry,
-  h: Hop,
+  h: RouteHop,
   txIndex: number,
   finalDenom: string | undefined,
   finalAmount: bigint | undefined,
-  lzFee: Map<Hop, bigint | null>,
+  lzFee: Map<RouteHop, bigint | null>,
 ): Json {
   const common = {
     tx_index: txIndex,
@@ -123,7 +124,7 @@ function operation(
       },
       ...common,
     };
-  if (h.kind === 'op_deposit' || h.kind === 'op_withdraw')
+  if (h.kind === 'op_deposit' || h.kind === 'op_withdrawal')
     return {
       op_init_transfer: {
         from_chain_id: h.from,
@@ -137,7 +138,7 @@ function operation(
       },
       ...common,
     };
-  if (h.kind !== 'lz') throw new Error('unreachable: unknown hop kind');
+  if (h.kind !== 'layer_zero') throw new Error('unreachable: unknown hop kind');
   const fee = lzFee.get(h);
   return {
     layer_zero_transfer: {
@@ -158,7 +159,7 @@ function operation(
 
 /** SendParam for a LayerZero hop (amount after dust; recipient bytes32, zero for quotes). */
 export function lzSendParam(
-  h: Hop & { kind: 'lz' },
+  h: RouteHop & { kind: 'layer_zero' },
   recipient: Uint8Array = new Uint8Array(20),
   minAmountLD?: bigint,
 ): SendParam {
@@ -179,10 +180,10 @@ export async function quoteLzFees(
   reg: Registry,
   plan: RoutePlan,
   quote?: LzQuoteProvider,
-): Promise<Map<Hop, bigint | null>> {
-  const fees = new Map<Hop, bigint | null>();
+): Promise<Map<RouteHop, bigint | null>> {
+  const fees = new Map<RouteHop, bigint | null>();
   for (const h of plan.hops) {
-    if (h.kind !== 'lz') continue;
+    if (h.kind !== 'layer_zero') continue;
     const chain = reg.chains.get(h.from);
     const rpc = chain?.jsonRpc;
     const evm = chain?.vm === 'external-evm' || chain?.vm === 'minievm';
@@ -214,7 +215,12 @@ export function chainIds(plan: RoutePlan): string[] {
   return [plan.hops[0]!.from, ...plan.hops.map((h) => h.to)];
 }
 
-export function renderRoute(reg: Registry, req: RouteRequest, r: ResolvedRoute, lzFee: Map<Hop, bigint | null>): Json {
+export function renderRoute(
+  reg: Registry,
+  req: RouteRequest,
+  r: ResolvedRoute,
+  lzFee: Map<RouteHop, bigint | null>,
+): Json {
   const { plan } = r;
   const last = plan.hops.length - 1;
   const operations = plan.hops.map((h, i) =>
@@ -232,11 +238,11 @@ export function renderRoute(reg: Registry, req: RouteRequest, r: ResolvedRoute, 
   const warnings: string[] = [];
   const fees: Json[] = [];
   plan.hops.forEach((h, i) => {
-    if (h.kind === 'op_withdraw') {
+    if (h.kind === 'op_withdrawal') {
       const days = (reg.chains.get(h.from)?.finalizationPeriodSeconds ?? 0) / 86400;
       infos.push(`OPinit withdrawal: claim on ${h.to} after the ${days}-day finalization period`);
     }
-    if (h.kind !== 'lz') return;
+    if (h.kind !== 'layer_zero') return;
     const fee = lzFee.get(h);
     if (h.dust > 0n) infos.push(`LayerZero drops ${h.dust} base units below ${h.src.sharedDecimals} shared decimals`);
     for (const d of [h.src, h.dst] as LzDeployment[])

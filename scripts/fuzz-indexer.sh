@@ -25,7 +25,7 @@ status=0
 for kind in "${KINDS[@]}"; do
   log="$(mktemp -t fuzz-indexer-XXXX.log)"
   # node itself (not the npx/tsx wrapper), so that $pid is the server and killing it stops it.
-  node --import tsx test/indexer/serve-sample.ts "$kind" >"$log" 2>&1 &
+  node --import tsx devnet/tools/serve-sample.ts "$kind" >"$log" 2>&1 &
   pid=$!
   trap 'kill $pid 2>/dev/null || true' EXIT
   base=""

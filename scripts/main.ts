@@ -2,7 +2,9 @@
 // the recorded EVM sample chain on loopback when no chain is configured, the ingest, the indexer API
 // (INDEXER_PORT), the router API (ROUTER_PORT) and transfer tracking (Temporal dev server + in-process worker).
 // ROLE=ingest|indexer|router|worker runs one part, as in docker-compose.yml.
+import { realpathSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Server } from 'node:http';
 import { createStore } from '../clickhouse/client.js';
 import { migrate } from '../clickhouse/migrate.js';
@@ -10,6 +12,7 @@ import { loadConfigOrExit, type AppConfig } from '../platform/config.js';
 import { log } from '../platform/log.js';
 import type { Ingest } from '../ingest/pipeline.js';
 import { closeServer, listen } from '../api/http/app.js';
+import { corsFromConfig } from '../api/http/cors.js';
 import type { Tracking } from '../tracking/index.js';
 // Role-specific modules are imported on demand, so e.g. the ingest process never loads the router or Temporal.
 
@@ -52,7 +55,13 @@ async function chainEndpoints(config: AppConfig): Promise<ChainEndpoints | null>
   };
 }
 
-async function main() {
+/** Hooks a test child process injects (devnet/tools/ingest-crash-main.ts); production passes none. */
+export interface MainHooks {
+  /** Called after each table's inserts of an ingest batch. */
+  afterInsert?: (table: string) => void;
+}
+
+export async function main(hooks: MainHooks = {}): Promise<void> {
   const config = loadConfigOrExit();
   const role = config.ROLE;
   if (role === 'worker') {
@@ -123,6 +132,7 @@ async function main() {
       pollIntervalMs: config.POLL_INTERVAL_MS,
       richListIntervalMs: config.RICHLIST_INTERVAL_MS,
       stopAtHeight: config.INGEST_STOP_AT_HEIGHT,
+      afterInsert: hooks.afterInsert,
     });
     ingest.run().then(
       () => {
@@ -144,6 +154,7 @@ async function main() {
       // The dashboard shows the router's transfer statistics when this process also serves the router.
       routerUrl:
         role === 'all' && config.ROUTER_ENABLED ? `http://${config.HTTP_HOST}:${config.ROUTER_PORT}` : undefined,
+      cors: corsFromConfig(config),
     });
     servers.push(await listen(app, config.INDEXER_PORT, config.HTTP_HOST));
     log.info('indexer.listening', {
@@ -155,6 +166,7 @@ async function main() {
 
   if ((role === 'all' || role === 'router') && config.ROUTER_ENABLED) {
     const { createRouterApp, loadRouterRegistry } = await import('../api/router/app.js');
+    const { createTrackingRoutes } = await import('../api/router/tracking/index.js');
     const { startTracking } = await import('../tracking/index.js');
     const { directoryFromEnv } = await import('../tracking/registry-adapter.js');
     const registry = loadRouterRegistry(config);
@@ -168,7 +180,12 @@ async function main() {
         runChainWorker: role === 'all',
       });
     }
-    const app = createRouterApp({ registry, tracking: tracking?.routes, store });
+    const app = createRouterApp({
+      registry,
+      tracking: tracking ? createTrackingRoutes(tracking.service) : undefined,
+      cors: corsFromConfig(config),
+      store,
+    });
     servers.push(await listen(app, config.ROUTER_PORT, config.HTTP_HOST));
     log.info('router.listening', {
       url: `http://${config.HTTP_HOST}:${config.ROUTER_PORT}`,
@@ -178,12 +195,17 @@ async function main() {
   }
 }
 
-main().catch((e: Error) => {
-  // A bad configuration or registry is one clear line and exit code 2; anything else is logged with its stack.
-  if (e.name === 'ConfigError' || e.name === 'RegistryError') {
-    process.stderr.write(`${e.message}\n`);
-    process.exit(2);
-  }
-  log.error('main.failed', { error: e.stack ?? e.message });
-  process.exit(1);
-});
+/** Run the main job; a bad configuration or registry is one clear line and exit code 2, anything else exit 1. */
+export function runMain(hooks: MainHooks = {}): void {
+  main(hooks).catch((e: Error) => {
+    if (e.name === 'ConfigError' || e.name === 'RegistryError') {
+      process.stderr.write(`${e.message}\n`);
+      process.exit(2);
+    }
+    log.error('main.failed', { error: e.stack ?? e.message });
+    process.exit(1);
+  });
+}
+
+// Run when started as the entry point (not when a test child imports it to inject hooks).
+if (process.argv[1] && fileURLToPath(import.meta.url) === realpathSync(process.argv[1])) runMain();

@@ -6,13 +6,15 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Connection } from '@temporalio/client';
+import { configSection } from '../platform/config.js';
 import type { Logger } from '../platform/log.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** Path of the Temporal CLI: $TEMPORAL_CLI if set, else built/cached by scripts/install-temporal.sh. */
 export function temporalBinary(): string {
-  if (process.env.TEMPORAL_CLI && existsSync(process.env.TEMPORAL_CLI)) return process.env.TEMPORAL_CLI;
+  const { TEMPORAL_CLI } = configSection(['TEMPORAL_CLI']);
+  if (TEMPORAL_CLI && existsSync(TEMPORAL_CLI)) return TEMPORAL_CLI;
   const out = execFileSync('bash', [path.join(repoRoot, 'scripts/install-temporal.sh')], {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],

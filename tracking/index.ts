@@ -1,18 +1,19 @@
 // Composition of durable transfer tracking for the all-in-one main job:
-//   Temporal (embedded dev server unless TEMPORAL_ADDRESS) + in-process workers + the HTTP routes.
+//   Temporal (embedded dev server unless TEMPORAL_ADDRESS) + in-process workers + the service the
+//   HTTP routes (built in api/router/tracking/) call.
 import type { AppConfig } from '../platform/config.js';
 import type { Logger } from '../platform/log.js';
 import type { Store } from '../clickhouse/client.js';
 import { migrate } from '../clickhouse/migrate.js';
 import type { ChainDirectory } from '../activities/chains.js';
 import { TrackingProjection } from '../activities/projection.js';
-import { createTrackingRoutes, type TrackingRoutes } from '../api/router/tracking/index.js';
 import type { TrackingTimings } from '../workflows/model.js';
 import { startDevServer, type DevServer } from './devserver.js';
 import { TrackingClient } from './client.js';
 import { startWorkers, type WorkerSet } from './worker.js';
 import { timingsFromEnv } from './timings.js';
 import { RegistrationStarter } from './starter.js';
+import { createTrackingService, type TrackingServiceImpl } from './service.js';
 
 export interface StartTrackingOptions {
   config: Pick<AppConfig, 'DATA_DIR' | 'TEMPORAL_ADDRESS' | 'TEMPORAL_NAMESPACE' | 'TEMPORAL_TASK_QUEUE'>;
@@ -27,7 +28,8 @@ export interface StartTrackingOptions {
 }
 
 export interface Tracking {
-  routes: TrackingRoutes;
+  /** What the tracking HTTP routes call (api/router/tracking createTrackingRoutes). */
+  service: TrackingServiceImpl;
   /** host:port of the Temporal frontend in use. */
   address: string;
   client: TrackingClient;
@@ -71,9 +73,9 @@ export async function startTracking(o: StartTrackingOptions): Promise<Tracking> 
   const starter = new RegistrationStarter(client, log);
   // Registrations whose workflow start was lost in a crash (or never happened) are started again.
   await starter.reconcile(o.store);
-  const routes = createTrackingRoutes({ chains: o.chains, projection, registrar: starter, log });
+  const service = createTrackingService(o.chains, projection, starter);
   return {
-    routes,
+    service,
     address,
     client,
     projection,

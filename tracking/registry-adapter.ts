@@ -3,7 +3,7 @@
 // to expose none: such chains can still be tracked through EVM JSON-RPC only.
 import { readFileSync } from 'node:fs';
 import type { Registry } from '../routing/registry.js';
-import { ConfigError } from '../platform/config.js';
+import { ConfigError, configSection } from '../platform/config.js';
 import { staticDirectory, type ChainDirectory, type ChainInfo } from '../activities/chains.js';
 
 export function directoryFromRegistry(
@@ -41,16 +41,17 @@ export function directoryFromRegistry(
  * URL; the registry has neither). Throws a one-line config error on malformed values.
  */
 export function directoryFromEnv(reg: Registry, env: Record<string, string | undefined> = process.env): ChainDirectory {
-  if (env.TRACKING_CHAINS_FILE) {
+  const c = configSection(['TRACKING_CHAINS_FILE', 'TRACKING_RPC_URLS', 'TRACKING_EXECUTOR_URLS'], env);
+  if (c.TRACKING_CHAINS_FILE) {
     try {
-      return staticDirectory(JSON.parse(readFileSync(env.TRACKING_CHAINS_FILE, 'utf8')) as ChainInfo[]);
+      return staticDirectory(JSON.parse(readFileSync(c.TRACKING_CHAINS_FILE, 'utf8')) as ChainInfo[]);
     } catch (e) {
       throw new ConfigError(`config: TRACKING_CHAINS_FILE ${(e as Error).message}`);
     }
   }
-  const urls = (name: string): Record<string, string> => {
+  const urls = (name: 'TRACKING_RPC_URLS' | 'TRACKING_EXECUTOR_URLS'): Record<string, string> => {
     try {
-      const v = JSON.parse(env[name] ?? '{}') as unknown;
+      const v = JSON.parse(c[name] ?? '{}') as unknown;
       if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new Error('not an object');
       return v as Record<string, string>;
     } catch {

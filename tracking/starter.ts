@@ -3,6 +3,7 @@
 // Starting is idempotent (workflow id + USE_EXISTING / REJECT_DUPLICATE), so after a crash `reconcile()`
 // simply starts every registered, non-terminal tx again.
 import type { Store } from '../clickhouse/client.js';
+import { unfinishedTransfers } from '../clickhouse/transfer-events.js';
 import type { Logger } from '../platform/log.js';
 
 export interface WorkflowStarter {
@@ -53,11 +54,7 @@ export class RegistrationStarter {
 
   /** Start every registered tx whose latest projected state is not terminal (after a restart). */
   async reconcile(store: Store): Promise<number> {
-    const rows = await store.rows<{ chain_id: string; tx_hash: string; at: string }>(
-      `SELECT chain_id, tx_hash, toUnixTimestamp64Milli(min(recorded_at)) AS at FROM transfer_events
-       GROUP BY chain_id, tx_hash
-       HAVING argMax(state, version) NOT IN ('STATE_COMPLETED_SUCCESS', 'STATE_COMPLETED_ERROR', 'STATE_ABANDONED')`,
-    );
+    const rows = await unfinishedTransfers(store);
     for (const r of rows) this.enqueue(r.chain_id, r.tx_hash, Number(r.at));
     if (rows.length) this.log.info('tracking.reconcile', { restarted: rows.length });
     return rows.length;

@@ -1,6 +1,7 @@
 // Pure hop state machines: on-chain evidence (ABCI events, EVM logs) → hop transitions.
 // No I/O: activities fetch txs and call these; unit tests feed them the recorded real Initia txs.
-import type { AbciEvent, ChainTx, EvmLog, Hop, IbcHop, LzHop, OpDepositHop, OpWithdrawalHop, TxRef } from './model.js';
+import type { ChainTx, EvmLog, Hop, IbcHop, LzHop, OpDepositHop, OpWithdrawalHop, TxRef } from './model.js';
+import { attrs } from '../chain/events.js';
 
 /** Registry knowledge the derivation needs (filled from routing/registry or the simnet by the activities). */
 export interface Resolver {
@@ -15,11 +16,7 @@ export interface Resolver {
   txRef(chainId: string, txHash: string, onChainAt?: string): TxRef;
 }
 
-export function attrs(ev: AbciEvent): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const a of ev.attributes) out[a.key] = a.value;
-  return out;
-}
+export { attrs };
 
 export function eventsOf(tx: Pick<ChainTx, 'events'>, type: string): Record<string, string>[] {
   return tx.events.filter((e) => e.type === type).map(attrs);

@@ -1,23 +1,9 @@
 // Domain model of a tracked transfer. Pure data: shared by the workflow sandbox, the activities and the
 // status projection, so nothing here may import I/O (the workflow bundle must stay deterministic).
 
-/** One attribute of an SDK 0.50 ABCI event (plain-text key/value, exactly as /block_results and LCD return them). */
-export interface EventAttribute {
-  key: string;
-  value: string;
-  index?: boolean;
-}
-export interface AbciEvent {
-  type: string;
-  attributes: EventAttribute[];
-}
-/** A raw EVM log (hex JSON-RPC form). */
-export interface EvmLog {
-  address: string;
-  topics: string[];
-  data: string;
-  logIndex?: string;
-}
+import type { AbciEvent, EvmLog } from '../chain/events.js';
+
+export type { AbciEvent, EventAttribute, EvmLog } from '../chain/events.js';
 
 /** A transaction as the activities read it from any chain, reduced to what tracking needs. */
 export interface ChainTx {

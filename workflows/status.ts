@@ -1,4 +1,4 @@
-// Pure projection: TrackingState → the `GET /v2/tx/status` document (router.md §8, tracking.md §6).
+// Pure projection: TrackingState → the `GET /v2/tx/status` document (docs/router.md, docs/tracking.md).
 // The workflow computes it deterministically and appends it to ClickHouse; the API serves it verbatim.
 import { hopIsTerminal, hopSucceeded, type Hop, type TrackingState, type TxRef } from './model.js';
 
@@ -44,7 +44,7 @@ export interface StatusDocument extends TransferStatus {
   transfers: TransferStatus[];
 }
 
-/** The state ↔ status table of router.md §8. */
+/** The state ↔ status table of docs/router.md */
 export const STATUS_OF: Record<TxState, OverallStatus> = {
   STATE_SUBMITTED: 'STATE_SUBMITTED',
   STATE_PENDING: 'STATE_PENDING',

@@ -5,6 +5,7 @@ import type { Server } from 'node:http';
 import { createRequire } from 'node:module';
 import { metrics, registry } from '../../platform/metrics.js';
 import { installJsonClientErrors } from './client-errors.js';
+import { type CorsSettings, corsMiddleware } from './cors.js';
 
 export interface ServiceAppOptions {
   service: 'indexer' | 'router';
@@ -12,6 +13,8 @@ export interface ServiceAppOptions {
   /** Maximum accepted JSON body (router); the indexer takes none. */
   bodyLimit?: string;
   health?: () => Promise<Record<string, unknown>>;
+  /** Cross-origin access; default: any origin, preflight answered (api/http/cors.ts). */
+  cors?: CorsSettings;
 }
 
 const swaggerHtml = (title: string) => `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title>
@@ -25,6 +28,8 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
   app.set('etag', false);
   app.set('query parser', 'extended');
   app.use(requestMetrics(opts.service));
+  // Before everything else, so preflights and error answers carry the CORS headers too.
+  app.use(corsMiddleware(opts.cors));
   app.use(express.json({ limit: opts.bodyLimit ?? '64kb', strict: true }));
 
   app.get('/health', async (_req, res) => {

@@ -1,8 +1,9 @@
 // Typed API errors and their one mapping to HTTP. Handlers throw; nothing else writes error bodies.
-//   indexer style: {"code": <HTTP status>, "message": "..."}               (reference/indexer.md §10)
-//   router style:  {"code": <gRPC status>, "message": "...", "details": []} (reference/router.md §9)
+//   indexer style: {"code": <HTTP status>, "message": "..."}               (docs/indexer.md)
+//   router style:  {"code": <gRPC status>, "message": "...", "details": []} (docs/router.md)
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { log } from '../../platform/log.js';
+import { RouteError } from '../../routing/errors.js';
 
 export type ErrorStyle = 'indexer' | 'router';
 
@@ -33,6 +34,19 @@ export const badRequest = (message: string, extra?: Record<string, unknown>) =>
 export const notFound = (message: string) => new ApiError(404, message, Grpc.NOT_FOUND);
 export const unavailable = (message: string) => new ApiError(503, message, Grpc.UNAVAILABLE);
 
+const ROUTE_ERROR_STATUS = { invalid: 400, unsupported: 404, unavailable: 503 } as const;
+
+/** The one mapping of domain errors to HTTP: an ApiError as is, a routing/ RouteError by its kind; else null. */
+export function toApiError(err: unknown): ApiError | null {
+  if (err instanceof ApiError) return err;
+  if (err instanceof RouteError) {
+    const status = ROUTE_ERROR_STATUS[err.kind];
+    const grpc = status === 404 ? Grpc.NOT_FOUND : status === 503 ? Grpc.UNAVAILABLE : Grpc.INVALID_ARGUMENT;
+    return new ApiError(status, err.message, grpc, err.extra);
+  }
+  return null;
+}
+
 interface ValidatorError {
   status?: number;
   statusCode?: number;
@@ -42,8 +56,8 @@ interface ValidatorError {
 }
 
 function describe(err: unknown): { status: number; message: string; grpc: number; extra: Record<string, unknown> } {
-  if (err instanceof ApiError)
-    return { status: err.status, message: err.message, grpc: err.grpcCode, extra: err.extra };
+  const api = toApiError(err);
+  if (api) return { status: api.status, message: api.message, grpc: api.grpcCode, extra: api.extra };
   const e = err as ValidatorError;
   const status = e?.status ?? e?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {

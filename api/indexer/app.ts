@@ -3,6 +3,7 @@
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { createServiceApp } from '../http/app.js';
+import type { CorsSettings } from '../http/cors.js';
 import { ApiError, errorHandler, notFoundHandler } from '../http/errors.js';
 import type { Store } from '../../clickhouse/client.js';
 import type { AppConfig } from '../../platform/config.js';
@@ -14,6 +15,7 @@ import { paginationMessages } from './pagination.js';
 import { registerStatus } from './status.js';
 import { registerBlocks } from './blocks.js';
 import { registerTxs } from './txs.js';
+import { registerEvm } from './evm.js';
 import { registerCollections } from './collections.js';
 import { registerTokens } from './tokens.js';
 import { registerRichList } from './richlist.js';
@@ -33,6 +35,8 @@ export interface IndexerAppOptions {
   responseCache?: boolean;
   /** Router service base URL: the dashboard shows its transfer statistics when set. */
   routerUrl?: string;
+  /** Cross-origin access; default: any origin (api/http/cors.ts). */
+  cors?: CorsSettings;
 }
 
 /** Routing is non-strict upstream: `/status/` is `/status`. Strip the slash before validation sees the path. */
@@ -43,10 +47,28 @@ const trailingSlash: RequestHandler = (req, _res, next) => {
   next();
 };
 
-/** Validator errors on the pagination range keep the upstream wording (reference/indexer.md §3.1). */
-const paginationWording: ErrorRequestHandler = (err, _req, _res, next) => {
+/**
+ * An empty filter (`msgs=`, `token_id=`, `collection_addr=`, as form libraries and axios send an empty search
+ * box) means no filter, as upstream: drop it before validation, so it is never checked as a value.
+ */
+const EMPTY_MEANS_ABSENT = ['msgs', 'token_id', 'collection_addr'] as const;
+const emptyFilters: RequestHandler = (req, _res, next) => {
+  const q = req.query as Record<string, unknown>;
+  for (const k of EMPTY_MEANS_ABSENT) {
+    const v = q[k];
+    if (v === '' || (Array.isArray(v) && v.every((x) => x === ''))) delete q[k];
+  }
+  next();
+};
+
+/** Validator errors on the pagination range and order_by keep the upstream wording (docs/indexer.md). */
+const paginationWording: ErrorRequestHandler = (err, req, _res, next) => {
   const first = (err as { errors?: { path?: string }[] })?.errors?.[0]?.path ?? '';
   const status = (err as { status?: number })?.status;
+  if (status === 400 && /order_by$/.test(first))
+    return next(
+      new ApiError(400, `invalid order_by value '${String(req.query.order_by)}', must be one of: token_id, height`),
+    );
   if (status === 400 && /pagination\.limit$/.test(first)) return next(new ApiError(400, paginationMessages.limit));
   if (status === 400 && /pagination\.offset$/.test(first) && /minimum|>=/.test(String((err as Error).message)))
     return next(new ApiError(400, paginationMessages.offset));
@@ -69,12 +91,14 @@ export function createIndexerApp(opts: IndexerAppOptions): Express {
   const app = createServiceApp({
     service: 'indexer',
     openapi: indexerOpenApi,
+    cors: opts.cors,
     health: async () => ({ indexed_height: await ctx.tip() }),
   });
   app.locals.validateResponses = opts.validateResponses === true;
   // The dashboard (HTML, scripts) is not part of the JSON API: served before the slash rule, validator, cache.
   registerDashboard(app, { routerUrl: opts.routerUrl, vm: config.VM });
   app.use(trailingSlash);
+  app.use(emptyFilters);
   if (opts.responseCache !== false) app.use(responseCache());
   app.use(
     OpenApiValidator.middleware({
@@ -82,7 +106,8 @@ export function createIndexerApp(opts: IndexerAppOptions): Express {
       apiSpec: structuredClone(indexerOpenApi) as unknown as Parameters<
         typeof OpenApiValidator.middleware
       >[0]['apiSpec'],
-      validateRequests: true,
+      // Unknown query parameters are ignored, as upstream (cache-busters like `_=1700000000`).
+      validateRequests: { allowUnknownQueryParameters: true },
       validateResponses: opts.validateResponses === true,
       // Unknown routes fall through to our 404 ("Cannot GET /path"), as upstream.
       ignoreUndocumented: true,
@@ -92,6 +117,7 @@ export function createIndexerApp(opts: IndexerAppOptions): Express {
   registerStatus(router, ctx);
   registerBlocks(router, ctx);
   registerTxs(router, ctx);
+  registerEvm(router, ctx);
   registerCollections(router, ctx);
   registerTokens(router, ctx);
   registerRichList(router, ctx);

@@ -1,4 +1,4 @@
-// Block endpoints (reference/indexer.md §5): /blocks (height cursor, total = latest height), /blocks/{height},
+// Block endpoints (docs/indexer.md): /blocks (height cursor, total = latest height), /blocks/{height},
 // /avg_blocktime (seconds over the latest 100 blocks).
 import type { Router } from 'express';
 import { notFound } from '../http/errors.js';

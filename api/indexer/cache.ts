@@ -1,4 +1,4 @@
-// Response cache, as upstream (reference/indexer.md §1): key `GET:path?rawquery` as sent, per-route TTL
+// Response cache, as upstream (docs/indexer.md): key `GET:path?rawquery` as sent, per-route TTL
 // (1 s for lists and status, 10 s for single objects, avg_blocktime and the rich list), `X-Cache: hit|miss`.
 // Only 200 answers are kept. Bounded by total bytes, oldest entries evicted first. Concurrent misses on one key
 // wait for the first to finish instead of all asking the engine (no stampede when a hot page expires).

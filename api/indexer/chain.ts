@@ -1,7 +1,7 @@
 // Request-time lookups against the chain's Cosmos REST endpoint, each cached:
 //  - block proposer moniker: GET /opinit/opchild/v1/validator/{valoper}. Cached under the STORED proposer key
 //    (upstream caches under the REST operator address and so misses forever). A failing lookup never fails
-//    the block request: the block is returned with the fields we know (reference/indexer.md §5.1).
+//    the block request: the block is returned with the fields we know (docs/indexer.md).
 //  - rich-list denom → ERC20 address: GET /minievm/evm/v1/contracts/by_denom?denom=. A failure is a 400 with
 //    the error text (§8); failures are remembered briefly so a down endpoint is not hammered.
 import { badRequest } from '../http/errors.js';

@@ -1,4 +1,4 @@
-// NFT collection endpoints (reference/indexer.md §7.1, §7.3). Lists are ordered by (height, object_addr) and
+// NFT collection endpoints (docs/indexer.md). Lists are ordered by (height, object_addr) and
 // continue with a keyset cursor; an explicit offset is still honoured, as Celatone pages that way.
 import type { Router } from 'express';
 import { badRequest, notFound } from '../http/errors.js';
@@ -6,6 +6,7 @@ import {
   collectionNames,
   collectionsByAddr,
   countCollections,
+  countCollectionsThrough,
   listCollections,
   type CollectionRow,
   type CollectionScope,
@@ -91,11 +92,12 @@ export function registerCollections(r: Router, ctx: IndexerContext): void {
   const list = async (scope: CollectionScope, query: RawPageQuery) => {
     const page = parsePage(query, ['collection']);
     const cursor = page.cursor?.kind === 'collection' ? page.cursor : null;
-    const [rows, total] = await Promise.all([
+    const [rows, total, through] = await Promise.all([
       listCollections(ctx.store, scope, { desc: page.reverse, limit: page.limit + 1, offset: page.offset }, cursor),
       page.countTotal ? countCollections(ctx.store, scope) : Promise.resolve('0'),
+      cursor ? countCollectionsThrough(ctx.store, scope, page.reverse, cursor) : Promise.resolve(undefined),
     ]);
-    const { rows: shown, pagination } = pageResult(page, rows, total, cursorOf, true);
+    const { rows: shown, pagination } = pageResult(page, rows, total, cursorOf, true, through);
     return { collections: shown.map(renderCollection), pagination };
   };
 
@@ -131,7 +133,15 @@ export function registerCollections(r: Router, ctx: IndexerContext): void {
       );
       const byAddr = new Map(rows.map((c) => [c.collection, c]));
       const ordered = picked.map((e) => byAddr.get(e.collection)).filter((c): c is CollectionRow => c !== undefined);
-      const { rows: shown, pagination } = pageResult(page, ordered, total, cursorOf, true);
+      // previous_key on a page reached by cursor: the matches up to and including the cursor
+      const through = cursor
+        ? pageNameMatches(all, needle, page.reverse, null, 0, Number.MAX_SAFE_INTEGER).filter((e) =>
+            page.reverse
+              ? e.height > cursor.height || (e.height === cursor.height && e.collection >= cursor.collection)
+              : e.height < cursor.height || (e.height === cursor.height && e.collection <= cursor.collection),
+          ).length
+        : undefined;
+      const { rows: shown, pagination } = pageResult(page, ordered, total, cursorOf, true, through);
       res.json({ collections: shown.map(renderCollection), pagination });
     }),
   );

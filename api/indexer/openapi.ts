@@ -1,8 +1,9 @@
 // The indexer's OpenAPI 3 document: the single contract for request validation (express-openapi-validator),
 // response validation in tests, the fuzzer (schemathesis) and Swagger UI. Served at /swagger/doc.json.
-// Facts that shape it (reference/infrastructure.md §4): dotted `pagination.*` names are literal keys; `msgs`
+// Facts that shape it (docs/indexer.md): dotted `pagination.*` names are literal keys; `msgs`
 // is form/explode:false + allowReserved so both `a,b` and repeated values work with type URLs; int64 values
-// are strings in responses; every parameter a client may send is declared (unknown ones are a 400).
+// are strings in responses; unknown query parameters are ignored (cache-busters such as `_=…`), as upstream.
+import { GO_BOOLS } from './params.js';
 
 import { statsPaths, statsSchemas } from './stats-openapi.js';
 
@@ -26,11 +27,15 @@ const p = (name: string, schema: object, description: string) => ({
   schema,
 });
 
+/** Booleans as upstream parses them (Go's strconv.ParseBool): true/false, 1/0, t/f, TRUE/FALSE, True/False. */
+const goBool = (dflt: boolean) => ({ type: 'string', enum: [...GO_BOOLS], default: String(dflt) });
+const boolNote = " Accepts true/false, 1/0 (and the other forms of Go's ParseBool: t/f, TRUE/FALSE, True/False).";
+
 const pagination = [
   q(
     'pagination.key',
     str({ maxLength: 1024 }),
-    'Cursor: the `next_key` of the previous page (base64). A decimal offset in base64 is also accepted.',
+    "Cursor: the `next_key` (or `previous_key`) of another page (base64). A decimal offset in base64 is also accepted (it replaces pagination.offset). A JSON cursor of another list's shape is ignored and the list pages by pagination.offset, as upstream.",
   ),
   q(
     'pagination.offset',
@@ -42,13 +47,13 @@ const pagination = [
     { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
     'Maximum records returned (1..1000).',
   ),
-  q('pagination.count_total', { type: 'boolean', default: true }, 'Return the total count; false gives total "0".'),
-  q('pagination.reverse', { type: 'boolean', default: true }, 'true = descending (default), false = ascending.'),
+  q('pagination.count_total', goBool(true), `Return the total count; false gives total "0".${boolNote}`),
+  q('pagination.reverse', goBool(true), `true = descending (default), false = ascending.${boolNote}`),
 ];
 const msgs = q(
   'msgs',
   { type: 'array', maxItems: 32, items: { type: 'string', maxLength: 256 } },
-  'Message type names, comma-separated and/or repeated, with or without the leading `/`; several are ORed. Unknown names match nothing.',
+  'Message type names, comma-separated and/or repeated, with or without the leading `/`; several are ORed. Unknown names match nothing. An empty value (`msgs=`) means no filter.',
   { style: 'form', explode: false, allowReserved: true },
 );
 const account = p(
@@ -61,8 +66,25 @@ const collectionAddr = p(
   str({ minLength: 1, maxLength: 128 }),
   'Collection address: 0x-hex or bech32.',
 );
-const orderBy = q('order_by', str({ maxLength: 32 }), 'Sort key: `token_id` (default) or `height`.');
-const tokenIdFilter = q('token_id', str({ minLength: 1, maxLength: 256 }), 'Only this token id (exact match).');
+const orderBy = q(
+  'order_by',
+  {
+    type: 'string',
+    maxLength: 32,
+    default: 'token_id',
+    anyOf: [
+      { enum: ['token_id', 'height'] },
+      // upstream trims and lowercases the value first
+      { pattern: '^[ \\t]*(?:[Tt][Oo][Kk][Ee][Nn]_[Ii][Dd]|[Hh][Ee][Ii][Gg][Hh][Tt])[ \\t]*$' },
+    ],
+  },
+  'Sort key: `token_id` (default) or `height`; surrounding blanks and letter case are ignored, as upstream.',
+);
+const tokenIdFilter = q(
+  'token_id',
+  str({ maxLength: 256 }),
+  'Only this token id (exact match). Absent or empty (`token_id=`): every token.',
+);
 
 const errorResponses = {
   '400': { description: 'Bad parameter', content: { 'application/json': { schema: ref('Error') } } },
@@ -89,13 +111,14 @@ export const indexerOpenApi = {
     title: 'Indexer API',
     version: '1.0.0',
     description:
-      'Read-only rollup indexer (rollytics-compatible wire format). Every response is application/json; errors are {"code": <HTTP status>, "message": "…"}. Analytics under /indexer/stats/v1; a live [dashboard](/dashboard/) of this chain.',
+      'Read-only rollup indexer (rollytics-compatible wire format). Every response is application/json; errors are {"code": <HTTP status>, "message": "…"}. Query parameters not declared by an operation are ignored (e.g. cache-busters such as `_=1700000000`), as upstream. CORS: any origin by default (configurable). Analytics under /indexer/stats/v1; a live [dashboard](/dashboard/) of this chain.',
   },
   servers: [{ url: '/' }],
   tags: [
     { name: 'status' },
     { name: 'block' },
     { name: 'tx' },
+    { name: 'evm' },
     { name: 'nft' },
     { name: 'richlist' },
     { name: 'stats' },
@@ -140,12 +163,7 @@ export const indexerOpenApi = {
       'getTxsByAccount',
       'tx',
       'Txs touching an account',
-      [
-        account,
-        ...pagination,
-        msgs,
-        q('is_signer', { type: 'boolean', default: false }, 'Only txs signed by the account'),
-      ],
+      [account, ...pagination, msgs, q('is_signer', goBool(false), `Only txs signed by the account.${boolNote}`)],
       ok(list('txs', 'Tx')),
     ),
     '/indexer/tx/v1/txs/by_height/{height}': get(
@@ -159,8 +177,79 @@ export const indexerOpenApi = {
       'getTx',
       'tx',
       'One tx by its hash',
-      [p('tx_hash', str({ minLength: 1, maxLength: 130 }), 'Tx hash: hex, either case, optional 0x')],
+      [
+        p(
+          'tx_hash',
+          str({ minLength: 1, maxLength: 130 }),
+          'Tx hash: hex, either case, optional 0x. Non-hex is a 400; hex that is not 32 bytes long is a 404 (no such tx), as upstream.',
+        ),
+      ],
       ok({ type: 'object', required: ['tx'], additionalProperties: false, properties: { tx: ref('Tx') } }),
+    ),
+    '/indexer/tx/v1/evm-txs': get(
+      'getEvmTxs',
+      'evm',
+      'EVM txs: eth_getBlockReceipts receipts (sequence cursor; sequence = height * 1e6 + transactionIndex). EVM rollups only (404 elsewhere).',
+      pagination,
+      ok(list('txs', 'EvmTx')),
+    ),
+    '/indexer/tx/v1/evm-txs/by_account/{account}': get(
+      'getEvmTxsByAccount',
+      'evm',
+      'EVM txs touching an account: from, to, contractAddress, log addresses and address topics. EVM rollups only.',
+      [account, ...pagination, q('is_signer', goBool(false), `Only txs sent by the account (from).${boolNote}`)],
+      ok(list('txs', 'EvmTx')),
+    ),
+    '/indexer/tx/v1/evm-txs/by_height/{height}': get(
+      'getEvmTxsByHeight',
+      'evm',
+      'EVM txs of one block. EVM rollups only.',
+      [p('height', { type: 'integer', format: 'int64' }, 'Block height'), ...pagination],
+      ok(list('txs', 'EvmTx')),
+    ),
+    '/indexer/tx/v1/evm-txs/{tx_hash}': get(
+      'getEvmTx',
+      'evm',
+      'One EVM tx (receipt) by its EVM hash. EVM rollups only.',
+      [
+        p(
+          'tx_hash',
+          str({ minLength: 1, maxLength: 130 }),
+          'EVM tx hash: hex, either case, optional 0x. Non-hex is a 400; hex that is not 32 bytes long is a 404 `tx not found`, as upstream.',
+        ),
+      ],
+      ok({ type: 'object', required: ['tx'], additionalProperties: false, properties: { tx: ref('EvmTx') } }),
+    ),
+    '/indexer/tx/v1/evm-internal-txs': get(
+      'getEvmInternalTxs',
+      'evm',
+      'Internal txs (callTracer call-tree nodes; sequence = height * 1e6 + position in the block). EVM rollups with EVM_INTERNAL_TXS only (404 otherwise).',
+      pagination,
+      ok(list('internal_txs', 'EvmInternalTx')),
+    ),
+    '/indexer/tx/v1/evm-internal-txs/by_account/{account}': get(
+      'getEvmInternalTxsByAccount',
+      'evm',
+      'Internal txs from or to an account. EVM rollups with EVM_INTERNAL_TXS only.',
+      [account, ...pagination],
+      ok(list('internal_txs', 'EvmInternalTx')),
+    ),
+    '/indexer/tx/v1/evm-internal-txs/by_height/{height}': get(
+      'getEvmInternalTxsByHeight',
+      'evm',
+      'Internal txs of one block. EVM rollups with EVM_INTERNAL_TXS only.',
+      [p('height', { type: 'integer', format: 'int64' }, 'Block height'), ...pagination],
+      ok(list('internal_txs', 'EvmInternalTx')),
+    ),
+    '/indexer/tx/v1/evm-internal-txs/{tx_hash}': get(
+      'getEvmInternalTxsByHash',
+      'evm',
+      'Internal txs of one EVM tx. Unknown hash (or hex that is not 32 bytes): 404 `transaction not found`. EVM rollups with EVM_INTERNAL_TXS only.',
+      [
+        p('tx_hash', str({ minLength: 1, maxLength: 130 }), 'EVM tx hash: hex, either case, optional 0x'),
+        ...pagination,
+      ],
+      ok(list('internal_txs', 'EvmInternalTx')),
     ),
     '/indexer/nft/v1/collections': get(
       'getCollections',
@@ -202,7 +291,11 @@ export const indexerOpenApi = {
       [
         account,
         ...pagination,
-        q('collection_addr', str({ minLength: 1, maxLength: 128 }), 'Only this collection'),
+        q(
+          'collection_addr',
+          str({ maxLength: 128 }),
+          'Only this collection (0x-hex or bech32). Absent or empty (`collection_addr=`): every collection.',
+        ),
         tokenIdFilter,
         orderBy,
       ],
@@ -271,7 +364,11 @@ export const indexerOpenApi = {
           commit_hash: str(),
           chain_id: str(),
           height: { type: 'integer', description: 'Last completely indexed height' },
-          internal_tx_height: { type: 'integer', description: 'EVM with internal-tx indexing only; omitted when 0' },
+          internal_tx_height: {
+            type: 'integer',
+            description:
+              'Height up to which EVM internal txs are indexed (EVM with EVM_INTERNAL_TXS only; absent otherwise)',
+          },
           rich_list_height: {
             type: 'integer',
             description: 'Height of the latest rich-list snapshot (EVM); omitted when 0',
@@ -373,6 +470,101 @@ export const indexerOpenApi = {
           },
           timestamp: str({ description: 'RFC3339Nano, UTC' }),
           events: { type: 'array', items: ref('Event') },
+        },
+      },
+      EvmLog: {
+        type: 'object',
+        required: [
+          'address',
+          'topics',
+          'data',
+          'blockNumber',
+          'transactionHash',
+          'transactionIndex',
+          'blockHash',
+          'logIndex',
+          'removed',
+        ],
+        additionalProperties: false,
+        properties: {
+          address: str(),
+          topics: { type: 'array', items: str() },
+          data: str(),
+          blockNumber: str(),
+          transactionHash: str(),
+          transactionIndex: str(),
+          blockHash: str(),
+          logIndex: str(),
+          removed: { type: 'boolean' },
+        },
+      },
+      EvmTx: {
+        type: 'object',
+        description: 'The eth_getBlockReceipts receipt as hex JSON-RPC values (upstream EvmTx)',
+        required: [
+          'blockHash',
+          'blockNumber',
+          'contractAddress',
+          'cumulativeGasUsed',
+          'effectiveGasPrice',
+          'from',
+          'gasUsed',
+          'logs',
+          'logsBloom',
+          'status',
+          'to',
+          'transactionHash',
+          'transactionIndex',
+          'type',
+        ],
+        additionalProperties: false,
+        properties: {
+          blockHash: str(),
+          blockNumber: str(),
+          contractAddress: str({ nullable: true }),
+          cumulativeGasUsed: str(),
+          effectiveGasPrice: str(),
+          from: str(),
+          gasUsed: str(),
+          logs: { type: 'array', items: ref('EvmLog') },
+          logsBloom: str(),
+          status: str(),
+          to: str({ description: '"" for a contract creation (upstream prints a null `to` so)' }),
+          transactionHash: str(),
+          transactionIndex: str(),
+          type: str(),
+        },
+      },
+      EvmInternalTx: {
+        type: 'object',
+        required: [
+          'height',
+          'hash',
+          'parent_index',
+          'index',
+          'type',
+          'from',
+          'to',
+          'input',
+          'output',
+          'value',
+          'gas',
+          'gasUsed',
+        ],
+        additionalProperties: false,
+        properties: {
+          height: { type: 'integer' },
+          hash: str({ description: 'EVM tx hash, 0x + lowercase hex' }),
+          parent_index: { type: 'integer', description: '-1 for the top-level call' },
+          index: { type: 'integer', description: 'Depth-first position in the call tree, 0 = top-level call' },
+          type: str(),
+          from: str(),
+          to: str(),
+          input: str(),
+          output: str(),
+          value: str(),
+          gas: str(),
+          gasUsed: str(),
         },
       },
       Collection: {

@@ -1,7 +1,8 @@
-// Pagination of every indexer list (reference/indexer.md §3): the `pagination.*` query parameters, the
+// Pagination of every indexer list (docs/indexer.md): the `pagination.*` query parameters, the
 // `pagination.key` cursor codec and the `{previous_key, next_key, total}` object.
-// Pure code: no I/O, unit-tested in test/indexer/pagination.test.ts.
+// Pure code: no I/O, unit-tested in test/api/indexer/pagination.test.ts.
 import { badRequest } from '../http/errors.js';
+import { parseGoBool } from './params.js';
 
 /** A decoded JSON cursor. Which kinds a list accepts is decided by the list (see `cursorFor`). */
 export type Cursor =
@@ -124,10 +125,19 @@ export interface RawPageQuery {
   'pagination.reverse'?: unknown;
 }
 
+/** The cursor this list understands from a decoded one, or null (offset mode). */
+function adopt(c: Cursor, accepts: readonly Cursor['kind'][], reverse: boolean): Cursor | null {
+  if (accepts.includes(c.kind)) return c;
+  // Collections upstream take {"height":N}: height < N (DESC) / > N (ASC). As a (height, object_addr) cursor
+  // that is the position before/after every address at that height.
+  if (c.kind === 'height' && accepts.includes('collection'))
+    return { kind: 'collection', height: c.height, collection: reverse ? '' : '0xg' };
+  return null;
+}
+
 /**
  * Parse the pagination set. `accepts` lists the cursor kinds this list understands; a JSON cursor of any
- * other kind is rejected (it cannot mean anything on this list), except that lists paged by offset only
- * ignore JSON cursors, as upstream does for the rich list.
+ * other kind is ignored and the list pages by `pagination.offset`, as upstream does.
  */
 export function parsePage(q: RawPageQuery, accepts: readonly Cursor['kind'][]): PageRequest {
   const limit = q['pagination.limit'] === undefined ? DEFAULT_LIMIT : Number(q['pagination.limit']);
@@ -144,23 +154,16 @@ export function parsePage(q: RawPageQuery, accepts: readonly Cursor['kind'][]): 
   if (typeof key === 'string' && key !== '') {
     const d = decodeKey(key);
     if (d.offset !== null) offset = d.offset;
-    if (d.cursor) {
-      if (accepts.includes(d.cursor.kind)) cursor = d.cursor;
-      else if (accepts.length > 0)
-        throw badRequest(`pagination.key: a ${d.cursor.kind} cursor does not apply to this list`);
-    }
+    // A cursor of another list's shape falls back to offset paging (pagination.offset), as upstream's
+    // default branch does (docs/indexer.md); a bare {"height":N} on collections is upstream's
+    // height cursor and is kept as one.
+    if (d.cursor) cursor = adopt(d.cursor, accepts, reverse);
   }
   if (cursor) offset = 0; // a cursor replaces the offset (§3.2)
   return { limit, offset, countTotal, reverse, cursor };
 }
 
-function boolOf(v: unknown, dflt: boolean, name: string): boolean {
-  if (v === undefined) return dflt;
-  if (typeof v === 'boolean') return v;
-  if (v === 'true') return true;
-  if (v === 'false') return false;
-  throw badRequest(`${name} must be true or false`);
-}
+const boolOf = (v: unknown, dflt: boolean, name: string): boolean => parseGoBool(v, name, dflt);
 
 /**
  * Build the pagination object of a page fetched with `limit + 1` rows (the extra row only says more exist).
@@ -174,6 +177,11 @@ export function pageResult<T>(
   next: ((last: T) => Cursor) | 'offset',
   /** Offset-mode lists upstream (collections, tokens) also give `previous_key` when paged by offset. */
   previousByOffset = next === 'offset',
+  /**
+   * Page reached by cursor on such a list: how many rows come up to and including the cursor (the page's
+   * offset). `previous_key` is then the decimal offset key of the page before, so clients can page back.
+   */
+  cursorOffset?: number,
 ): { rows: T[]; pagination: PaginationObject } {
   const more = fetched.length > page.limit;
   const rows = more ? fetched.slice(0, page.limit) : fetched.slice();
@@ -187,5 +195,7 @@ export function pageResult<T>(
   }
   if (previousByOffset && page.cursor === null && page.offset > 0 && page.offset >= page.limit)
     previousKey = encodeOffset(page.offset - page.limit);
+  if (previousByOffset && page.cursor !== null && cursorOffset !== undefined && cursorOffset > 0)
+    previousKey = encodeOffset(Math.max(0, cursorOffset - page.limit));
   return { rows, pagination: { previous_key: previousKey, next_key: nextKey, total } };
 }

@@ -1,10 +1,12 @@
 // Parsing and normalisation of the indexer's path and query values: accounts, collection addresses,
-// heights, tx hashes, `msgs`, `order_by`, rich-list denoms (reference/indexer.md §6.2, §6.3, §7.3, §8, §10).
+// heights, tx hashes, `msgs`, `order_by`, rich-list denoms (docs/indexer.md).
 // Pure code: every failure is a 400 ApiError with the upstream message, naming the value.
 import { fromBech32, toBech32, fromHex, toHex } from '@cosmjs/encoding';
 import { badRequest } from '../http/errors.js';
 
-export type Vm = 'evm' | 'move' | 'wasm';
+import type { Vm } from '../../chain/vm.js';
+
+export type { Vm };
 
 /** Heights above this cannot exist (sequence = height * 1e6 must fit UInt64); they are answered as "above the tip". */
 export const MAX_HEIGHT = 1_000_000_000_000;
@@ -74,23 +76,29 @@ export function parseTxHeight(v: unknown): number {
   return n;
 }
 
-/** Tx hash: optional 0x, either case, odd length padded; stored form is uppercase hex. */
-export function parseTxHash(v: string): string {
-  const m = /^(?:0x|0X)?([0-9a-fA-F]{1,64})$/.exec(v);
+/**
+ * Tx hash: optional 0x, either case, odd length padded; stored form is uppercase hex. Non-hex is a 400 as
+ * upstream; hex of the wrong length cannot name a tx and gives null (the caller answers 404, as upstream,
+ * whose lookup simply finds nothing).
+ */
+export function parseTxHash(v: string): string | null {
+  const m = /^(?:0x|0X)?([0-9a-fA-F]*)$/.exec(v);
   if (!m) throw badRequest('invalid hash format');
   const h = m[1]!.toUpperCase();
-  return h.length % 2 === 1 ? `0${h}` : h;
+  const padded = h.length % 2 === 1 ? `0${h}` : h;
+  return padded.length === 64 ? padded : null;
 }
 
 /**
  * `msgs`: comma-separated values, repeated parameters, or both; leading `/` stripped; duplicates removed.
- * Returns null when the filter is absent.
+ * Returns null when the filter is absent or empty.
  */
 export function parseMsgs(v: unknown): string[] | null {
   if (v === undefined) return null;
   const items = (Array.isArray(v) ? v : [v]).flatMap((x) => String(x).split(','));
   const types = [...new Set(items.map((s) => s.trim().replace(/^\/+/, '')).filter((s) => s !== ''))];
-  if (types.length === 0) throw badRequest('msgs: give at least one message type, e.g. cosmos.bank.v1beta1.MsgSend');
+  // `msgs=` (an empty filter, as form libraries send it) means no filter, as upstream.
+  if (types.length === 0) return null;
   if (types.length > MAX_MSG_TYPES) throw badRequest(`msgs: at most ${MAX_MSG_TYPES} message types`);
   for (const t of types)
     if (t.length > 256 || !/^[\w.\-/]+$/.test(t)) throw badRequest(`msgs: invalid message type '${t.slice(0, 64)}'`);
@@ -106,13 +114,24 @@ export function parseOrderBy(v: unknown): TokenOrder {
   throw badRequest(`invalid order_by value '${String(v)}', must be one of: token_id, height`);
 }
 
-/** `is_signer`: a real boolean (upstream's "only the literal true" is replaced by validation). */
-export function parseBool(v: unknown, name: string): boolean {
-  if (v === undefined) return false;
+/** The strings Go's strconv.ParseBool accepts (upstream parses its booleans with it). */
+export const GO_BOOL_TRUE = ['1', 't', 'T', 'TRUE', 'true', 'True'] as const;
+export const GO_BOOL_FALSE = ['0', 'f', 'F', 'FALSE', 'false', 'False'] as const;
+export const GO_BOOLS: readonly string[] = [...GO_BOOL_TRUE, ...GO_BOOL_FALSE];
+
+/** A boolean query value in Go's ParseBool set (`true/false/1/0/t/f/…`); anything else is a 400. */
+export function parseGoBool(v: unknown, name: string, dflt: boolean): boolean {
+  if (v === undefined || v === '') return dflt;
   if (typeof v === 'boolean') return v;
-  if (v === 'true') return true;
-  if (v === 'false') return false;
-  throw badRequest(`${name} must be true or false`);
+  const s = String(v);
+  if ((GO_BOOL_TRUE as readonly string[]).includes(s)) return true;
+  if ((GO_BOOL_FALSE as readonly string[]).includes(s)) return false;
+  throw badRequest(`${name} must be a boolean (true, false, 1 or 0)`);
+}
+
+/** `is_signer`: Go's ParseBool set (upstream honours only the literal `true`; other garbage is a 400 here). */
+export function parseBool(v: unknown, name: string): boolean {
+  return parseGoBool(v, name, false);
 }
 
 /** Rich-list denom (§8): `%2F` → `/`, lowercased; `ibc/` hashes uppercased after the prefix; `gas` → `GAS`. */

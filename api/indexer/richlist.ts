@@ -1,4 +1,4 @@
-// GET /indexer/richlist/v1/{denom} (reference/indexer.md §8). EVM rollups only (product rule); ordered by
+// GET /indexer/richlist/v1/{denom} (docs/indexer.md). EVM rollups only (product rule); ordered by
 // amount then account (the ingest's rank), paged by offset, which is a key range on rank.
 // A snapshot never changes once written, so pages are cached by (token, snapshot, direction, offset, limit);
 // the latest snapshot height itself is re-read at most once a second.

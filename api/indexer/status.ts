@@ -1,4 +1,4 @@
-// GET /status (reference/indexer.md §4).
+// GET /status (docs/indexer.md).
 import type { Router } from 'express';
 import { ApiError } from '../http/errors.js';
 import { statusFacts } from '../../clickhouse/queries/status.js';
@@ -10,7 +10,7 @@ export function registerStatus(r: Router, ctx: IndexerContext): void {
     handle(async (_req, res) => {
       const evm = ctx.vm === 'evm';
       const f = await statusFacts(ctx.store, {
-        internalTxs: evm && ctx.evmInternalTxs,
+        internalTxs: false, // see internal_tx_height below
         richList: evm,
         chainId: ctx.chainId === undefined,
       });
@@ -22,10 +22,9 @@ export function registerStatus(r: Router, ctx: IndexerContext): void {
         chain_id: ctx.chainId ?? f.latestChainId,
         height: f.height,
       };
-      if (ctx.vm === 'evm' && ctx.evmInternalTxs) {
-        const internal = f.internalTxHeight > 0 && f.txBlocksAboveInternal === 0 ? f.height : f.internalTxHeight;
-        if (internal > 0) body.internal_tx_height = internal;
-      }
+      // Traces are written with their block, before its checkpoint: with internal-tx indexing on, internal txs
+      // are indexed exactly up to the indexed height. Without it the field is absent (it would mean nothing).
+      if (ctx.vm === 'evm' && ctx.evmInternalTxs) body.internal_tx_height = f.height;
       if (ctx.vm === 'evm' && f.richListHeight > 0) body.rich_list_height = f.richListHeight;
       res.json(body);
     }),

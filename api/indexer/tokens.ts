@@ -1,15 +1,21 @@
-// NFT token endpoints (reference/indexer.md §7.2, §7.3): by account and by collection, ordered by
+// NFT token endpoints (docs/indexer.md): by account and by collection, ordered by
 // (token_id, height) or (height, token_id) — text order on token_id, as upstream — with a keyset cursor.
 import type { Request, Router } from 'express';
 import { collectionLabels } from '../../clickhouse/queries/collections.js';
-import { countTokens, listTokens, type TokenRow, type TokenScope } from '../../clickhouse/queries/tokens.js';
+import {
+  countTokens,
+  countTokensThrough,
+  listTokens,
+  type TokenRow,
+  type TokenScope,
+} from '../../clickhouse/queries/tokens.js';
 import { handle, str, type IndexerContext } from './context.js';
 import { pageResult, parsePage, type RawPageQuery } from './pagination.js';
 import { parseAccount, parseCollectionAddr, parseOrderBy, rfc3339Nano } from './params.js';
 
-function tokenIdFilter(v: unknown): string | null {
-  return v === undefined ? null : str(v);
-}
+/** An absent or empty filter (`token_id=`, `collection_addr=`) means no filter, as upstream. */
+const filterValue = (v: unknown): string | null => (v === undefined || v === '' ? null : str(v));
+const tokenIdFilter = filterValue;
 
 export function registerTokens(r: Router, ctx: IndexerContext): void {
   const page = async (req: Request, scope: TokenScope) => {
@@ -17,9 +23,10 @@ export function registerTokens(r: Router, ctx: IndexerContext): void {
     const order = parseOrderBy(req.query.order_by);
     const c = p.cursor?.kind === 'token' ? p.cursor : null;
     const cursor = c ? { height: c.height, tokenId: c.tokenId, collection: c.collection } : null;
-    const [rows, total] = await Promise.all([
+    const [rows, total, through] = await Promise.all([
       listTokens(ctx.store, scope, order, { desc: p.reverse, limit: p.limit + 1, offset: p.offset }, cursor),
       p.countTotal ? countTokens(ctx.store, scope) : Promise.resolve('0'),
+      cursor ? countTokensThrough(ctx.store, scope, order, p.reverse, cursor) : Promise.resolve(undefined),
     ]);
     const multi = scope.kind === 'owner';
     const { rows: shown, pagination } = pageResult(
@@ -33,6 +40,7 @@ export function registerTokens(r: Router, ctx: IndexerContext): void {
         collection: multi ? t.collection : null,
       }),
       true,
+      through,
     );
     // A token whose collection row is missing is still returned, with empty collection fields (§7.3).
     const cols = await collectionLabels(ctx.store, [...new Set(shown.map((t) => t.collection))]);
@@ -53,10 +61,8 @@ export function registerTokens(r: Router, ctx: IndexerContext): void {
     '/indexer/nft/v1/tokens/by_account/:account',
     handle(async (req, res) => {
       const owner = parseAccount(str(req.params.account), ctx.bech32Prefix);
-      const collection =
-        req.query.collection_addr === undefined
-          ? null
-          : parseCollectionAddr(str(req.query.collection_addr), ctx.vm, ctx.bech32Prefix);
+      const wanted = filterValue(req.query.collection_addr);
+      const collection = wanted === null ? null : parseCollectionAddr(wanted, ctx.vm, ctx.bech32Prefix);
       res.json(await page(req, { kind: 'owner', owner, collection, tokenId: tokenIdFilter(req.query.token_id) }));
     }),
   );

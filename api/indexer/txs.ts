@@ -1,4 +1,4 @@
-// Tx endpoints (reference/indexer.md §6): /txs, /txs/by_account/{account}, /txs/by_height/{height},
+// Tx endpoints (docs/indexer.md): /txs, /txs/by_account/{account}, /txs/by_height/{height},
 // /txs/{tx_hash}, and the NFT tx list, which has the same item and cursor. Items are the stored JSON
 // documents, spliced into the response as text.
 import type { Request, Response, Router } from 'express';
@@ -90,6 +90,8 @@ export function registerTxs(r: Router, ctx: IndexerContext): void {
           `${raw === 'by_account' ? 'account' : 'height'} is missing: use /indexer/tx/v1/txs/${raw}/{${raw.slice(3)}}`,
         );
       const hash = parseTxHash(raw);
+      // Hex of the wrong length cannot name a tx: not found, as upstream (no query needed).
+      if (hash === null) throw notFound('[NOT_FOUND] transaction not found');
       const tip = await ctx.tip();
       const doc = await txDocByHash(ctx.store, hash, sequenceAbove(tip));
       if (doc === undefined) throw notFound('[NOT_FOUND] transaction not found');

@@ -3,6 +3,7 @@
 import express, { type Express } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { createServiceApp } from '../http/app.js';
+import type { CorsSettings } from '../http/cors.js';
 import { errorHandler, notFoundHandler } from '../http/errors.js';
 import { createQuoteProvider, type LzQuoteProvider } from '../../routing/lz-quote.js';
 import type { Registry } from '../../routing/registry.js';
@@ -21,6 +22,8 @@ export interface RouterAppOptions {
   quoteProvider?: LzQuoteProvider;
   /** The store holding the tracking projection: serves GET /v2/stats/transfers when given. */
   store?: Store;
+  /** Cross-origin access; default: any origin (api/http/cors.ts). */
+  cors?: CorsSettings;
 }
 
 export function createRouterApp(opts: RouterAppOptions): Express {
@@ -32,6 +35,7 @@ export function createRouterApp(opts: RouterAppOptions): Express {
     service: 'router',
     openapi,
     bodyLimit: '64kb',
+    cors: opts.cors,
     health: async () => ({ network: opts.registry.network, chains: opts.registry.chains.size }),
   });
   app.use(

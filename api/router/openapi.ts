@@ -227,7 +227,7 @@ const jsonBody = (ref: string, example: unknown) => ({
   content: { 'application/json': { schema: { $ref: `#/components/schemas/${ref}` }, example } },
 });
 
-// Real mainnet examples (router.md §3): INIT from L1 to echelon-1 over OPinit bridge 16.
+// Real mainnet examples (docs/router.md): INIT from L1 to echelon-1 over OPinit bridge 16.
 const USER = 'init1dw49mn7s2r5mskjdmus5hth80zz8wwaywycq06';
 const INIT_ECHELON = 'l2/23c8396041db74441f4268d0c7e0533177dc3e028a47a8e584318f2d0c46fbe9';
 const routeExample = {

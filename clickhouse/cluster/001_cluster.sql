@@ -317,6 +317,30 @@ SETTINGS non_replicated_deduplication_window = 10000;
 CREATE TABLE IF NOT EXISTS transfer_events ON CLUSTER '{cluster}' AS transfer_events_local
 ENGINE = Distributed('{cluster}', currentDatabase(), transfer_events_local, rand());
 
+CREATE TABLE IF NOT EXISTS evm_contracts_local ON CLUSTER '{cluster}'
+(
+    address  String,
+    height   UInt64,
+    sequence UInt64,
+    time     DateTime64(9, 'UTC')
+)
+ENGINE = ReplicatedMergeTree('/clickhouse/tables/{shard}/{database}/evm_contracts_local', '{replica}') ORDER BY (address, sequence);
+
+CREATE TABLE IF NOT EXISTS evm_contracts ON CLUSTER '{cluster}' AS evm_contracts_local
+ENGINE = Distributed('{cluster}', currentDatabase(), evm_contracts_local, height);
+
+CREATE TABLE IF NOT EXISTS balance_seeds_local ON CLUSTER '{cluster}'
+(
+    token   LowCardinality(String),
+    account String,
+    amount  Int256,
+    height  UInt64
+)
+ENGINE = ReplicatedMergeTree('/clickhouse/tables/{shard}/{database}/balance_seeds_local', '{replica}') ORDER BY (token, account);
+
+CREATE TABLE IF NOT EXISTS balance_seeds ON CLUSTER '{cluster}' AS balance_seeds_local
+ENGINE = Distributed('{cluster}', currentDatabase(), balance_seeds_local, height);
+
 CREATE TABLE IF NOT EXISTS stats_blocks_local ON CLUSTER '{cluster}'
 (
     res           UInt32,

@@ -94,7 +94,7 @@ WHERE topic0 = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3
   AND side.1 != '0x0000000000000000000000000000000000000000';
 
 -- Rich list snapshots: holders ranked by (amount DESC, account ASC) per token at one height, so any page is a
--- key-range read on (token, snapshot_height, rank). Rebuilt by the ingest from balance_deltas (ingest/richlist.ts).
+-- key-range read on (token, snapshot_height, rank). Rebuilt by the ingest from balance_deltas (clickhouse/richlist-snapshots.ts).
 CREATE TABLE IF NOT EXISTS richlist
 (
     token           LowCardinality(String),

@@ -1,5 +1,5 @@
 // NFT collections. A collection's facts fold its nft_collection_events rows: height/time/creator from the
-// first row (creation or first sight), name/origin_name from the latest non-empty value. `nfts.length` is the
+// first row (creation or first sight; an EVM collection's height/time is its contract's deployment when indexed), name/origin_name from the latest non-empty value. `nfts.length` is the
 // live token count: mints minus burns of the collection's events.
 import type { Store } from '../client.js';
 import { after, dir, type ListWindow } from './keyset.js';
@@ -15,14 +15,25 @@ export interface CollectionRow {
 }
 
 const SUMMARY = (where: string) => `
-SELECT collection,
-       argMaxIf(name, sequence, name != '') AS name,
-       argMaxIf(origin_name, sequence, origin_name != '') AS origin_name,
-       argMinIf(creator, sequence, creator != '') AS creator,
-       argMin(height, sequence) AS height,
-       argMin(time, sequence) AS time
-FROM nft_collection_events ${where}
-GROUP BY collection`;
+SELECT s.collection AS collection, s.name AS name, s.origin_name AS origin_name, s.creator AS creator,
+       if(c.c_height > 0, c.c_height, s.s_height) AS height,
+       if(c.c_height > 0, c.c_time, s.s_time) AS time
+FROM (
+  SELECT collection,
+         argMaxIf(name, sequence, name != '') AS name,
+         argMaxIf(origin_name, sequence, origin_name != '') AS origin_name,
+         argMinIf(creator, sequence, creator != '') AS creator,
+         argMin(height, sequence) AS s_height,
+         argMin(time, sequence) AS s_time
+  FROM nft_collection_events ${where}
+  GROUP BY collection
+) AS s
+LEFT JOIN (
+  -- EVM collections: the contract's deployment (minievm contract_created), when it is indexed
+  SELECT address, min(height) AS c_height, argMin(time, sequence) AS c_time
+  FROM evm_contracts WHERE address IN (SELECT collection FROM nft_collection_events ${where})
+  GROUP BY address
+) AS c ON c.address = s.collection`;
 
 /** Collections an account holds ≥1 NFT in, from the ownership ledger. */
 const OWNED = `SELECT DISTINCT collection FROM (
@@ -86,6 +97,25 @@ export async function countCollections(store: Store, scope: CollectionScope): Pr
     params,
   );
   return r?.n ?? '0';
+}
+
+/**
+ * How many rows of the list come up to and including the cursor in its direction: the offset of the page
+ * that continues after it (for `previous_key` on pages reached by cursor).
+ */
+export async function countCollectionsThrough(
+  store: Store,
+  scope: CollectionScope,
+  desc: boolean,
+  cursor: { height: number; collection: string },
+): Promise<number> {
+  const params: Params = { ch: cursor.height, cc: cursor.collection };
+  const where = scopeWhere(scope, params);
+  const [r] = await store.rows<{ n: string }>(
+    `SELECT count() AS n FROM (${SUMMARY(where)}) WHERE (height, collection) ${desc ? '>=' : '<='} ({ch:UInt64}, {cc:String})`,
+    params,
+  );
+  return Number(r?.n ?? 0);
 }
 
 export async function collectionsByAddr(store: Store, addrs: string[]): Promise<CollectionRow[]> {

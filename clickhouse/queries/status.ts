@@ -1,6 +1,9 @@
 // Status figures: indexed height (last complete checkpoint), EVM internal-tx height, rich-list height.
 import type { Store } from '../client.js';
 
+/** keccak256("Transfer(address,address,uint256)"): the log balance_deltas is built from. */
+const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
+
 export interface StatusFacts {
   height: number | null;
   internalTxHeight: number;
@@ -56,10 +59,22 @@ export async function statusFacts(
     );
     above = Number(a?.n ?? 0);
   }
+  // The rich list is rebuilt only when balances moved, so its last snapshot stays exact up to the indexed
+  // height as long as no ERC20 Transfer log (the balance_deltas source) lies above it: then the list is
+  // current at the indexed height, not at the last height that had logs.
+  let richListHeight = Number(r?.rich_height ?? 0);
+  if (height !== null && richListHeight > 0 && richListHeight < height) {
+    const [m] = await store.rows<{ n: string }>(
+      `SELECT count() AS n FROM (SELECT 1 FROM evm_logs
+         WHERE height > {s:UInt64} AND height <= {h:UInt64} AND topic0 = {t:String} AND topics = 3 LIMIT 1)`,
+      { s: richListHeight, h: height, t: TRANSFER_TOPIC },
+    );
+    if (Number(m?.n ?? 0) === 0) richListHeight = height;
+  }
   return {
     height,
     internalTxHeight,
-    richListHeight: Number(r?.rich_height ?? 0),
+    richListHeight,
     txBlocksAboveInternal: above,
     latestChainId: r?.chain_id ?? '',
   };

@@ -98,6 +98,26 @@ export async function listTokens(
   );
 }
 
+/** How many tokens of the list come up to and including the cursor in its order (see countCollectionsThrough). */
+export async function countTokensThrough(
+  store: Store,
+  scope: TokenScope,
+  order: TokenOrder,
+  desc: boolean,
+  cursor: TokenCursor,
+): Promise<number> {
+  const params: Params = { ct: cursor.tokenId, ch: cursor.height, cc: cursor.collection ?? '' };
+  const { where, having } = scopeSql(scope, params);
+  const keys = order === 'token_id' ? ['token_id', 'height'] : ['height', 'token_id'];
+  if (scope.kind === 'owner') keys.push('collection');
+  const vals = keys.map((k) => (k === 'token_id' ? '{ct:String}' : k === 'height' ? '{ch:UInt64}' : '{cc:String}'));
+  const [r] = await store.rows<{ n: string }>(
+    `SELECT count() AS n FROM (${STATE(where, having)}) WHERE (${keys.join(', ')}) ${desc ? '>=' : '<='} (${vals.join(', ')})`,
+    params,
+  );
+  return Number(r?.n ?? 0);
+}
+
 export async function countTokens(store: Store, scope: TokenScope): Promise<string> {
   const params: Params = {};
   const { where, having } = scopeSql(scope, params);

@@ -3,15 +3,15 @@
 // of just those sequences from tx_docs (small granules, migration 050). Documents are served as stored.
 import type { Store } from '../client.js';
 import { after, dir, type ListWindow } from './keyset.js';
+import { SEQUENCE_STRIDE } from '../../chain/sequence.js';
 
 export interface TxDoc {
   sequence: string;
   json: string;
 }
 
-/** Sequences of one height: sequence = height * 1e6 + index (migration 001). */
-export const SEQ_PER_HEIGHT = 1_000_000;
-const SEQ = BigInt(SEQ_PER_HEIGHT);
+/** Sequences of one height: sequence = height * SEQUENCE_STRIDE + index (chain/sequence.ts). */
+const SEQ = BigInt(SEQUENCE_STRIDE);
 
 /** First sequence above a height: (height + 1) * 1e6, exact for any height. */
 export const sequenceAbove = (height: number): bigint => (BigInt(height) + 1n) * SEQ;

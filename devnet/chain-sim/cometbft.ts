@@ -1,6 +1,6 @@
-// CometBFT 0.38 JSON-RPC methods over a ChainSource. Each handler returns the pre-serialised `result`
+// CometBFT 0.38 JSON-RPC methods over a SimChainSource. Each handler returns the pre-serialised `result`
 // JSON, or an error shaped and worded as CometBFT words it (code -32603, text in `data`).
-import type { ChainSource, SealedBlock, TxLocation } from './types.js';
+import type { SimChainSource, SealedBlock, TxLocation } from './types.js';
 import { cometBlockJson, cometBlockMetaJson, cometBlockResultsJson, cometTxJson } from './render.js';
 import { heightBounds, parseTxQuery, QueryError, txMatches } from './txquery.js';
 
@@ -39,7 +39,7 @@ export function intParam(v: unknown, name: string): number | undefined {
 export class ParamError extends Error {}
 
 /** CometBFT's getHeight rule and wording. */
-export function resolveHeight(source: ChainSource, h: number | undefined): { height: number } | { error: RpcError } {
+export function resolveHeight(source: SimChainSource, h: number | undefined): { height: number } | { error: RpcError } {
   const latest = source.latestHeight();
   if (h === undefined || h === 0) {
     if (latest === 0) return internalError('height must be greater than 0, but got 0');
@@ -51,7 +51,7 @@ export function resolveHeight(source: ChainSource, h: number | undefined): { hei
   return { height: h };
 }
 
-function blockAt(source: ChainSource, params: Params): { block: SealedBlock } | { error: RpcError } {
+function blockAt(source: SimChainSource, params: Params): { block: SealedBlock } | { error: RpcError } {
   const r = resolveHeight(source, intParam(param(params, 'height', 0), 'height'));
   if ('error' in r) return r;
   const block = source.block(r.height);
@@ -68,7 +68,7 @@ export function decodeTxHashParam(v: unknown): string | undefined {
   return undefined;
 }
 
-function status(source: ChainSource): string {
+function status(source: SimChainSource): string {
   const latest = source.latestHeight();
   const first = source.block(1);
   const last = latest > 0 ? source.block(latest) : undefined;
@@ -103,7 +103,7 @@ function status(source: ChainSource): string {
   });
 }
 
-function txSearch(source: ChainSource, params: Params): RpcOutcome {
+function txSearch(source: SimChainSource, params: Params): RpcOutcome {
   const query = param(params, 'query', 0);
   if (typeof query !== 'string' || query.trim() === '') return invalidParams('query must be a non-empty string');
   let conds: ReturnType<typeof parseTxQuery>;
@@ -161,7 +161,7 @@ function txSearch(source: ChainSource, params: Params): RpcOutcome {
   return { result: `{"txs":[${txs.join(',')}],"total_count":"${matched.length}"}` };
 }
 
-function blockchain(source: ChainSource, params: Params): RpcOutcome {
+function blockchain(source: SimChainSource, params: Params): RpcOutcome {
   const latest = source.latestHeight();
   let min = intParam(param(params, 'minHeight', 0), 'minHeight') ?? 1;
   let max = intParam(param(params, 'maxHeight', 1), 'maxHeight') ?? latest;
@@ -178,7 +178,7 @@ function blockchain(source: ChainSource, params: Params): RpcOutcome {
   return { result: `{"last_height":"${latest}","block_metas":[${metas.join(',')}]}` };
 }
 
-export function cometCall(source: ChainSource, method: string, params: Params): RpcOutcome {
+export function cometCall(source: SimChainSource, method: string, params: Params): RpcOutcome {
   try {
     switch (method) {
       case 'status':

@@ -1,5 +1,5 @@
-// EVM JSON-RPC (geth wire shapes) over a ChainSource whose txs carry an `evm` side, as minievm serves it.
-import type { ChainSource, EvmLog, SealedBlock } from './types.js';
+// EVM JSON-RPC (geth wire shapes) over a SimChainSource whose txs carry an `evm` side, as minievm serves it.
+import type { SimChainSource, EvmLog, SealedBlock } from './types.js';
 import { evmBlockJson, evmReceiptsJson, evmTracesJson } from './render.js';
 import type { Params, RpcError, RpcOutcome } from './cometbft.js';
 
@@ -38,7 +38,7 @@ export function logMatches(filter: LogFilter, log: EvmLog): boolean {
   });
 }
 
-function blockNumberParam(source: ChainSource, tag: unknown): number | { error: RpcError } {
+function blockNumberParam(source: SimChainSource, tag: unknown): number | { error: RpcError } {
   const latest = source.latestHeight();
   if (
     tag === undefined ||
@@ -58,7 +58,7 @@ function param(params: Params, i: number): unknown {
   return Array.isArray(params) ? params[i] : undefined;
 }
 
-function blockByHash(source: ChainSource, hash: unknown): SealedBlock | undefined {
+function blockByHash(source: SimChainSource, hash: unknown): SealedBlock | undefined {
   if (typeof hash !== 'string' || !HASH32.test(hash)) return undefined;
   const want = hash.slice(2).toUpperCase();
   // Bounded backwards scan: recent blocks are what clients ask for by hash.
@@ -69,7 +69,7 @@ function blockByHash(source: ChainSource, hash: unknown): SealedBlock | undefine
   return undefined;
 }
 
-function getLogs(source: ChainSource, f: unknown): RpcOutcome {
+function getLogs(source: SimChainSource, f: unknown): RpcOutcome {
   if (!f || typeof f !== 'object' || Array.isArray(f)) return invalid('filter must be an object');
   const filter = f as LogFilter & { fromBlock?: unknown; toBlock?: unknown; blockHash?: unknown };
   if (filter.topics != null && (!Array.isArray(filter.topics) || filter.topics.length > 4))
@@ -102,7 +102,7 @@ function getLogs(source: ChainSource, f: unknown): RpcOutcome {
 }
 
 export function evmCall(
-  source: ChainSource,
+  source: SimChainSource,
   method: string,
   params: Params,
   ethCallHandlers: EthCallHandler[],
@@ -158,6 +158,8 @@ export function evmCall(
       if (cfg?.tracer !== 'callTracer') return invalid('only {"tracer":"callTracer"} is supported');
       const n = blockNumberParam(source, param(params, 0));
       if (typeof n !== 'number') return n;
+      // minievm replays a block on its parent's state, so it refuses blocks 0 and 1 (jsonrpc/backend/tracer.go).
+      if (n < 2) return { error: { code: -32000, message: 'genesis is not traceable' } };
       const b = source.block(n);
       if (!b) return { error: { code: -32000, message: `block #${n} not found` } };
       return { result: evmTracesJson(b) };

@@ -1,5 +1,5 @@
-// Cosmos REST (LCD, gRPC-gateway shapes) over a ChainSource, plus caller-registered GET routes.
-import type { ChainSource, SealedBlock } from './types.js';
+// Cosmos REST (LCD, gRPC-gateway shapes) over a SimChainSource, plus caller-registered GET routes.
+import type { SimChainSource, SealedBlock } from './types.js';
 import { lcdBlockJson, lcdTxJson, lcdTxResponseJson } from './render.js';
 
 export interface RestAnswer {
@@ -22,7 +22,7 @@ const json = (status: number, body: unknown): RestAnswer => ({
 export const grpcError = (status: number, code: number, message: string): RestAnswer =>
   json(status, { code, message, details: [] });
 
-function heightOr404(source: ChainSource, raw: string): SealedBlock | RestAnswer {
+function heightOr404(source: SimChainSource, raw: string): SealedBlock | RestAnswer {
   if (!/^\d{1,16}$/.test(raw)) return grpcError(400, 3, `invalid height: ${raw}`);
   const h = Number(raw);
   const latest = source.latestHeight();
@@ -31,7 +31,7 @@ function heightOr404(source: ChainSource, raw: string): SealedBlock | RestAnswer
   return source.block(h) ?? grpcError(404, 5, `block ${h} not found`);
 }
 
-function txsByBlock(source: ChainSource, rawHeight: string, q: URLSearchParams): RestAnswer {
+function txsByBlock(source: SimChainSource, rawHeight: string, q: URLSearchParams): RestAnswer {
   const b = heightOr404(source, rawHeight);
   if (!('height' in b)) return b;
   const limitRaw = q.get('pagination.limit');
@@ -58,7 +58,7 @@ function txsByBlock(source: ChainSource, rawHeight: string, q: URLSearchParams):
   };
 }
 
-function txByHash(source: ChainSource, hash: string): RestAnswer {
+function txByHash(source: SimChainSource, hash: string): RestAnswer {
   if (!/^(0x)?[0-9a-fA-F]{64}$/.test(hash)) return grpcError(400, 3, `invalid tx hash: ${hash.slice(0, 80)}`);
   const loc = source.txByHash(hash.replace(/^0x/, '').toUpperCase());
   const b = loc && source.block(loc.height);
@@ -71,13 +71,13 @@ function txByHash(source: ChainSource, hash: string): RestAnswer {
   };
 }
 
-function opchildValidator(source: ChainSource, valoper: string): RestAnswer {
+function opchildValidator(source: SimChainSource, valoper: string): RestAnswer {
   const v = source.validators.find((x) => x.operatorAddress === valoper);
   if (!v) return grpcError(404, 5, `validator ${valoper.slice(0, 100)} not found`);
   return json(200, { validator: validatorJson(v) });
 }
 
-function validatorJson(v: ChainSource['validators'][number]): unknown {
+function validatorJson(v: SimChainSource['validators'][number]): unknown {
   return {
     moniker: v.moniker,
     operator_address: v.operatorAddress,
@@ -86,7 +86,7 @@ function validatorJson(v: ChainSource['validators'][number]): unknown {
   };
 }
 
-export function restGet(source: ChainSource, path: string, q: URLSearchParams, extra: RestRoute[]): RestAnswer {
+export function restGet(source: SimChainSource, path: string, q: URLSearchParams, extra: RestRoute[]): RestAnswer {
   // Caller routes first, so a sample chain can serve recorded answers for paths it knows better.
   for (const r of extra) {
     const m = r.pattern.exec(path);

@@ -1,11 +1,11 @@
-// One node:http server on loopback speaking three protocols over a ChainSource:
+// One node:http server on loopback speaking three protocols over a SimChainSource:
 //   POST /            CometBFT JSON-RPC (single or batch)   GET /<method>?…  CometBFT URI form
 //   POST /evm         EVM JSON-RPC (only when the chain has an EVM chain id; single or batch)
 //   GET  /cosmos/… /opinit/… /initia/… …  Cosmos REST, plus routes registered with registerGet
 // One port keeps the devnet simple: rpcUrl and restUrl are the same base URL, evmUrl is base + '/evm'.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ChainSource } from './types.js';
+import type { SimChainSource } from './types.js';
 import { cometCall, intParam, ParamError, type Params, type RpcOutcome } from './cometbft.js';
 import { evmCall, type EthCallHandler } from './evm.js';
 import { grpcError, restGet, type RestHandler, type RestRoute } from './rest.js';
@@ -120,7 +120,7 @@ function malformed(method: string, body: string): string {
   return body.slice(0, Math.max(1, Math.floor(body.length / 2)));
 }
 
-export async function startChainServer(source: ChainSource, opts: ChainServerOptions = {}): Promise<ChainServer> {
+export async function startChainServer(source: SimChainSource, opts: ChainServerOptions = {}): Promise<ChainServer> {
   const faults = new Faults();
   const extraRoutes: RestRoute[] = [];
   const ethCalls: EthCallHandler[] = [];

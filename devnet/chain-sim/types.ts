@@ -1,17 +1,9 @@
 // Data model of the simulated chain. Everything a node would answer is derived from these
 // sealed records, so CometBFT RPC, Cosmos REST and EVM JSON-RPC can never disagree.
 
-/** One attribute of an ABCI event (SDK 0.50 / CometBFT 0.38 style: plain text key and value). */
-export interface EventAttribute {
-  key: string;
-  value: string;
-  index?: boolean;
-}
+import type { AbciEvent, EvmLog } from '../../chain/events.js';
 
-export interface AbciEvent {
-  type: string;
-  attributes: EventAttribute[];
-}
+export type { AbciEvent, EventAttribute, EvmLog } from '../../chain/events.js';
 
 /** The execution result of a tx, as in `txs_results[i]` / LCD `tx_response` (data is hex as the LCD serves it). */
 export interface TxResult {
@@ -32,19 +24,6 @@ export interface TxJson {
   body: { messages: Array<Record<string, unknown>>; memo?: string; timeout_height?: string; [k: string]: unknown };
   auth_info: { [k: string]: unknown };
   signatures: string[];
-}
-
-/** JSON-RPC shaped (raw hex) EVM log. */
-export interface EvmLog {
-  address: string;
-  topics: string[];
-  data: string;
-  blockNumber?: string;
-  blockHash?: string;
-  transactionHash?: string;
-  transactionIndex?: string;
-  logIndex?: string;
-  removed?: boolean;
 }
 
 /** JSON-RPC shaped (raw hex) EVM receipt; block fields are (re)written by the chain when sealing. */
@@ -139,7 +118,7 @@ export interface TxLocation {
 }
 
 /** What the server needs from a chain; implemented by the in-memory SimChain and the lazy replicated chain. */
-export interface ChainSource {
+export interface SimChainSource {
   readonly chainId: string;
   readonly vm: 'evm' | 'move' | 'wasm';
   /** EVM chain id (only for vm === 'evm'). */

@@ -3,6 +3,7 @@
 // here, so each rule is unit-testable on recorded data without a node.
 import { fromHex, toBech32 } from '@cosmjs/encoding';
 import { evmToBech32 } from './accounts.js';
+import type { AbciEvent } from '../../chain/events.js';
 
 export interface Mismatch {
   subject: string;
@@ -11,17 +12,9 @@ export interface Mismatch {
   node: unknown;
 }
 
-export interface EventAttribute {
-  key: string;
-  value: string;
-  index?: boolean;
-}
-export interface AbciEvent {
-  type: string;
-  attributes: EventAttribute[];
-}
+export type { AbciEvent, EventAttribute } from '../../chain/events.js';
 
-/** `/indexer/tx/v1/txs/{hash}` → `.tx` (reference/indexer.md §6.1) */
+/** `/indexer/tx/v1/txs/{hash}` → `.tx` (docs/indexer.md) */
 export interface IndexerTx {
   txhash: string;
   height: string;

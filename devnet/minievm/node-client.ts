@@ -1,6 +1,7 @@
-// Thin HTTP clients for the three node endpoints the generator and the e2e
-// checks use: CometBFT RPC, Cosmos REST and EVM JSON-RPC (via ethers).
+// The node reads and writes the generator and the e2e checks use, over the shared transport of chain/rpc.ts:
+// CometBFT RPC, Cosmos REST (EVM JSON-RPC goes through ethers).
 import { toBase64 } from '@cosmjs/encoding';
+import { getJson as httpGetJson, HttpStatusError, jsonRpc } from '../../chain/rpc.js';
 
 export interface NodeEndpoints {
   chainId: string;
@@ -25,39 +26,17 @@ export function endpointsFromEnv(env: NodeJS.ProcessEnv = process.env): NodeEndp
   };
 }
 
-export async function getJson<T>(url: string): Promise<T> {
-  const res = await fetch(url, { signal: AbortSignal.timeout(HTTP_TIMEOUT_MS) });
-  const text = await res.text();
-  if (!res.ok) throw new HttpError(url, res.status, text);
-  return JSON.parse(text) as T;
+export function getJson<T>(url: string): Promise<T> {
+  return httpGetJson<T>(url, { timeoutMs: HTTP_TIMEOUT_MS });
 }
 
-export class HttpError extends Error {
-  constructor(
-    readonly url: string,
-    readonly status: number,
-    readonly body: string,
-  ) {
-    super(`GET ${url} → ${status}: ${body.slice(0, 300)}`);
-  }
-}
-
-interface RpcEnvelope<T> {
-  result?: T;
-  error?: { code: number; message: string; data?: string };
-}
+/** A non-2xx answer (`.status`, `.url`, `.body`). */
+export const HttpError = HttpStatusError;
 
 export async function cometRpc<T>(base: string, method: string, params: Record<string, unknown>): Promise<T> {
-  const res = await fetch(base, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-    signal: AbortSignal.timeout(HTTP_TIMEOUT_MS),
-  });
-  const body = (await res.json()) as RpcEnvelope<T>;
-  if (body.error) throw new Error(`${method}: ${body.error.message} ${body.error.data ?? ''}`.trim());
-  if (body.result === undefined) throw new Error(`${method}: empty result`);
-  return body.result;
+  const result = await jsonRpc<T | undefined>(base, method, params, { timeoutMs: HTTP_TIMEOUT_MS });
+  if (result === undefined) throw new Error(`${method}: empty result`);
+  return result;
 }
 
 export async function latestHeight(ep: NodeEndpoints): Promise<number> {

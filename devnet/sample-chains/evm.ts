@@ -23,9 +23,13 @@ import {
 import type { SimChain } from '../chain-sim/chain.js';
 import type { EthCallHandler } from '../chain-sim/evm.js';
 import { grpcError } from '../chain-sim/rest.js';
+import { erc721Names } from './nft-names.js';
 
 export const EVM_CHAIN_ID = 428962654539583n;
 /** The ERC20 of ethereum/erc20/erc20-transfer.json: the rich-list token. */
+/** minievm's base denom and the ERC20 contract that holds its bank balances (devnet/minievm fixtures). */
+export const NATIVE_DENOM = 'umin';
+export const NATIVE_DENOM_CONTRACT = '0x0F0F0F0F0F0F0F0F0F0F0F0F0F0F0F0F0F0F0F0F';
 export const RICH_LIST_TOKEN = '0x4badfb501ab304ff11217c44702bb9e9732e7cf4';
 /** Holder of the token's initial 1,000,000 mint (multiple-contract-creation.json). */
 const TOKEN_TREASURY = '0x4a8b41ac258ae5aae054c10c8b475eb0ce2465ec';
@@ -266,6 +270,8 @@ export function buildEvmChain(): {
       pattern: /^\/minievm\/evm\/v1\/contracts\/by_denom$/,
       handler: (_m, q) => {
         const denom = q.get('denom') ?? '';
+        // and its base denom (umin) to the ERC20 it keeps bank balances in
+        if (denom === NATIVE_DENOM) return { address: NATIVE_DENOM_CONTRACT };
         const m = /^evm\/([0-9a-fA-F]{40})$/.exec(denom);
         return m ? { address: getAddress(`0x${m[1] ?? ''}`) } : undefined;
       },
@@ -276,7 +282,16 @@ export function buildEvmChain(): {
     },
     { pattern: /^\/minievm\/evm\/v1\/contracts\/by_denom$/, handler: () => grpcError(404, 5, 'denom not found') },
   );
-  const ethCalls: EthCallHandler[] = [(call) => answerFromState(expected, call.to, call.data ?? call.input)];
+  const ethCalls: EthCallHandler[] = [
+    (call) => answerFromState(expected, call.to, call.data ?? call.input),
+    // ERC721 name() (nft-names.ts): Kami721 is yominet's Kami collection, the IBC-received class carries the
+    // name "Jennie" in its classData (receive-nft-evm.json); the other one is named for the sample
+    erc721Names({
+      [NFT_COLLECTION_A]: 'Sample ERC721',
+      [NFT_COLLECTION_B]: 'Kami',
+      '0x83769beeb7e5405ef0b7dc3c66c43e3a51a6d27f': 'Jennie',
+    }),
+  ];
   return { chain, manifest: evmManifest, routes, ethCalls };
 }
 

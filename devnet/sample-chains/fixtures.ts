@@ -1,10 +1,10 @@
 // Reads the recorded Initia txs copied (unchanged) from initia-labs/tx-decoder into
-// test/fixtures/initia-tx-decoder (see test/fixtures/SOURCES.md).
+// devnet/recorded/initia-tx-decoder (see devnet/recorded/SOURCES.md).
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { TxJson, TxResult } from '../chain-sim/types.js';
 
-export const FIXTURE_ROOT = fileURLToPath(new URL('../../test/fixtures/initia-tx-decoder/', import.meta.url));
+export const FIXTURE_ROOT = fileURLToPath(new URL('../recorded/initia-tx-decoder/', import.meta.url));
 
 export interface IndexRow {
   file: string;

@@ -9,7 +9,7 @@ import { TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import { sealBlock, toRfc3339Nano, timeMs, makeValidator } from '../chain-sim/chain.js';
 import { sha256Hex } from '../chain-sim/txcodec.js';
 import type {
-  ChainSource,
+  SimChainSource,
   EvmSide,
   SealedBlock,
   SealedTx,
@@ -54,7 +54,7 @@ function field(tag: number, bytes: Uint8Array): Buffer {
   return Buffer.concat([Buffer.from([tag, ...varint(bytes.length)]), bytes]);
 }
 
-export class ReplicatedChain implements ChainSource {
+export class ReplicatedChain implements SimChainSource {
   readonly chainId: string;
   readonly vm: SampleChainKind;
   readonly evmChainId?: bigint;

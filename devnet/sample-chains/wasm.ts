@@ -14,6 +14,7 @@ import { recordedRoutes, type SampleRoute } from './routes.js';
 import type { SimChain } from '../chain-sim/chain.js';
 import type { TxResult } from '../chain-sim/types.js';
 import { replayCw721, type ExpectedNft } from './nft-replay.js';
+import { cw721ContractInfoRoute } from './nft-names.js';
 
 export interface WasmSampleManifest extends SampleManifest {
   /** CW721 tokens alive at the tip with their owners (replayed from the served wasm events). */
@@ -102,5 +103,6 @@ export function buildWasmChain(): { chain: SimChain; manifest: WasmSampleManifes
         : undefined;
     },
   });
+  routes.unshift(cw721ContractInfoRoute(chain, 'Sample CW721')); // collection names (nft-names.ts)
   return { chain, manifest: { ...manifest, expectedNfts: replayCw721(chain) }, routes };
 }

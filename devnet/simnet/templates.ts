@@ -1,4 +1,4 @@
-// Tx builders of the simnet. Every Cosmos tx starts from a recorded real Initia tx (test/fixtures/
+// Tx builders of the simnet. Every Cosmos tx starts from a recorded real Initia tx (devnet/recorded/
 // initia-tx-decoder, see SOURCES.md) and changes only sequences, channels, addresses, amounts and ack bytes,
 // so the events are exactly in the recorded format. Events with no recorded example (acknowledge_packet,
 // timeout_packet, finalize_token_withdrawal) reuse the recorded packet attribute set / the documented list.
@@ -9,7 +9,7 @@ import { AbiCoder, zeroPadValue } from 'ethers';
 import type { AbciEvent, TxInput, TxJson } from '../chain-sim/types.js';
 import { LZ_TOPICS } from '../../workflows/evidence.js';
 
-const fixturesDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../test/fixtures/initia-tx-decoder');
+const fixturesDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../recorded/initia-tx-decoder');
 
 interface RecordedTx {
   txhash: string;
@@ -293,7 +293,7 @@ export function withdrawalTx(v: {
   );
 }
 
-/** User claim MsgFinalizeTokenWithdrawal on L1 (attribute list of reference/tracking.md §4, step 4). */
+/** User claim MsgFinalizeTokenWithdrawal on L1 (attribute list of docs/tracking.md, step 4). */
 export function finalizeWithdrawalTx(v: {
   bridgeId: string;
   outputIndex: string;

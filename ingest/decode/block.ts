@@ -1,7 +1,7 @@
 // One block (CometBFT `block` + `block_results` + Cosmos REST txs) → rows for every raw table.
 import { fromBase64, toBase64 } from '@cosmjs/encoding';
 import { TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
-import { valoperFromHex } from './address.js';
+import { valoperFromHex } from '../../chain/address.js';
 import { decodeTx, type Coin, type RestTx, type TxFacts, type TxResult } from './tx.js';
 import type { Vm } from './nft.js';
 import { parseChainTime, type ChainTime } from './time.js';

@@ -1,28 +1,10 @@
 // Event helpers: attribute access, EVM logs carried in minievm `evm` events, and the account ↔ tx links
-// of indexer.md §11.2.
-import { normalizeAccount, topicAddress } from './address.js';
+// of docs/indexer.md.
+import { normalizeAccount, topicAddress } from '../../chain/address.js';
 
-export interface EventAttribute {
-  key: string;
-  value: string;
-  index?: boolean;
-}
-export interface AbciEvent {
-  type: string;
-  attributes: EventAttribute[];
-}
+import type { AbciEvent, EvmLog } from '../../chain/events.js';
 
-export function attrs(event: AbciEvent): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const a of event.attributes) out[a.key] = a.value;
-  return out;
-}
-
-export interface EvmLog {
-  address: string;
-  topics: string[];
-  data: string;
-}
+export { attrs, type AbciEvent, type EventAttribute, type EvmLog } from '../../chain/events.js';
 
 /**
  * The EVM logs inside a minievm `evm` event (`log` attribute, JSON `{address, topics, data}`). minievm emits

@@ -1,8 +1,8 @@
-// NFT facts from one tx's events (indexer.md §11.3): ERC721 Transfer logs (EVM), CW721 `wasm` events,
+// NFT facts from one tx's events (docs/indexer.md): ERC721 Transfer logs (EVM), CW721 `wasm` events,
 // Move `0x1::collection` / `0x1::nft` / `0x1::object` events. Pure: lookups (names, URIs, Move object →
 // token) happen in ingest/enrich.ts.
 import { fromBech32, toHex } from '@cosmjs/encoding';
-import { normalizeAccount, topicAddress, ZERO_EVM_ADDRESS } from './address.js';
+import { normalizeAccount, topicAddress, ZERO_EVM_ADDRESS } from '../../chain/address.js';
 import { attrs, evmLogsOf, type AbciEvent } from './events.js';
 
 export const ERC721_TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
@@ -50,11 +50,15 @@ export interface NftDecodeResult {
   events: NftEventFact[];
   collections: CollectionFact[];
   objectEvents: MoveObjectEvent[];
+  /** EVM contracts this tx created (minievm's `contract_created` events, internal creations included). */
+  contracts?: string[];
   /** Filled by the enricher: opening +1 entries of the ownership ledger (nft_holdings). */
   openings?: NftOpening[];
 }
 
-export type Vm = 'evm' | 'move' | 'wasm';
+import type { Vm } from '../../chain/vm.js';
+
+export type { Vm };
 
 const moveHex = (v: unknown): string => {
   const s = String(v ?? '')
@@ -85,7 +89,11 @@ export function decodeNfts(vm: Vm, events: readonly AbciEvent[], signer: string,
     }
   }
   events.forEach((ev, i) => {
-    if (vm === 'evm' && ev.type === 'evm') {
+    if (vm === 'evm' && ev.type === 'contract_created') {
+      // A collection's height/time is its deployment, as upstream reports it, not its first mint.
+      const contract = attrs(ev).contract;
+      if (contract && /^0x[0-9a-fA-F]{40}$/.test(contract)) (out.contracts ??= []).push(contract.toLowerCase());
+    } else if (vm === 'evm' && ev.type === 'evm') {
       for (const log of evmLogsOf(ev)) {
         if (
           log.topics.length !== 4 ||

@@ -1,10 +1,10 @@
-// One tx → its facts: the API tx object (indexer.md §6.1, pre-rendered JSON), signer, message types,
+// One tx → its facts: the API tx object (docs/indexer.md, pre-rendered JSON), signer, message types,
 // accounts touched, fee, EVM logs and NFT facts.
 import { createHash } from 'node:crypto';
 import { ripemd160, sha256 } from '@cosmjs/crypto';
 import { fromBase64, toBech32, toHex } from '@cosmjs/encoding';
 import { computeAddress } from 'ethers';
-import { normalizeAccount } from './address.js';
+import { normalizeAccount } from '../../chain/address.js';
 import { accountsTouched, evmLogsOf, type AbciEvent, type EvmLog } from './events.js';
 import { decodeNfts, type NftDecodeResult, type Vm } from './nft.js';
 import type { ChainTime } from './time.js';
@@ -62,8 +62,9 @@ export interface TxFacts {
   nft: NftDecodeResult;
 }
 
-export const SEQUENCE_STRIDE = 1_000_000;
-export const sequenceOf = (height: number, index: number) => height * SEQUENCE_STRIDE + index;
+import { SEQUENCE_STRIDE, sequenceOf } from '../../chain/sequence.js';
+
+export { SEQUENCE_STRIDE, sequenceOf };
 
 export function txHash(rawBase64: string): string {
   return createHash('sha256').update(Buffer.from(rawBase64, 'base64')).digest('hex').toUpperCase();
@@ -130,7 +131,7 @@ export function decodeTx(vm: Vm, input: TxInput, prefix = 'init'): TxFacts {
   const msgTypes = (restTx.body?.messages ?? []).map((m) => (m['@type'] ?? '').replace(/^\//, ''));
   const code = result.code ?? 0;
   const { '@type': _outerType, ...txBody } = restTx;
-  // Key order follows indexer.md §6.1.
+  // Key order follows the upstream tx object (docs/indexer.md).
   const apiTx = {
     txhash: hash,
     height: String(input.height),

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { type BrowserContext, chromium } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startIndexer, type Running } from '../indexer/helpers.js';
+import { startIndexer, type Running } from '../api/indexer/helpers.js';
 import { ingestSampleChain, type IngestedSample } from '../support/sample.js';
 
 const CHROMIUM = '/usr/bin/chromium';

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TrackingProjection } from '../../activities/projection.js';
 import { closeServer, listen } from '../../api/http/app.js';
 import { createRouterApp, loadRouterRegistry } from '../../api/router/app.js';
-import { startIndexer, type Running } from '../indexer/helpers.js';
+import { startIndexer, type Running } from '../api/indexer/helpers.js';
 import { ingestSampleChain, type IngestedSample } from '../support/sample.js';
 
 const CHROMIUM = '/usr/bin/chromium';

@@ -33,14 +33,18 @@ interface RunResult {
   out: string;
 }
 
-/** Run the ingest role; with `killAfterFirstBatchMs`, SIGKILL it that long after its first batch is written. */
+/**
+ * Run the ingest role (scripts/main.ts); with `crashAfter` (<table>:<n>), the same main job with a crash hook
+ * injected (devnet/tools/ingest-crash-main.ts); with `killAfterFirstBatchMs`, SIGKILL it that long after its
+ * first batch is written.
+ */
 function runIngest(
   dataDir: string,
-  extra: Record<string, string> = {},
-  killAfterFirstBatchMs?: number,
+  { crashAfter, killAfterFirstBatchMs }: { crashAfter?: string; killAfterFirstBatchMs?: number } = {},
 ): Promise<RunResult> {
+  const entry = crashAfter ? ['devnet/tools/ingest-crash-main.ts', crashAfter] : ['scripts/main.ts'];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/main.ts'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', ...entry], {
       cwd: root,
       env: {
         ...process.env,
@@ -57,7 +61,6 @@ function runIngest(
         RICHLIST_INTERVAL_MS: '0',
         INGEST_STOP_AT_HEIGHT: String(chain.manifest.latestHeight),
         LOG_LEVEL: 'debug',
-        ...extra,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -81,7 +84,7 @@ function runIngest(
 async function dump(dataDir: string): Promise<Record<string, string>> {
   const { stdout } = await promisify(execFile)(
     process.execPath,
-    ['--import', 'tsx', 'test/support/dump-main.ts', dataDir],
+    ['--import', 'tsx', 'devnet/tools/dump-main.ts', dataDir],
     { cwd: root, encoding: 'utf8', maxBuffer: 256 << 20 },
   );
   return JSON.parse(stdout) as Record<string, string>;
@@ -102,7 +105,7 @@ describe('crash and restart', () => {
   for (const point of ['blocks:2', 'evm_logs:3', 'nft_events:2', 'txs:2', 'txs:4']) {
     it(`killed mid-batch (SIGKILL right after insert ${point}) then restarted: same data as the uninterrupted run`, async () => {
       const dir = tmp();
-      const crashed = await runIngest(dir, { INGEST_CRASH_AFTER: point });
+      const crashed = await runIngest(dir, { crashAfter: point });
       expect(crashed.signal, crashed.out).toBe('SIGKILL');
       const resumed = await runIngest(dir);
       expect(resumed.code, resumed.out).toBe(0);
@@ -115,7 +118,7 @@ describe('crash and restart', () => {
   it('killed from outside at an arbitrary moment, twice, then restarted: same data', async () => {
     const dir = tmp();
     for (let i = 0; i < 2; i++) {
-      const r = await runIngest(dir, {}, Math.floor(Math.random() * 400));
+      const r = await runIngest(dir, { killAfterFirstBatchMs: Math.floor(Math.random() * 400) });
       // It may finish before the kill lands; either way the data must converge.
       expect(r.signal === 'SIGKILL' || r.code === 0, r.out).toBe(true);
     }

@@ -1,7 +1,7 @@
-// Decoders against real recorded Initia transactions (test/fixtures/initia-tx-decoder, see SOURCES.md).
+// Decoders against real recorded Initia transactions (devnet/recorded/initia-tx-decoder, see devnet/recorded/SOURCES.md).
 import { toBase64 } from '@cosmjs/encoding';
 import { describe, expect, it } from 'vitest';
-import { accountHex, normalizeAccount, valoperFromHex } from '../../ingest/decode/address.js';
+import { accountHex, normalizeAccount, valoperFromHex } from '../../chain/address.js';
 import { decodeTx, signerOf, txHash, type RestTx, type TxResult } from '../../ingest/decode/tx.js';
 import { parseChainTime } from '../../ingest/decode/time.js';
 import { ERC721_TRANSFER_TOPIC } from '../../ingest/decode/nft.js';

@@ -86,6 +86,21 @@ describe('ingest failure policy', () => {
     expect(Number(r!.n)).toBeGreaterThanOrEqual(Number(r!.roots));
   });
 
+  it('a block the node cannot trace by design (minievm: height 1, "genesis is not traceable") does not stall tracing', async () => {
+    // The first test ingested from height 1 with tracing on; chain-sim answers height 1 like minievm.
+    const source = createChainSource({
+      rpcUrl: chain.rpcUrl,
+      restUrl: chain.restUrl,
+      evmUrl: chain.evmUrl,
+      evmTraces: true,
+    });
+    const b1 = await source.fetchBlock(1);
+    source.close();
+    expect(b1.traces).toEqual([]);
+    expect(await lastCheckpoint(store)).toBeGreaterThanOrEqual(12);
+    expect(events.some((e) => e.event === 'ingest.retry' && /traceable/.test(String(e.fields?.error)))).toBe(false);
+  });
+
   it('stops loudly, naming the height, when a block stays undecodable; nothing past it is written', async () => {
     chain.server.faults.failHeight(15, { kind: 'malformed', times: 1000 });
     const { source, ingest } = ingestTo(20);

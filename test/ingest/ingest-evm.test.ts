@@ -2,7 +2,7 @@
 // sample-chain manifest (which the builder computes from the recorded txs independently of our decoders).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HEIGHT_TABLES } from '../../ingest/writer.js';
-import { normalizeAccount } from '../../ingest/decode/address.js';
+import { normalizeAccount } from '../../chain/address.js';
 import type { ExpectedEvmState } from '../../devnet/sample-chains/evm-activity.js';
 import { dumpTables, ingestSampleChain, type IngestedSample } from '../support/sample.js';
 

@@ -4,7 +4,7 @@ import { ibcDenom, l2Denom, parseFullPath, traceToDenom } from '../../routing/de
 import { loadRouterRegistry, type Registry } from '../../routing/registry.js';
 
 describe('denom formulas', () => {
-  it('derives OPinit l2/ denoms from bridge id and L1 denom (router.md §6 examples)', () => {
+  it('derives OPinit l2/ denoms from bridge id and L1 denom (docs/router.md examples)', () => {
     expect(l2Denom(14n, 'uinit')).toBe('l2/333f8e6ae6855338f99d451126bfefc1b920763c16681d55fbc7df68ccb36972');
     expect(l2Denom(16n, 'uinit')).toBe('l2/23c8396041db74441f4268d0c7e0533177dc3e028a47a8e584318f2d0c46fbe9');
     expect(l2Denom(30n, 'uinit')).toBe('l2/9d3d65bf3329e45ad659f9cbee7d6dc7b6246b001e32131a9b465215eab90562');

@@ -85,7 +85,7 @@ export function registryWithLz(jsonRpc: string, kind: 'native' | 'adapter' = 'na
 
 const fixture = JSON.parse(
   readFileSync(
-    new URL('../fixtures/initia-tx-decoder/protocols/op-init/finalize-token-deposit.json', import.meta.url),
+    new URL('../../devnet/recorded/initia-tx-decoder/protocols/op-init/finalize-token-deposit.json', import.meta.url),
     'utf8',
   ),
 );

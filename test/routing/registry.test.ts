@@ -26,7 +26,7 @@ describe('shipped registries', () => {
     expect(reg.chains.get('echelon-1')?.opBridgeId).toBe(16n);
     expect(reg.chains.get('moo-1')?.removed).toBe(true);
     expect(reg.chains.get('echelon-1')?.removed).toBe(false);
-    // Both ends of the L1 ↔ echelon channel, as router.md §3's example states.
+    // Both ends of the L1 ↔ echelon channel, as docs/router.md's example states.
     expect(reg.chains.get('interwoven-1')?.channels.get('echelon-1')).toEqual({
       channel: 'channel-35',
       counterpartyChannel: 'channel-0',

@@ -1,12 +1,17 @@
-// Loading the real recorded Initia transactions copied into test/fixtures (sources in test/fixtures/SOURCES.md).
+// Loading recorded data: the real Initia txs of devnet/recorded/initia-tx-decoder (sources in devnet/recorded/SOURCES.md,
+// shared with the sample chains) and the test-only recordings of test/fixtures (test/fixtures/SOURCES.md).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const fixturesDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
 
+export const recordedDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'devnet', 'recorded');
+
+/** A recorded JSON file: `initia-tx-decoder/…` from devnet/recorded, anything else from test/fixtures. */
 export function loadFixture<T = Record<string, unknown>>(relPath: string): T {
-  return JSON.parse(readFileSync(path.join(fixturesDir, relPath), 'utf8')) as T;
+  const root = relPath.startsWith('initia-tx-decoder/') ? recordedDir : fixturesDir;
+  return JSON.parse(readFileSync(path.join(root, relPath), 'utf8')) as T;
 }
 
 /** An LCD `tx_response` export from the tx-decoder fixtures. */

@@ -2,7 +2,7 @@
 // values, and NFT ownership matches the manifest's expectations.
 import { fromBech32, toHex } from '@cosmjs/encoding';
 import { expect } from 'vitest';
-import { normalizeAccount } from '../../ingest/decode/address.js';
+import { normalizeAccount } from '../../chain/address.js';
 import type { IngestedSample } from './sample.js';
 
 export async function expectAllTxsStored(s: IngestedSample): Promise<void> {

@@ -23,13 +23,18 @@ export interface IngestedSample {
 
 export async function ingestSampleChain(
   kind: SampleKind,
-  opts: { batchBlocks?: number; dataDir?: string } = {},
+  opts: { batchBlocks?: number; dataDir?: string; evmTraces?: boolean } = {},
 ): Promise<IngestedSample> {
   const dataDir = opts.dataDir ?? mkdtempSync(path.join(os.tmpdir(), `sample-${kind}-`));
   const sample = await startSampleChain(kind);
   const store = createStore({ dataDir: path.join(dataDir, 'clickhouse') });
   await migrate(store);
-  const source = createChainSource({ rpcUrl: sample.rpcUrl, restUrl: sample.restUrl, evmUrl: sample.evmUrl });
+  const source = createChainSource({
+    rpcUrl: sample.rpcUrl,
+    restUrl: sample.restUrl,
+    evmUrl: sample.evmUrl,
+    evmTraces: opts.evmTraces,
+  });
   const ingest = createIngest({
     store,
     source,

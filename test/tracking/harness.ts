@@ -8,6 +8,7 @@ import express from 'express';
 import { createStore, type Store } from '../../clickhouse/client.js';
 import { createServiceApp, listen, closeServer } from '../../api/http/app.js';
 import { errorHandler, notFoundHandler } from '../../api/http/errors.js';
+import { createTrackingRoutes } from '../../api/router/tracking/index.js';
 import { staticDirectory } from '../../activities/chains.js';
 import { createLogger } from '../../platform/log.js';
 import { startTracking, type Tracking } from '../../tracking/index.js';
@@ -69,7 +70,7 @@ export async function startHarness(
   });
   const app = createServiceApp({ service: 'router', openapi: {}, bodyLimit: '16kb' });
   const router = express.Router();
-  tracking.routes.mount(router);
+  createTrackingRoutes(tracking.service).mount(router);
   app.use(router);
   app.use(notFoundHandler());
   app.use(errorHandler('router'));

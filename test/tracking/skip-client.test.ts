@@ -4,6 +4,7 @@ import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setApiOptions, waitForTransaction, transactionStatus } from '@skip-go/client';
 import { createRouterApp } from '../../api/router/app.js';
+import { createTrackingRoutes } from '../../api/router/tracking/index.js';
 import { loadRouterRegistry } from '../../routing/registry.js';
 import { closeServer, listen } from '../../api/http/app.js';
 import { startHarness, type Harness } from './harness.js';
@@ -16,7 +17,7 @@ beforeAll(async () => {
   h = await startHarness({ simnet: { delays: { recvMs: 1_500, ackMs: 1_500 } } });
   const app = createRouterApp({
     registry: loadRouterRegistry({ ROUTER_NETWORK: 'mainnet' }),
-    tracking: h.tracking.routes,
+    tracking: createTrackingRoutes(h.tracking.service),
   });
   server = await listen(app, 0);
   url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;

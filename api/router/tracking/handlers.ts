@@ -2,14 +2,8 @@
 // it reads the latest row of the ClickHouse projection, so it answers while workers are down.
 import type { Request, Response, Router } from 'express';
 import { ApiError, Grpc, badRequest, notFound } from '../../http/errors.js';
-import { explorerLink, normaliseTxHash, type ChainDirectory } from '../../../activities/chains.js';
-import type { TrackingProjection } from '../../../activities/projection.js';
-import type { Logger } from '../../../platform/log.js';
-
-/** Starts the tracking workflow after the registration row is durable (tracking/starter.ts implements it). */
-export interface Registrar {
-  enqueue(chainId: string, txHash: string, registeredAtMs: number): void;
-}
+import { normaliseTxHash } from '../../../chain/hash.js';
+import type { TrackingService } from './service.js';
 
 const CHAIN_ID = /^[A-Za-z0-9._-]{1,64}$/;
 const TERMINAL = new Set(['STATE_COMPLETED_SUCCESS', 'STATE_COMPLETED_ERROR', 'STATE_ABANDONED']);
@@ -21,14 +15,7 @@ function stringParam(v: unknown, name: string, max: number): string {
   return v;
 }
 
-export interface TrackingHandlerDeps {
-  chains: ChainDirectory;
-  projection: TrackingProjection;
-  registrar: Registrar;
-  log: Logger;
-}
-
-export function mountTrackingHandlers(router: Router, d: TrackingHandlerDeps): void {
+export function mountTrackingHandlers(router: Router, service: TrackingService): void {
   router.post('/v2/tx/track', async (req: Request, res: Response, next) => {
     try {
       const body = (req.body ?? {}) as Record<string, unknown>;
@@ -36,17 +23,17 @@ export function mountTrackingHandlers(router: Router, d: TrackingHandlerDeps): v
       const rawHash = stringParam(body.tx_hash, 'tx_hash', 130);
       const txHash = normaliseTxHash(rawHash);
       if (!txHash) throw invalidTx('tx_hash must be 64 hex characters, optionally 0x-prefixed');
-      const chain = CHAIN_ID.test(chainId) ? d.chains.chain(chainId) : undefined;
+      const chain = CHAIN_ID.test(chainId) ? service.chain(chainId) : undefined;
       if (!chain) throw notFound('chain ID not supported');
-      if (txHash.startsWith('0x') && !chain.evmRpcUrl)
+      if (txHash.startsWith('0x') && !chain.hasEvm)
         throw invalidTx(`${chainId} has no EVM transactions; send the Cosmos tx hash`);
       const now = Date.now();
       // The registration row is the durable record (status answers STATE_SUBMITTED from it at once); the
       // workflow start follows asynchronously and is idempotent, so a retried track is harmless.
-      const reg = await d.projection.register(chainId, txHash, now);
-      if (reg.doc.error?.type === 'STATUS_ERROR_TRANSACTION_EXECUTION') throw invalidTx(reg.doc.error.message);
-      if (!TERMINAL.has(reg.doc.state)) d.registrar.enqueue(chainId, txHash, now);
-      res.json({ tx_hash: txHash, explorer_link: explorerLink(chain, txHash) });
+      const reg = await service.register(chainId, txHash, now);
+      if (reg.error?.type === 'STATUS_ERROR_TRANSACTION_EXECUTION') throw invalidTx(reg.error.message);
+      if (!TERMINAL.has(reg.state)) service.startWorkflow(chainId, txHash, now);
+      res.json({ tx_hash: txHash, explorer_link: chain.explorerLink(txHash) });
     } catch (e) {
       next(e);
     }
@@ -59,9 +46,9 @@ export function mountTrackingHandlers(router: Router, d: TrackingHandlerDeps): v
       const txHash = normaliseTxHash(rawHash);
       if (!txHash) throw badRequest('tx_hash: must be 64 hex characters, optionally 0x-prefixed');
       if (!CHAIN_ID.test(chainId)) throw notFound('tx not found');
-      const latest = await d.projection.latest(chainId, txHash);
-      if (!latest) throw notFound('tx not found');
-      res.type('application/json').send(latest.json);
+      const latest = await service.latestStatusJson(chainId, txHash);
+      if (latest === null) throw notFound('tx not found');
+      res.type('application/json').send(latest);
     } catch (e) {
       next(e);
     }

@@ -1,7 +1,8 @@
-// Seam between the router app (issue 4) and durable transfer tracking (issue 5).
-// The tracking module fills these in; the router app merges the OpenAPI paths and mounts the routes.
+// The tracking HTTP routes (POST /v2/tx/track, GET /v2/tx/status), built over the TrackingService interface
+// that tracking/ implements. The router app merges the OpenAPI paths and mounts the routes.
 import type { Router } from 'express';
-import { mountTrackingHandlers, type TrackingHandlerDeps } from './handlers.js';
+import { mountTrackingHandlers } from './handlers.js';
+import type { TrackingService } from './service.js';
 import { trackingPaths, trackingSchemas } from './openapi.js';
 
 export interface TrackingRoutes {
@@ -13,12 +14,12 @@ export interface TrackingRoutes {
   mount(router: Router): void;
 }
 
-export function createTrackingRoutes(deps: TrackingHandlerDeps): TrackingRoutes {
+export function createTrackingRoutes(service: TrackingService): TrackingRoutes {
   return {
     openapiPaths: trackingPaths,
     openapiSchemas: trackingSchemas,
-    mount: (router) => mountTrackingHandlers(router, deps),
+    mount: (router) => mountTrackingHandlers(router, service),
   };
 }
 
-export type { Registrar, TrackingHandlerDeps } from './handlers.js';
+export type { TrackedChain, TrackedState, TrackingService } from './service.js';

@@ -1,0 +1,83 @@
+// CORS for both services (issue 12): browser explorers on another origin read the indexer's GETs and post
+// to the router. Built on the maintained `cors` middleware; the settings mirror upstream's CORS_* variables.
+import cors from 'cors';
+import type { RequestHandler } from 'express';
+import type { AppConfig } from '../../platform/config.js';
+
+export interface CorsSettings {
+  /** false: no CORS headers at all (same-origin only). */
+  enabled: boolean;
+  /** `*` (any origin), exact origins (`https://scan.example.com`) or wildcard hosts (`https://*.example.com`). */
+  origins: readonly string[];
+  methods: readonly string[];
+  /** Request headers a preflight may ask for; `*` reflects whatever the browser asks. */
+  headers: readonly string[];
+  /** Seconds a browser may cache a preflight answer; 0 leaves the header out. */
+  maxAge: number;
+}
+
+export const defaultCors: CorsSettings = {
+  enabled: true,
+  origins: ['*'],
+  methods: ['GET', 'HEAD', 'POST', 'OPTIONS'],
+  headers: ['*'],
+  maxAge: 600,
+};
+
+/** A comma-separated env value → trimmed non-empty items. */
+export const csv = (v: string): string[] =>
+  v
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+
+function originMatcher(patterns: readonly string[]): (origin: string) => boolean {
+  const exact = new Set(patterns.filter((p) => !p.includes('*')).map((p) => p.toLowerCase()));
+  const wild = patterns
+    .filter((p) => p.includes('*'))
+    .map(
+      (p) =>
+        new RegExp(
+          `^${p
+            .toLowerCase()
+            .replace(/[.+?^${}()|[\]\\]/g, '\\$&')
+            .replace(/\*/g, '[^/]*')}$`,
+        ),
+    );
+  return (origin) => {
+    const o = origin.toLowerCase();
+    return exact.has(o) || wild.some((re) => re.test(o));
+  };
+}
+
+export function corsMiddleware(s: CorsSettings = defaultCors): RequestHandler {
+  if (!s.enabled) return (_req, _res, next) => next();
+  const anyOrigin = s.origins.includes('*');
+  const matches = originMatcher(s.origins);
+  return cors({
+    // Any origin: a literal `*` (no credentials are involved, responses stay cacheable by every origin).
+    origin: anyOrigin ? '*' : (origin, cb) => cb(null, origin !== undefined && matches(origin)),
+    methods: [...s.methods],
+    // undefined makes the middleware reflect Access-Control-Request-Headers.
+    allowedHeaders: s.headers.includes('*') ? undefined : [...s.headers],
+    maxAge: s.maxAge > 0 ? s.maxAge : undefined,
+    optionsSuccessStatus: 204,
+    preflightContinue: false,
+  });
+}
+
+/** The settings from the validated configuration (platform/config.ts CORS_*). */
+export function corsFromConfig(
+  c: Pick<
+    AppConfig,
+    'CORS_ENABLED' | 'CORS_ALLOW_ORIGINS' | 'CORS_ALLOW_METHODS' | 'CORS_ALLOW_HEADERS' | 'CORS_MAX_AGE'
+  >,
+): CorsSettings {
+  return {
+    enabled: c.CORS_ENABLED,
+    origins: csv(c.CORS_ALLOW_ORIGINS),
+    methods: csv(c.CORS_ALLOW_METHODS).map((m) => m.toUpperCase()),
+    headers: csv(c.CORS_ALLOW_HEADERS),
+    maxAge: c.CORS_MAX_AGE,
+  };
+}

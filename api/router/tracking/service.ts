@@ -1,0 +1,27 @@
+// What the tracking HTTP routes need from durable transfer tracking. tracking/service.ts implements it
+// over the ClickHouse projection, the chain directory and the workflow starter; the routes know no more.
+
+/** A chain this deployment tracks. */
+export interface TrackedChain {
+  /** It has an EVM JSON-RPC, so 0x hashes can be tracked on it. */
+  hasEvm: boolean;
+  /** Explorer page of a tx on this chain ('' when the registry has none). */
+  explorerLink(txHash: string): string;
+}
+
+/** The state and error of a transfer's latest status document. */
+export interface TrackedState {
+  state: string;
+  error?: { type: string; message: string } | null;
+}
+
+export interface TrackingService {
+  /** The chain, or undefined when this deployment does not track it. */
+  chain(chainId: string): TrackedChain | undefined;
+  /** Write the durable registration row (idempotent) and return the transfer's latest state. */
+  register(chainId: string, txHash: string, atMs: number): Promise<TrackedState>;
+  /** Start (idempotently, asynchronously) the tracking workflow of a registered tx. */
+  startWorkflow(chainId: string, txHash: string, registeredAtMs: number): void;
+  /** The latest status document as served JSON, or null when the tx was never registered. */
+  latestStatusJson(chainId: string, txHash: string): Promise<string | null>;
+}

@@ -1,0 +1,57 @@
+// Address normalisation as the reference indexer does it (docs/indexer.md): bech32 with the chain
+// prefix, or hex with/without 0x (leading zeros trimmed, left-padded to 20 or 32 bytes). Canonical form: bech32.
+import { fromBech32, fromHex, toBech32, toHex } from '@cosmjs/encoding';
+
+const HEX_RE = /^(0x)?[0-9a-fA-F]{1,64}$/;
+
+/** Bytes of an account given as bech32 (any prefix accepted only if it equals `prefix`) or hex; null if invalid. */
+export function accountBytes(value: string, prefix = 'init'): Uint8Array | null {
+  if (value.startsWith(`${prefix}1`)) {
+    try {
+      const { prefix: p, data } = fromBech32(value);
+      return p === prefix && (data.length === 20 || data.length === 32) ? data : null;
+    } catch {
+      return null;
+    }
+  }
+  if (!HEX_RE.test(value)) return null;
+  let hex = value.replace(/^0x/, '').toLowerCase().replace(/^0+/, '');
+  if (hex.length <= 40) hex = hex.padStart(40, '0');
+  else hex = hex.padStart(64, '0');
+  return fromHex(hex);
+}
+
+// The same addresses recur in almost every tx: bech32 encoding is worth remembering.
+const normalized = new Map<string, string | null>();
+
+/** Canonical bech32 form of an account, or null when it is not an address. */
+export function normalizeAccount(value: string, prefix = 'init'): string | null {
+  const k = `${prefix}|${value}`;
+  let v = normalized.get(k);
+  if (v === undefined) {
+    if (normalized.size >= 200_000) normalized.clear();
+    const bytes = accountBytes(value, prefix);
+    v = bytes ? toBech32(prefix, bytes) : null;
+    normalized.set(k, v);
+  }
+  return v;
+}
+
+/** `0x` + lowercase hex of an account's bytes. */
+export function accountHex(value: string, prefix = 'init'): string | null {
+  const bytes = accountBytes(value, prefix);
+  return bytes ? `0x${toHex(bytes)}` : null;
+}
+
+/** Valoper bech32 of a consensus address given as hex (CometBFT header proposer_address). */
+export function valoperFromHex(hexAddr: string, prefix = 'init'): string {
+  return hexAddr ? toBech32(`${prefix}valoper`, fromHex(hexAddr.toLowerCase())) : '';
+}
+
+/** EVM 20-byte address from a 32-byte topic (`0x` + 24 zeros + 40 hex), lowercase, or null. */
+export function topicAddress(topic: string | undefined): string | null {
+  if (topic?.length !== 66 || !topic.startsWith('0x000000000000000000000000')) return null;
+  return `0x${topic.slice(26).toLowerCase()}`;
+}
+
+export const ZERO_EVM_ADDRESS = '0x0000000000000000000000000000000000000000';

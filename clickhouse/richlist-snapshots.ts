@@ -1,0 +1,54 @@
+// Rich-list snapshots (EVM rollups): holders of every ERC20 ranked by (amount DESC, account ASC) at one
+// height, built inside ClickHouse from the opening balances (balance_seeds) plus the balance_deltas ledger. A snapshot is visible only once it is
+// recorded in richlist_snapshots, so a crash mid-build is harmless (its rows are deleted by the next build).
+// Written by the ingest; the API reads them through clickhouse/queries/richlist.ts.
+import type { Store } from './client.js';
+import { seedHeight } from './balance-seeds.js';
+import { recordRichListHistory } from './stats.js';
+
+export { latestSnapshot } from './queries/richlist.js';
+
+// Each snapshot is its own partition, so replacing one is a metadata-only DROP PARTITION (lightweight DELETEs
+// accumulate masks and made every later snapshot slower). Partition ids are our own integer heights.
+async function dropSnapshots(store: Store, where: 'below' | 'at', height: number): Promise<void> {
+  const parts = await store.rows<{ p: string }>(
+    `SELECT DISTINCT partition AS p FROM system.parts WHERE database = currentDatabase() AND table = 'richlist' AND active
+       AND toUInt64(partition) ${where === 'below' ? '<' : '='} {h:UInt64}`,
+    { h: height },
+  );
+  for (const { p } of parts) {
+    if (!/^\d+$/.test(p)) throw new Error(`unexpected richlist partition ${p}`);
+    await store.exec(`ALTER TABLE richlist DROP PARTITION ${p}`);
+  }
+}
+
+export async function buildRichListSnapshot(store: Store, height: number): Promise<{ holders: number }> {
+  if (!Number.isSafeInteger(height) || height < 0) throw new Error(`invalid snapshot height ${height}`);
+  await dropSnapshots(store, 'at', height);
+  await store.exec(
+    `INSERT INTO richlist (token, snapshot_height, rank, account, amount)
+     SELECT token, {h:UInt64}, row_number() OVER (PARTITION BY token ORDER BY amount DESC, account ASC), account, amount
+     FROM (
+       SELECT token, account, toUInt256(sum(delta)) AS amount
+       FROM (
+         SELECT token, account, amount AS delta FROM balance_seeds
+         UNION ALL
+         -- deltas at or below the seeds' height are already in the seeds (seeded tokens only)
+         SELECT token, account, delta FROM balance_deltas
+         WHERE height <= {h:UInt64}
+           AND (height > {sh:UInt64} OR token NOT IN (SELECT DISTINCT token FROM balance_seeds))
+       )
+       GROUP BY token, account HAVING sum(delta) > 0
+     )`,
+    { h: height, sh: await seedHeight(store) },
+  );
+  const [c] = await store.rows<{ c: string }>('SELECT count() AS c FROM richlist WHERE snapshot_height = {h:UInt64}', {
+    h: height,
+  });
+  const holders = Number(c?.c ?? 0);
+  await recordRichListHistory(store, height); // analytics: holders over time (docs/analytics.md)
+  await store.insert('richlist_snapshots', [{ snapshot_height: height, holders }]);
+  // Older snapshots are no longer read.
+  await dropSnapshots(store, 'below', height);
+  return { holders };
+}

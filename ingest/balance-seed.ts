@@ -1,0 +1,124 @@
+// Opening balances for the rich list (EVM rollups). Transfer logs only carry changes: genesis allocations and
+// any history before the first indexed height never appear as logs, so a rich list built from deltas alone
+// was wrong for every chain (issue 11: a devnet's umin list had 7 holders with only their in-block deltas).
+// Before the first block is indexed, the chain's state at the height before it is read over REST with the
+// `x-cosmos-block-height` header: every account (auth), its bank balances, and each denom's ERC20 contract
+// (minievm keeps bank balances in ERC20 contracts, so a denom's list is its contract's list). The seeds are
+// written to balance_seeds; the rich list adds the deltas above their height.
+import { type BalanceSeedRow, replaceBalanceSeeds } from '../clickhouse/balance-seeds.js';
+import type { Store } from '../clickhouse/client.js';
+import type { Logger } from '../platform/log.js';
+import { accountHex } from '../chain/address.js';
+import { withRetry, type ChainSource } from './source.js';
+
+const PAGE = 1000;
+const CONCURRENCY = 8;
+
+interface AccountsPage {
+  accounts?: Record<string, unknown>[];
+  pagination?: { next_key?: string | null };
+}
+interface BalancesPage {
+  balances?: { denom: string; amount: string }[];
+  pagination?: { next_key?: string | null };
+}
+
+/** The bech32 address of any auth account JSON (BaseAccount, ModuleAccount, minievm ContractAccount, ...). */
+export function accountAddress(a: Record<string, unknown>): string | null {
+  if (typeof a.address === 'string' && a.address) return a.address;
+  for (const v of Object.values(a))
+    if (v && typeof v === 'object' && !Array.isArray(v)) {
+      const inner = accountAddress(v as Record<string, unknown>);
+      if (inner) return inner;
+    }
+  return null;
+}
+
+async function pages<P extends { pagination?: { next_key?: string | null } }>(
+  get: (key: string | null) => Promise<P>,
+  items: (p: P) => unknown[] | undefined,
+): Promise<P[]> {
+  const out: P[] = [];
+  let key: string | null = null;
+  for (let i = 0; i < 1_000_000; i++) {
+    const p = await get(key);
+    out.push(p);
+    key = p.pagination?.next_key ?? null;
+    if (!key || (items(p)?.length ?? 0) === 0) return out;
+  }
+  throw new Error('too many pages');
+}
+
+export interface SeedResult {
+  height: number;
+  accounts: number;
+  rows: number;
+}
+
+/** The height whose state opens the rich list when indexing starts at `startHeight` (state at 0 is not served). */
+export const seedHeightFor = (startHeight: number) => Math.max(startHeight - 1, 1);
+
+/**
+ * Reads the opening balances at `height` and replaces balance_seeds with them. Idempotent: callers run it
+ * before the first checkpoint, so a crash mid-seed simply seeds again on restart.
+ */
+export async function seedBalances(
+  store: Store,
+  source: ChainSource,
+  height: number,
+  log: Logger,
+  prefix = 'init',
+): Promise<SeedResult> {
+  // Bounded: a node that pruned the height answers 5xx for good, which must not stall the ingest's start.
+  const get = <T>(path: string) => withRetry(() => source.restGet<T>(path, height), { baseMs: 200, attempts: 8 });
+  const accountPages = await pages<AccountsPage>(
+    (key) =>
+      get(
+        `/cosmos/auth/v1beta1/accounts?pagination.limit=${PAGE}${key ? `&pagination.key=${encodeURIComponent(key)}` : ''}`,
+      ),
+    (p) => p.accounts,
+  );
+  const addresses = [
+    ...new Set(accountPages.flatMap((p) => (p.accounts ?? []).map(accountAddress).filter((a): a is string => !!a))),
+  ];
+  const contracts = new Map<string, Promise<string | null>>();
+  const contractOf = (denom: string) => {
+    let c = contracts.get(denom);
+    if (!c) {
+      c = get<{ address?: string }>(`/minievm/evm/v1/contracts/by_denom?denom=${encodeURIComponent(denom)}`).then(
+        (r) => (r.address ? r.address.toLowerCase() : null),
+        () => null,
+      );
+      contracts.set(denom, c);
+    }
+    return c;
+  };
+  const rows: BalanceSeedRow[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < addresses.length) {
+      const addr = addresses[next++]!;
+      const account = accountHex(addr, prefix);
+      if (!account) continue;
+      const balancePages = await pages<BalancesPage>(
+        (key) =>
+          get(
+            `/cosmos/bank/v1beta1/balances/${addr}?pagination.limit=${PAGE}${key ? `&pagination.key=${encodeURIComponent(key)}` : ''}`,
+          ),
+        (p) => p.balances,
+      );
+      for (const b of balancePages.flatMap((p) => p.balances ?? [])) {
+        if (!/^\d+$/.test(b.amount) || BigInt(b.amount) === 0n) continue;
+        const token = await contractOf(b.denom);
+        if (!token) {
+          log.warn('ingest.balance_seed_no_contract', { denom: b.denom });
+          continue;
+        }
+        rows.push({ token, account, amount: b.amount, height });
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, addresses.length) }, worker));
+  await replaceBalanceSeeds(store, rows);
+  return { height, accounts: addresses.length, rows: rows.length };
+}

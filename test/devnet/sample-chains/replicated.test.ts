@@ -1,0 +1,64 @@
+// The lazy replicated chain for the ingest benchmark: 1,000,000 txs served without materialising them.
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Comet38Client } from '@cosmjs/tendermint-rpc';
+import { generateReplicatedChain, type ReplicatedChain } from '../../../devnet/sample-chains/replicated.js';
+import { startChainServer, type ChainServer } from '../../../devnet/chain-sim/server.js';
+
+let chain: ReplicatedChain;
+let server: ChainServer;
+
+beforeAll(async () => {
+  chain = generateReplicatedChain({ txs: 1_000_000, txsPerBlock: 100, cacheBlocks: 16 });
+  server = await startChainServer(chain);
+});
+
+afterAll(async () => {
+  await server.close();
+});
+
+describe('replicated chain', () => {
+  it('has the requested size and serves any height on demand with consistent hashes', async () => {
+    expect(chain.latestHeight()).toBe(10_000);
+    const c = await Comet38Client.connect(server.rpcUrl);
+    expect((await c.status()).syncInfo.latestBlockHeight).toBe(10_000);
+    const b = await c.block(7_321);
+    expect(b.block.txs.length).toBe(100);
+    const hashes = b.block.txs.map((raw) => createHash('sha256').update(raw).digest('hex').toUpperCase());
+    expect(new Set(hashes).size).toBe(100);
+    const prev = await c.block(7_320);
+    expect(Buffer.from(b.block.header.lastBlockId!.hash).equals(Buffer.from(prev.blockId.hash))).toBe(true);
+    const results = await c.blockResults(7_321);
+    expect(results.results.length).toBe(100);
+    const rest = (await (
+      await fetch(`${server.restUrl}/cosmos/tx/v1beta1/txs/block/7321?pagination.limit=100`)
+    ).json()) as any; // any: wire JSON
+    expect(rest.tx_responses.map((t: any) => t.txhash)).toEqual(hashes); // any: wire JSON
+    expect(rest.tx_responses[5].tx.body.memo).toBe(`replica ${7_320 * 100 + 5}`);
+    const t = await c.tx({ hash: Buffer.from(hashes[42]!, 'hex') });
+    expect([t.height, t.index]).toEqual([7_321, 42]);
+    const last = await c.block(10_000);
+    expect(last.block.txs.length).toBe(100);
+    await expect(c.block(10_001)).rejects.toThrow(
+      'height 10001 must be less than or equal to the current blockchain height 10000',
+    );
+    c.disconnect();
+  });
+
+  it('is deterministic and keeps a bounded number of blocks in memory', async () => {
+    const again = generateReplicatedChain({ txs: 1_000_000, txsPerBlock: 100 });
+    expect(again.block(123)!.txs.map((t) => t.hash)).toEqual(chain.block(123)!.txs.map((t) => t.hash));
+    for (let h = 1; h <= 60; h++) chain.block(h);
+    expect(chain.cachedBlocks()).toBeLessThanOrEqual(16);
+    const evm = (await (
+      await fetch(server.evmUrl!, {
+        method: 'POST',
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getBlockReceipts', params: ['0x2'] }),
+      })
+    ).json()) as any; // any: wire JSON
+    const hashes = evm.result.map((r: any) => r.transactionHash); // any: wire JSON
+    expect(hashes.length).toBeGreaterThan(0);
+    expect(new Set(hashes).size).toBe(hashes.length);
+    expect(evm.result.every((r: any) => r.blockNumber === '0x2')).toBe(true); // any: wire JSON
+  });
+});

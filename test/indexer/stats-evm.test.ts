@@ -1,4 +1,0 @@
-// Analytics API and aggregates on the recorded evm sample chain (test/indexer/stats-suite.ts).
-import { statsSuite } from './stats-suite.js';
-
-statsSuite('evm');

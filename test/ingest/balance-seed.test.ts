@@ -1,0 +1,118 @@
+// The rich list opens with the chain's balances before the first indexed block (genesis allocations), then
+// adds the Transfer deltas; zero balances leave the list. Issue 11: on a real devnet the native denom's list
+// held only in-block deltas (269000 where the bank balance was 1000000000000000000269000).
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fromHex, toBech32 } from '@cosmjs/encoding';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createStore, type Store } from '../../clickhouse/client.js';
+import { migrate } from '../../clickhouse/migrate.js';
+import { accountAddress } from '../../ingest/balance-seed.js';
+import { createIngest } from '../../ingest/pipeline.js';
+import { createChainSource } from '../../ingest/source.js';
+import { createLogger } from '../../platform/log.js';
+import type { ExpectedEvmState } from '../../devnet/sample-chains/evm-activity.js';
+import { NATIVE_DENOM_CONTRACT, RICH_LIST_TOKEN } from '../../devnet/sample-chains/evm.js';
+import { startSampleChain } from '../../devnet/sample-chains/serve.js';
+
+const NATIVE_CONTRACT = NATIVE_DENOM_CONTRACT.toLowerCase(); // the umin ERC20 (minievm keeps bank coins in ERC20s)
+const GENESIS_ONLY = `0x${'77'.repeat(20)}`; // funded at genesis, never in a Transfer log
+const EMPTY = `0x${'78'.repeat(20)}`; // an account with a zero balance
+const bech = (hex: string) => toBech32('init', fromHex(hex.slice(2)));
+
+let dir: string;
+let store: Store;
+let sample: Awaited<ReturnType<typeof startSampleChain>>;
+let holder: string;
+let holderDelta: bigint;
+const seen: string[] = [];
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'balance-seed-'));
+  sample = await startSampleChain('evm');
+  const expected = (sample.manifest as { expected?: ExpectedEvmState }).expected!;
+  [holder, holderDelta] = Object.entries(expected.erc20Balances[RICH_LIST_TOKEN]!).map(
+    ([k, v]) => [k, BigInt(v)] as [string, bigint],
+  )[0]!;
+  // The chain's state at the seed height: three accounts over two pages (a module account among them).
+  const accounts = [
+    { '@type': '/cosmos.auth.v1beta1.BaseAccount', address: bech(holder), account_number: '1' },
+    { '@type': '/cosmos.auth.v1beta1.ModuleAccount', base_account: { address: bech(GENESIS_ONLY) }, name: 'x' },
+    { '@type': '/cosmos.auth.v1beta1.BaseAccount', address: bech(EMPTY), account_number: '3' },
+  ];
+  sample.server.registerGet('/cosmos/auth/v1beta1/accounts', (_m, q) => {
+    seen.push('accounts');
+    const page = q.get('pagination.key') === 'Mg==' ? 1 : 0;
+    return {
+      accounts: page === 0 ? accounts.slice(0, 2) : accounts.slice(2),
+      pagination: { next_key: page === 0 ? 'Mg==' : null, total: '0' },
+    };
+  });
+  const balances: Record<string, { denom: string; amount: string }[]> = {
+    [bech(holder)]: [
+      { denom: `evm/${RICH_LIST_TOKEN.slice(2).toUpperCase()}`, amount: '1000' },
+      { denom: 'umin', amount: '5' },
+    ],
+    [bech(GENESIS_ONLY)]: [{ denom: 'umin', amount: '1000000000000000000000000' }],
+    [bech(EMPTY)]: [{ denom: 'umin', amount: '0' }],
+  };
+  sample.server.registerGet(/^\/cosmos\/bank\/v1beta1\/balances\/(init1[0-9a-z]+)$/, (m) => ({
+    balances: balances[m[1]!] ?? [],
+    pagination: { next_key: null, total: '0' },
+  }));
+  store = createStore({ dataDir: dir });
+  await migrate(store);
+  const source = createChainSource({ rpcUrl: sample.rpcUrl, restUrl: sample.restUrl, evmUrl: sample.evmUrl });
+  const ingest = createIngest({
+    store,
+    source,
+    vm: 'evm',
+    log: createLogger({ test: 'balance-seed' }),
+    batchBlocks: 7,
+    pollIntervalMs: 20,
+    stopAtHeight: sample.manifest.latestHeight,
+  });
+  await ingest.run();
+  source.close();
+}, 120_000);
+afterAll(async () => {
+  await sample?.stop();
+  await store?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const list = (token: string) =>
+  store.rows<{ account: string; amount: string }>(
+    `SELECT account, toString(amount) AS amount FROM richlist
+     WHERE token = {t:String} AND snapshot_height = (SELECT max(snapshot_height) FROM richlist_snapshots) ORDER BY rank`,
+    { t: token },
+  );
+
+describe('rich list opening balances', () => {
+  it('finds the address of every kind of auth account', () => {
+    expect(accountAddress({ address: 'init1a' })).toBe('init1a');
+    expect(accountAddress({ base_account: { address: 'init1b' } })).toBe('init1b');
+    expect(accountAddress({ base_vesting_account: { base_account: { address: 'init1c' } } })).toBe('init1c');
+    expect(accountAddress({ name: 'x' })).toBeNull();
+  });
+
+  it('a genesis-only holder of the native denom is listed with its bank balance; zero balances are not', async () => {
+    expect(seen.length).toBeGreaterThanOrEqual(2); // both account pages were read
+    const native = await list(NATIVE_CONTRACT);
+    expect(native).toEqual([
+      { account: GENESIS_ONLY, amount: '1000000000000000000000000' },
+      { account: holder, amount: '5' },
+    ]);
+    expect(native.some((h) => h.account === EMPTY)).toBe(false);
+  });
+
+  it('an ERC20 holder is its opening balance plus every delta', async () => {
+    const rows = await list(RICH_LIST_TOKEN);
+    expect(rows.find((r) => r.account === holder)?.amount).toBe((holderDelta + 1000n).toString());
+    const [seeds] = await store.rows<{ n: string; h: string }>(
+      'SELECT count() AS n, max(height) AS h FROM balance_seeds',
+    );
+    expect(seeds).toEqual({ n: '3', h: '1' });
+  });
+});

@@ -1,0 +1,164 @@
+// The pure status projection (docs/router.md / docs/tracking.md): state ↔ status table, hop shapes, releases.
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { statusDocument, STATUS_OF, submittedDocument } from '../../workflows/status.js';
+import type { IbcHop, LzHop, OpDepositHop, TrackingState } from '../../workflows/model.js';
+
+const ref = (chainId: string, txHash: string) => ({
+  chainId,
+  txHash,
+  explorerLink: `https://x/${txHash}`,
+  onChainAt: '2025-06-30T04:18:25Z',
+});
+const ibc = (o: Partial<IbcHop> = {}): IbcHop => ({
+  kind: 'ibc',
+  fromChainId: 'a-1',
+  toChainId: 'b-1',
+  srcPort: 'transfer',
+  srcChannel: 'channel-0',
+  dstPort: 'transfer',
+  dstChannel: 'channel-9',
+  sequence: '1',
+  timeoutTimestamp: '0',
+  denom: 'uinit',
+  amount: '5',
+  state: 'TRANSFER_PENDING',
+  sendTx: ref('a-1', 'S'),
+  ...o,
+});
+const st = (hops: TrackingState['hops'], phase: TrackingState['phase'] = 'tracking'): TrackingState => ({
+  chainId: 'a-1',
+  txHash: 'S',
+  phase,
+  hops,
+  version: 1,
+});
+
+describe('status document', () => {
+  it('registration row answers STATE_SUBMITTED with an empty sequence', () => {
+    expect(submittedDocument()).toMatchObject({
+      state: 'STATE_SUBMITTED',
+      status: 'STATE_SUBMITTED',
+      transfer_sequence: [],
+      next_blocking_transfer: null,
+      error: null,
+    });
+  });
+  it('pending hop: STATE_PENDING, next_blocking_transfer 0, unseen slots null', () => {
+    const d = statusDocument(st([ibc()]));
+    expect(d.state).toBe('STATE_PENDING');
+    expect(d.next_blocking_transfer).toEqual({ transfer_sequence_index: 0 });
+    expect((d.transfer_sequence[0] as any).ibc_transfer.packet_txs).toMatchObject({
+      receive_tx: null,
+      acknowledge_tx: null,
+      timeout_tx: null,
+    });
+    expect((d.transfer_sequence[0] as any).ibc_transfer.packet_txs.send_tx).toEqual({
+      chain_id: 'a-1',
+      tx_hash: 'S',
+      explorer_link: 'https://x/S',
+      on_chain_at: '2025-06-30T04:18:25Z',
+    });
+  });
+  it('error ack not yet relayed back → STATE_PENDING_ERROR (status PENDING); relayed → COMPLETED_ERROR / FAILED', () => {
+    const failing = ibc({
+      state: 'TRANSFER_FAILURE',
+      receiveTx: ref('b-1', 'R'),
+      error: { type: 'PACKET_ERROR_ACKNOWLEDGEMENT', message: 'x' },
+    });
+    const d1 = statusDocument(st([failing]));
+    expect([d1.state, d1.status]).toEqual(['STATE_PENDING_ERROR', 'STATE_PENDING']);
+    expect(d1.transfer_asset_release).toEqual({ chain_id: 'a-1', denom: 'uinit', amount: '5', released: false });
+    const d2 = statusDocument(st([{ ...failing, acknowledgeTx: ref('a-1', 'A') }], 'finished'));
+    expect([d2.state, d2.status]).toEqual(['STATE_COMPLETED_ERROR', 'STATE_FAILED']);
+    expect(d2.error?.type).toBe('STATUS_ERROR_TRANSFER');
+    expect(d2.next_blocking_transfer).toBeNull();
+    expect(d2.transfer_asset_release?.released).toBe(true);
+  });
+  it('source tx failure → COMPLETED_ERROR with TRANSACTION_EXECUTION and no hops', () => {
+    const d = statusDocument({
+      ...st([], 'source_failed'),
+      sourceTx: { ...ref('a-1', 'S'), code: 1, log: 'out of gas' },
+    });
+    expect(d).toMatchObject({
+      state: 'STATE_COMPLETED_ERROR',
+      status: 'STATE_FAILED',
+      transfer_sequence: [],
+      error: { type: 'STATUS_ERROR_TRANSACTION_EXECUTION', message: 'out of gas' },
+    });
+  });
+  it('hook failure releases on L2 (released), deposit failure on L1 (not yet released)', () => {
+    const dep = (reason: string): OpDepositHop => ({
+      kind: 'op_deposit',
+      fromChainId: 'l1',
+      toChainId: 'l2',
+      bridgeId: '1',
+      l1Sequence: '3',
+      l1Denom: 'uinit',
+      l2Denom: 'l2/ab',
+      amount: '9',
+      state: 'OPINIT_TRANSFER_RECEIVED',
+      sendTx: ref('l1', 'S'),
+      receiveTx: ref('l2', 'R'),
+      success: false,
+      reason,
+    });
+    expect(statusDocument(st([dep('hook failed; x')], 'finished')).transfer_asset_release).toEqual({
+      chain_id: 'l2',
+      denom: 'l2/ab',
+      amount: '9',
+      released: true,
+    });
+    expect(statusDocument(st([dep('deposit failed; bad recipient')], 'finished')).transfer_asset_release).toEqual({
+      chain_id: 'l1',
+      denom: 'uinit',
+      amount: '9',
+      released: false,
+    });
+  });
+  it('LayerZero failure stays PENDING_ERROR while retriable and becomes COMPLETED_ERROR when the workflow gives up', () => {
+    const lz: LzHop = {
+      kind: 'layer_zero',
+      fromChainId: 'e1',
+      toChainId: 'e2',
+      guid: '0x1',
+      srcEid: 1,
+      dstEid: 2,
+      amountSent: '1',
+      amountReceived: '1',
+      state: 'LAYER_ZERO_TRANSFER_FAILED',
+      sendTx: ref('e1', 'S'),
+      errorTx: ref('e2', 'E'),
+    };
+    expect(statusDocument(st([lz])).state).toBe('STATE_PENDING_ERROR');
+    expect(statusDocument(st([lz], 'finished')).state).toBe('STATE_COMPLETED_ERROR');
+    expect((statusDocument(st([lz])).transfer_sequence[0] as any).layer_zero_transfer.txs.error_tx.tx_hash).toBe('E');
+  });
+  it('property: status always follows the state table, terminal states never have a blocking hop, keys are known', () => {
+    const hopArb = fc
+      .record({
+        state: fc.constantFrom(
+          'TRANSFER_PENDING',
+          'TRANSFER_RECEIVED',
+          'TRANSFER_SUCCESS',
+          'TRANSFER_FAILURE',
+        ) as fc.Arbitrary<IbcHop['state']>,
+        acked: fc.boolean(),
+      })
+      .map(({ state, acked }) => ibc({ state, ...(acked ? { acknowledgeTx: ref('a-1', 'A') } : {}) }));
+    fc.assert(
+      fc.property(
+        fc.array(hopArb, { maxLength: 4 }),
+        fc.constantFrom('tracking', 'finished', 'abandoned') as fc.Arbitrary<TrackingState['phase']>,
+        (hops, phase) => {
+          const d = statusDocument(st(hops, phase));
+          expect(d.status).toBe(STATUS_OF[d.state]);
+          if (['STATE_COMPLETED_SUCCESS', 'STATE_COMPLETED_ERROR', 'STATE_ABANDONED'].includes(d.state))
+            expect(d.next_blocking_transfer).toBeNull();
+          for (const e of d.transfer_sequence) expect(Object.keys(e)).toEqual(['ibc_transfer']);
+          expect(d.transfer_sequence).toHaveLength(hops.length);
+        },
+      ),
+    );
+  });
+});
