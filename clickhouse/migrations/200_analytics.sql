@@ -181,7 +181,7 @@ CREATE TABLE IF NOT EXISTS stats_dirty
 ENGINE = MergeTree ORDER BY from_day;
 
 -- Holders and supply of every token at each rich-list snapshot (the snapshots themselves keep only the latest
--- height). Written by the snapshot build (ingest/richlist.ts) from the snapshot's rows, one row per token, so
+-- height). Written by the snapshot build (clickhouse/richlist-snapshots.ts) from the snapshot's rows, one row per token, so
 -- building a height again replaces its point; rebuildable from balance_deltas at each recorded height.
 CREATE TABLE IF NOT EXISTS stats_richlist_history
 (
