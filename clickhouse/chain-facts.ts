@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import type { Store } from './client.js';
 import { listMigrations, splitStatements } from './migrate.js';
+import { markStatsDirty, rebuildDirtyStats } from './stats.js';
 
 /**
  * Every table holding rows of a height (facts and the lookup tables the views derive from them), in migration
@@ -39,6 +40,8 @@ export async function lastCheckpoint(store: Store): Promise<number> {
 }
 
 export async function deleteRange(store: Store, from: number, to: number): Promise<number> {
+  // The analytics aggregates of the affected days are rebuilt from the facts that remain (clickhouse/stats.ts).
+  await markStatsDirty(store, from, to);
   let deleted = 0;
   for (const table of HEIGHT_TABLES) {
     const [c] = await store.rows<{ c: string }>(
@@ -49,6 +52,7 @@ export async function deleteRange(store: Store, from: number, to: number): Promi
     deleted += Number(c!.c);
     await store.exec(`DELETE FROM ${table} WHERE height BETWEEN {from:UInt64} AND {to:UInt64}`, { from, to });
   }
+  await rebuildDirtyStats(store);
   return deleted;
 }
 

@@ -33,7 +33,7 @@ export function clusterDdl(): string {
         const local = stmt
           .replace(`CREATE TABLE IF NOT EXISTS ${name}`, `CREATE TABLE IF NOT EXISTS ${name}_local ${ON}`)
           .replace(
-            /ENGINE = (Replacing)?MergeTree(\([^)]*\))?/,
+            /ENGINE = (Replacing|Aggregating|Summing)?MergeTree(\([^)]*\))?/,
             (_m, rep: string | undefined, args: string | undefined) => {
               const extra = args && args !== '()' ? `, ${args.slice(1, -1)}` : '';
               return `ENGINE = Replicated${rep ?? ''}MergeTree('/clickhouse/tables/{shard}/{database}/${name}_local', '{replica}'${extra})`;

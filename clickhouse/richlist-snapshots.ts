@@ -4,6 +4,7 @@
 // Written by the ingest; the API reads them through clickhouse/queries/richlist.ts.
 import type { Store } from './client.js';
 import { seedHeight } from './balance-seeds.js';
+import { recordRichListHistory } from './stats.js';
 
 export { latestSnapshot } from './queries/richlist.js';
 
@@ -45,6 +46,7 @@ export async function buildRichListSnapshot(store: Store, height: number): Promi
     h: height,
   });
   const holders = Number(c?.c ?? 0);
+  await recordRichListHistory(store, height); // analytics: holders over time (docs/analytics.md)
   await store.insert('richlist_snapshots', [{ snapshot_height: height, holders }]);
   // Older snapshots are no longer read.
   await dropSnapshots(store, 'below', height);

@@ -81,6 +81,13 @@ export async function main(hooks: MainHooks = {}): Promise<void> {
   );
   const applied = await migrate(store);
   log.info('storage.ready', { engine: store.kind, migrations_applied: applied });
+  if (applied.includes('200_analytics')) {
+    // Upgrade of a store indexed before the analytics views existed: fill them from the facts once.
+    const { rebuildStats } = await import('../clickhouse/stats.js');
+    const t = Date.now();
+    await rebuildStats(store);
+    log.info('analytics.backfilled', { ms: Date.now() - t });
+  }
 
   const servers: Server[] = [];
   let ingest: Ingest | undefined;
@@ -144,6 +151,9 @@ export async function main(hooks: MainHooks = {}): Promise<void> {
       store,
       config: { ...config, CHAIN_ID: chain.chainId, VM: chain.vm },
       chain: { restUrl: chain.restUrl },
+      // The dashboard shows the router's transfer statistics when this process also serves the router.
+      routerUrl:
+        role === 'all' && config.ROUTER_ENABLED ? `http://${config.HTTP_HOST}:${config.ROUTER_PORT}` : undefined,
       cors: corsFromConfig(config),
     });
     servers.push(await listen(app, config.INDEXER_PORT, config.HTTP_HOST));
@@ -174,6 +184,7 @@ export async function main(hooks: MainHooks = {}): Promise<void> {
       registry,
       tracking: tracking ? createTrackingRoutes(tracking.service) : undefined,
       cors: corsFromConfig(config),
+      store,
     });
     servers.push(await listen(app, config.ROUTER_PORT, config.HTTP_HOST));
     log.info('router.listening', {

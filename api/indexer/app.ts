@@ -19,6 +19,8 @@ import { registerEvm } from './evm.js';
 import { registerCollections } from './collections.js';
 import { registerTokens } from './tokens.js';
 import { registerRichList } from './richlist.js';
+import { registerStats } from './stats.js';
+import { registerDashboard } from './dashboard.js';
 
 export interface IndexerAppOptions {
   store: Store;
@@ -31,6 +33,8 @@ export interface IndexerAppOptions {
   lookups?: ChainLookups;
   /** Upstream-style response cache (1 s lists, 10 s single objects); on unless false. */
   responseCache?: boolean;
+  /** Router service base URL: the dashboard shows its transfer statistics when set. */
+  routerUrl?: string;
   /** Cross-origin access; default: any origin (api/http/cors.ts). */
   cors?: CorsSettings;
 }
@@ -91,6 +95,8 @@ export function createIndexerApp(opts: IndexerAppOptions): Express {
     health: async () => ({ indexed_height: await ctx.tip() }),
   });
   app.locals.validateResponses = opts.validateResponses === true;
+  // The dashboard (HTML, scripts) is not part of the JSON API: served before the slash rule, validator, cache.
+  registerDashboard(app, { routerUrl: opts.routerUrl, vm: config.VM });
   app.use(trailingSlash);
   app.use(emptyFilters);
   if (opts.responseCache !== false) app.use(responseCache());
@@ -115,6 +121,7 @@ export function createIndexerApp(opts: IndexerAppOptions): Express {
   registerCollections(router, ctx);
   registerTokens(router, ctx);
   registerRichList(router, ctx);
+  registerStats(router, ctx, { restUrl: opts.chain?.restUrl });
   app.use(router);
   app.use(notFoundHandler());
   app.use(paginationWording);

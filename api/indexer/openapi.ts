@@ -5,6 +5,8 @@
 // are strings in responses; unknown query parameters are ignored (cache-busters such as `_=…`), as upstream.
 import { GO_BOOLS } from './params.js';
 
+import { statsPaths, statsSchemas } from './stats-openapi.js';
+
 const str = (extra: object = {}) => ({ type: 'string', ...extra });
 const decimal = { type: 'string', pattern: '^-?[0-9]+$' };
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -109,11 +111,20 @@ export const indexerOpenApi = {
     title: 'Indexer API',
     version: '1.0.0',
     description:
-      'Read-only rollup indexer (rollytics-compatible wire format). Every response is application/json; errors are {"code": <HTTP status>, "message": "…"}. Query parameters not declared by an operation are ignored (e.g. cache-busters such as `_=1700000000`), as upstream. CORS: any origin by default (configurable).',
+      'Read-only rollup indexer (rollytics-compatible wire format). Every response is application/json; errors are {"code": <HTTP status>, "message": "…"}. Query parameters not declared by an operation are ignored (e.g. cache-busters such as `_=1700000000`), as upstream. CORS: any origin by default (configurable). Analytics under /indexer/stats/v1; a live [dashboard](/dashboard/) of this chain.',
   },
   servers: [{ url: '/' }],
-  tags: [{ name: 'status' }, { name: 'block' }, { name: 'tx' }, { name: 'evm' }, { name: 'nft' }, { name: 'richlist' }],
+  tags: [
+    { name: 'status' },
+    { name: 'block' },
+    { name: 'tx' },
+    { name: 'evm' },
+    { name: 'nft' },
+    { name: 'richlist' },
+    { name: 'stats' },
+  ],
   paths: {
+    ...statsPaths,
     '/status': get('getStatus', 'status', 'Indexer status', [], ok(ref('Status'))),
     '/indexer/block/v1/avg_blocktime': get(
       'getAvgBlockTime',
@@ -317,6 +328,7 @@ export const indexerOpenApi = {
   },
   components: {
     schemas: {
+      ...statsSchemas,
       Error: {
         type: 'object',
         required: ['code', 'message'],

@@ -10,6 +10,8 @@ import type { Registry } from '../../routing/registry.js';
 import { assetsEndpoint, chainsEndpoint, msgsEndpoint, opHookEndpoint, routeEndpoint } from './handlers/fungible.js';
 import { routerOpenapi } from './openapi.js';
 import type { TrackingRoutes } from './tracking/index.js';
+import type { Store } from '../../clickhouse/client.js';
+import { mountTransferStats, transferStatsPaths, transferStatsSchemas } from './stats.js';
 
 export { loadRouterRegistry } from '../../routing/registry.js';
 
@@ -18,12 +20,17 @@ export interface RouterAppOptions {
   tracking?: TrackingRoutes;
   /** LayerZero quoteSend provider; defaults to ethers over the source chain's JSON-RPC with a 15 s cache. */
   quoteProvider?: LzQuoteProvider;
+  /** The store holding the tracking projection: serves GET /v2/stats/transfers when given. */
+  store?: Store;
   /** Cross-origin access; default: any origin (api/http/cors.ts). */
   cors?: CorsSettings;
 }
 
 export function createRouterApp(opts: RouterAppOptions): Express {
-  const openapi = routerOpenapi(opts.tracking?.openapiPaths, opts.tracking?.openapiSchemas);
+  const openapi = routerOpenapi(
+    { ...opts.tracking?.openapiPaths, ...(opts.store ? transferStatsPaths : {}) },
+    { ...opts.tracking?.openapiSchemas, ...(opts.store ? transferStatsSchemas : {}) },
+  );
   const app = createServiceApp({
     service: 'router',
     openapi,
@@ -49,6 +56,7 @@ export function createRouterApp(opts: RouterAppOptions): Express {
   router.get('/v2/info/chains', chainsEndpoint(deps));
   router.get('/v2/fungible/assets', assetsEndpoint(deps));
   opts.tracking?.mount(router);
+  if (opts.store) mountTransferStats(router, opts.store);
   app.use(router);
   app.use(notFoundHandler());
   app.use(errorHandler('router'));

@@ -340,3 +340,200 @@ ENGINE = ReplicatedMergeTree('/clickhouse/tables/{shard}/{database}/balance_seed
 
 CREATE TABLE IF NOT EXISTS balance_seeds ON CLUSTER '{cluster}' AS balance_seeds_local
 ENGINE = Distributed('{cluster}', currentDatabase(), balance_seeds_local, height);
+
+CREATE TABLE IF NOT EXISTS stats_blocks_local ON CLUSTER '{cluster}'
+(
+    res           UInt32,
+    bucket        DateTime('UTC'),
+    blocks        SimpleAggregateFunction(sum, UInt64),
+    block_time_ms SimpleAggregateFunction(sum, UInt64),
+    gas_used      SimpleAggregateFunction(sum, UInt64),
+    min_height    SimpleAggregateFunction(min, UInt64),
+    max_height    SimpleAggregateFunction(max, UInt64)
+)
+ENGINE = ReplicatedAggregatingMergeTree('/clickhouse/tables/{shard}/{database}/stats_blocks_local', '{replica}') ORDER BY (res, bucket);
+
+CREATE TABLE IF NOT EXISTS stats_blocks ON CLUSTER '{cluster}' AS stats_blocks_local
+ENGINE = Distributed('{cluster}', currentDatabase(), stats_blocks_local, rand());
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS stats_blocks_mv ON CLUSTER '{cluster}' TO stats_blocks_local AS
+SELECT res, toDateTime(intDiv(toUnixTimestamp(time), res) * res, 'UTC') AS bucket, count() AS blocks,
+       sum(block_time_ms) AS block_time_ms, sum(gas_used) AS gas_used, min(height) AS min_height,
+       max(height) AS max_height
+FROM blocks_local ARRAY JOIN [60, 3600, 86400] AS res
+GROUP BY res, bucket;
+
+CREATE TABLE IF NOT EXISTS stats_fees_local ON CLUSTER '{cluster}'
+(
+    res    UInt32,
+    bucket DateTime('UTC'),
+    denom  String,
+    amount SimpleAggregateFunction(sum, UInt256)
+)
+ENGINE = ReplicatedAggregatingMergeTree('/clickhouse/tables/{shard}/{database}/stats_fees_local', '{replica}') ORDER BY (res, bucket, denom);
+
+CREATE TABLE IF NOT EXISTS stats_fees ON CLUSTER '{cluster}' AS stats_fees_local
+ENGINE = Distributed('{cluster}', currentDatabase(), stats_fees_local, rand());
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS stats_fees_mv ON CLUSTER '{cluster}' TO stats_fees_local AS
+SELECT res, toDateTime(intDiv(toUnixTimestamp(time), res) * res, 'UTC') AS bucket, fee.1 AS denom,
+       sum(toUInt256OrZero(fee.2)) AS amount
+FROM blocks_local
+ARRAY JOIN JSONExtract(total_fee, 'Array(Tuple(denom String, amount String))') AS fee
+ARRAY JOIN [60, 3600, 86400] AS res
+GROUP BY res, bucket, denom;
+
+CREATE TABLE IF NOT EXISTS stats_txs_local ON CLUSTER '{cluster}'
+(
+    res        UInt32,
+    bucket     DateTime('UTC'),
+    txs        SimpleAggregateFunction(sum, UInt64),
+    failed_txs SimpleAggregateFunction(sum, UInt64),
+    active     AggregateFunction(uniqArray, Array(String))
+)
+ENGINE = ReplicatedAggregatingMergeTree('/clickhouse/tables/{shard}/{database}/stats_txs_local', '{replica}') ORDER BY (res, bucket);
+
+CREATE TABLE IF NOT EXISTS stats_txs ON CLUSTER '{cluster}' AS stats_txs_local
+ENGINE = Distributed('{cluster}', currentDatabase(), stats_txs_local, rand());
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS stats_txs_mv ON CLUSTER '{cluster}' TO stats_txs_local AS
+SELECT res, toDateTime(intDiv(toUnixTimestamp(time), res) * res, 'UTC') AS bucket, count() AS txs,
+       countIf(code != 0) AS failed_txs, uniqArrayState(accounts) AS active
+FROM txs_local ARRAY JOIN [60, 3600, 86400] AS res
+GROUP BY res, bucket;
+
+CREATE TABLE IF NOT EXISTS stats_msgs_local ON CLUSTER '{cluster}'
+(
+    res        UInt32,
+    bucket     DateTime('UTC'),
+    msg_type   LowCardinality(String),
+    txs        SimpleAggregateFunction(sum, UInt64),
+    failed_txs SimpleAggregateFunction(sum, UInt64),
+    active     AggregateFunction(uniqArray, Array(String))
+)
+ENGINE = ReplicatedAggregatingMergeTree('/clickhouse/tables/{shard}/{database}/stats_msgs_local', '{replica}') ORDER BY (res, bucket, msg_type);
+
+CREATE TABLE IF NOT EXISTS stats_msgs ON CLUSTER '{cluster}' AS stats_msgs_local
+ENGINE = Distributed('{cluster}', currentDatabase(), stats_msgs_local, rand());
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS stats_msgs_mv ON CLUSTER '{cluster}' TO stats_msgs_local AS
+SELECT res, toDateTime(intDiv(toUnixTimestamp(time), res) * res, 'UTC') AS bucket, msg_type, count() AS txs,
+       countIf(code != 0) AS failed_txs, uniqArrayState(accounts) AS active
+FROM txs_local
+ARRAY JOIN arrayDistinct(msg_types) AS msg_type
+ARRAY JOIN [60, 3600, 86400] AS res
+GROUP BY res, bucket, msg_type;
+
+CREATE TABLE IF NOT EXISTS stats_account_first_seen_local ON CLUSTER '{cluster}'
+(
+    account_hash UInt64,
+    first_seen   SimpleAggregateFunction(min, DateTime('UTC'))
+)
+ENGINE = ReplicatedAggregatingMergeTree('/clickhouse/tables/{shard}/{database}/stats_account_first_seen_local', '{replica}') ORDER BY account_hash;
+
+CREATE TABLE IF NOT EXISTS stats_account_first_seen ON CLUSTER '{cluster}' AS stats_account_first_seen_local
+ENGINE = Distributed('{cluster}', currentDatabase(), stats_account_first_seen_local, rand());
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS stats_account_first_seen_mv ON CLUSTER '{cluster}' TO stats_account_first_seen_local AS
+SELECT cityHash64(arrayJoin(accounts)) AS account_hash, toDateTime(min(time), 'UTC') AS first_seen
+FROM txs_local
+GROUP BY account_hash;
+
+CREATE TABLE IF NOT EXISTS stats_senders_local ON CLUSTER '{cluster}'
+(
+    res         UInt32,
+    bucket      DateTime('UTC'),
+    signer_hash UInt64,
+    name        SimpleAggregateFunction(any, String),
+    txs         SimpleAggregateFunction(sum, UInt64)
+)
+ENGINE = ReplicatedAggregatingMergeTree('/clickhouse/tables/{shard}/{database}/stats_senders_local', '{replica}') ORDER BY (res, bucket, signer_hash);
+
+CREATE TABLE IF NOT EXISTS stats_senders ON CLUSTER '{cluster}' AS stats_senders_local
+ENGINE = Distributed('{cluster}', currentDatabase(), stats_senders_local, rand());
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS stats_senders_mv ON CLUSTER '{cluster}' TO stats_senders_local AS
+SELECT res, toDateTime(intDiv(toUnixTimestamp(time), res) * res, 'UTC') AS bucket, cityHash64(signer) AS signer_hash,
+       any(signer) AS name, count() AS txs
+FROM txs_local ARRAY JOIN [3600, 86400] AS res
+WHERE signer != ''
+GROUP BY res, bucket, signer_hash;
+
+CREATE TABLE IF NOT EXISTS stats_contracts_local ON CLUSTER '{cluster}'
+(
+    res          UInt32,
+    bucket       DateTime('UTC'),
+    kind         LowCardinality(String),
+    target       String,
+    calls        SimpleAggregateFunction(sum, UInt64),
+    failed_calls SimpleAggregateFunction(sum, UInt64)
+)
+ENGINE = ReplicatedAggregatingMergeTree('/clickhouse/tables/{shard}/{database}/stats_contracts_local', '{replica}') ORDER BY (res, bucket, kind, target);
+
+CREATE TABLE IF NOT EXISTS stats_contracts ON CLUSTER '{cluster}' AS stats_contracts_local
+ENGINE = Distributed('{cluster}', currentDatabase(), stats_contracts_local, rand());
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS stats_contracts_mv ON CLUSTER '{cluster}' TO stats_contracts_local AS
+SELECT res, toDateTime(intDiv(toUnixTimestamp(t), res) * res, 'UTC') AS bucket, call.1 AS kind, call.2 AS target,
+       count() AS calls, countIf(code != 0) AS failed_calls
+FROM
+(
+    SELECT JSONExtract(json, 'Tuple(timestamp String, code UInt32, tx Tuple(body Tuple(messages Array(Tuple(`@type` String, contract_addr String, module_address String, module_name String, contract String)))))') AS doc,
+           parseDateTime64BestEffort(doc.timestamp, 9, 'UTC') AS t,
+           doc.code AS code,
+           arrayJoin(arrayFilter(c -> c.1 != '', arrayMap(m -> multiIf(
+               tupleElement(m, '@type') = '/minievm.evm.v1.MsgCall',
+               ('evm', lower(m.contract_addr)),
+               tupleElement(m, '@type') IN ('/initia.move.v1.MsgExecute', '/initia.move.v1.MsgExecuteJSON'),
+               ('move', concat(m.module_address, '::', m.module_name)),
+               tupleElement(m, '@type') = '/cosmwasm.wasm.v1.MsgExecuteContract',
+               ('wasm', m.contract),
+               ('', '')), doc.tx.body.messages))) AS call
+    FROM tx_docs_local
+    WHERE position(json, 'MsgCall') > 0 OR position(json, 'MsgExecute') > 0
+)
+ARRAY JOIN [3600, 86400] AS res
+GROUP BY res, bucket, kind, target;
+
+CREATE TABLE IF NOT EXISTS stats_nft_local ON CLUSTER '{cluster}'
+(
+    collection String,
+    res        UInt32,
+    bucket     DateTime('UTC'),
+    mints      SimpleAggregateFunction(sum, UInt64),
+    transfers  SimpleAggregateFunction(sum, UInt64),
+    burns      SimpleAggregateFunction(sum, UInt64)
+)
+ENGINE = ReplicatedAggregatingMergeTree('/clickhouse/tables/{shard}/{database}/stats_nft_local', '{replica}') ORDER BY (collection, res, bucket);
+
+CREATE TABLE IF NOT EXISTS stats_nft ON CLUSTER '{cluster}' AS stats_nft_local
+ENGINE = Distributed('{cluster}', currentDatabase(), stats_nft_local, rand());
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS stats_nft_mv ON CLUSTER '{cluster}' TO stats_nft_local AS
+SELECT collection, res, toDateTime(intDiv(toUnixTimestamp(time), res) * res, 'UTC') AS bucket,
+       countIf(kind = 'mint') AS mints, countIf(kind = 'transfer') AS transfers, countIf(kind = 'burn') AS burns
+FROM nft_events_local ARRAY JOIN [60, 3600, 86400] AS res
+WHERE kind IN ('mint', 'transfer', 'burn')
+GROUP BY collection, res, bucket;
+
+CREATE TABLE IF NOT EXISTS stats_dirty_local ON CLUSTER '{cluster}'
+(
+    from_day DateTime('UTC'),
+    at       DateTime64(3, 'UTC') DEFAULT now64(3)
+)
+ENGINE = ReplicatedMergeTree('/clickhouse/tables/{shard}/{database}/stats_dirty_local', '{replica}') ORDER BY from_day;
+
+CREATE TABLE IF NOT EXISTS stats_dirty ON CLUSTER '{cluster}' AS stats_dirty_local
+ENGINE = Distributed('{cluster}', currentDatabase(), stats_dirty_local, rand());
+
+CREATE TABLE IF NOT EXISTS stats_richlist_history_local ON CLUSTER '{cluster}'
+(
+    token           LowCardinality(String),
+    snapshot_height UInt64,
+    holders         UInt64,
+    supply          UInt256
+)
+ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/{database}/stats_richlist_history_local', '{replica}') ORDER BY (token, snapshot_height);
+
+CREATE TABLE IF NOT EXISTS stats_richlist_history ON CLUSTER '{cluster}' AS stats_richlist_history_local
+ENGINE = Distributed('{cluster}', currentDatabase(), stats_richlist_history_local, snapshot_height);

@@ -1,0 +1,62 @@
+// Ingest progress for the dashboard: indexed height vs the chain's head (Cosmos REST), blocks per second over
+// the last minute of checkpoints, and the ETA to the head at that rate.
+import type { Store } from '../../clickhouse/client.js';
+import type { IndexerContext } from './context.js';
+
+export interface Progress {
+  indexed_height: number;
+  chain_height: number | null;
+  blocks_per_second: number | null;
+  eta_seconds: number | null;
+  first_block_time: string | null;
+  last_block_time: string | null;
+}
+
+async function chainHead(restUrl: string | undefined): Promise<number | null> {
+  if (!restUrl) return null;
+  try {
+    const res = await fetch(`${restUrl.replace(/\/+$/, '')}/cosmos/base/tendermint/v1beta1/blocks/latest`, {
+      signal: AbortSignal.timeout(2000),
+      headers: { accept: 'application/json' },
+    });
+    if (!res.ok) return null;
+    const body = (await res.json()) as { block?: { header?: { height?: string } } };
+    const h = Number(body.block?.header?.height);
+    return Number.isSafeInteger(h) && h > 0 ? h : null;
+  } catch {
+    return null; // the head is optional: the rest of the progress is still served
+  }
+}
+
+async function ingestRate(store: Store): Promise<number | null> {
+  const [r] = await store.rows<{ dh: string; dt: number; n: string }>(
+    `SELECT max(height) - min(height) AS dh, dateDiff('millisecond', min(written_at), max(written_at)) / 1000 AS dt,
+            count() AS n
+     FROM ingest_checkpoints
+     WHERE written_at >= (SELECT max(written_at) FROM ingest_checkpoints) - INTERVAL 60 SECOND`,
+  );
+  if (!r || Number(r.n) < 2 || Number(r.dt) <= 0) return null;
+  return Number(r.dh) / Number(r.dt);
+}
+
+export async function ingestProgress(ctx: IndexerContext, restUrl: string | undefined): Promise<Progress> {
+  const [indexed, head, rate, [times]] = await Promise.all([
+    ctx.tip(),
+    chainHead(restUrl),
+    ingestRate(ctx.store),
+    ctx.store.rows<{ first: string | null; last: string | null; n: string }>(
+      `SELECT (SELECT time FROM blocks ORDER BY height LIMIT 1) AS first,
+              (SELECT time FROM blocks ORDER BY height DESC LIMIT 1) AS last, (SELECT count() FROM (SELECT 1 FROM blocks LIMIT 1)) AS n`,
+    ),
+  ]);
+  const behind = head !== null ? Math.max(0, head - indexed) : null;
+  const has = Number(times?.n ?? 0) > 0;
+  return {
+    indexed_height: indexed,
+    chain_height: head,
+    blocks_per_second: rate,
+    eta_seconds: behind === null ? null : behind === 0 ? 0 : rate ? behind / rate : null,
+    first_block_time: has ? (times?.first ?? null) : null,
+    last_block_time: has ? (times?.last ?? null) : null,
+  };
+}

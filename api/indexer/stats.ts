@@ -1,0 +1,246 @@
+// Analytics API (docs/analytics.md): GET /indexer/stats/v1/… over the aggregates the ingest maintains
+// (clickhouse/migrations/200_analytics.sql). Every input is bounded; a bad one is a JSON 400 naming it.
+import type { Router } from 'express';
+import { badRequest, ApiError } from '../http/errors.js';
+import { latestSnapshot } from '../../clickhouse/queries/richlist.js';
+import {
+  activity,
+  chainSpan,
+  type Distribution,
+  distribution,
+  msgMix,
+  nftStats,
+  RES,
+  richListHistory,
+  snapshotTokens,
+  topAccounts,
+  topContracts,
+  type Interval,
+} from '../../clickhouse/queries/stats.js';
+import { handle, str, type IndexerContext } from './context.js';
+import { normaliseDenom, parseCollectionAddr, parseMsgs } from './params.js';
+import { ingestProgress } from './progress.js';
+
+export const MAX_BUCKETS = 2000;
+/** Longest window of the ranking endpoints (message mix, top accounts, top contracts). */
+export const MAX_WINDOW_DAYS = 400;
+const DEFAULT_BUCKETS = 100;
+const HOUR = 3600;
+const MAX_TIME = 2 ** 32 - 1;
+const DAY = 86_400;
+
+/** A time as unix seconds or an RFC 3339 / ISO 8601 date; null when absent. */
+export function parseTime(v: unknown, name: string): number | null {
+  if (v === undefined || v === '') return null;
+  const s = str(v).trim();
+  let t: number;
+  if (/^\d{1,12}$/.test(s)) t = Number(s);
+  else if (/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(s)) {
+    const ms = Date.parse(/[T ]\d{2}:\d{2}/.test(s) && !/(Z|[+-]\d{2}:?\d{2})$/.test(s) ? `${s}Z` : s);
+    if (Number.isNaN(ms)) throw badRequest(`${name}: invalid date '${s.slice(0, 40)}'`);
+    t = Math.floor(ms / 1000);
+  } else throw badRequest(`${name}: give unix seconds or an RFC 3339 time, e.g. 2025-04-25T00:00:00Z`);
+  if (t < 0 || t >= 2 ** 32) throw badRequest(`${name}: out of range (1970-01-01 .. 2106-02-07)`);
+  return t;
+}
+
+export function parseInterval(v: unknown, fallback: Interval): Interval {
+  if (v === undefined) return fallback;
+  const s = str(v);
+  if (s in RES) return s as Interval;
+  throw badRequest(`interval: must be one of ${Object.keys(RES).join(', ')}`);
+}
+
+export function parseLimit(v: unknown, fallback: number, max: number): number {
+  if (v === undefined) return fallback;
+  const s = str(v);
+  if (!/^\d{1,6}$/.test(s) || Number(s) < 1 || Number(s) > max) throw badRequest(`limit: an integer 1..${max}`);
+  return Number(s);
+}
+
+/**
+ * [from, to) aligned outward to `step` seconds. Missing ends: `to` = the end of the bucket of the last indexed
+ * block (or now), `from` = `to` minus `defaultSpan`. Refuses from ≥ to and windows over `maxSpan`.
+ */
+async function window(
+  ctx: IndexerContext,
+  q: Record<string, unknown>,
+  step: number,
+  defaultSpan: number,
+  maxSpan: number,
+  what: string,
+): Promise<{ from: number; to: number }> {
+  const fromQ = parseTime(q.from, 'from');
+  let toQ = parseTime(q.to, 'to');
+  if (toQ === null) {
+    if (fromQ !== null) toQ = fromQ + defaultSpan;
+    else {
+      const span = await chainSpan(ctx.store);
+      toQ = (span ? span.last : Math.floor(Date.now() / 1000)) + 1;
+    }
+  }
+  if (fromQ !== null && fromQ >= toQ) throw badRequest('from: must be before to');
+  // Bucket starts are UInt32 seconds: never align past the last representable bucket.
+  const to = Math.min(Math.ceil(toQ / step) * step, Math.floor(MAX_TIME / step) * step);
+  const from = Math.floor((fromQ ?? to - defaultSpan) / step) * step;
+  if (from >= to) throw badRequest('from: must be before to');
+  if (from < 0) return { from: 0, to };
+  if (to - from > maxSpan) throw badRequest(`from/to: the window is at most ${what}`);
+  return { from, to };
+}
+
+const iso = (t: number) => new Date(t * 1000).toISOString().replace('.000Z', 'Z');
+
+/** A snapshot never changes once written: its figures are kept per (token, snapshot), oldest forgotten first. */
+const MAX_CACHED_DISTRIBUTIONS = 64;
+
+export function registerStats(r: Router, ctx: IndexerContext, opts: { restUrl?: string } = {}): void {
+  const distributions = new Map<string, Promise<Omit<Distribution, 'history'>>>();
+  const cachedDistribution = (token: string, height: number) => {
+    const key = `${token}|${height}`;
+    let hit = distributions.get(key);
+    if (!hit) {
+      hit = distribution(ctx.store, token, height);
+      distributions.set(key, hit);
+      hit.catch(() => distributions.delete(key)); // never keep a failure
+      if (distributions.size > MAX_CACHED_DISTRIBUTIONS)
+        distributions.delete(distributions.keys().next().value as string);
+    }
+    return hit;
+  };
+
+  r.get(
+    '/indexer/stats/v1/activity',
+    handle(async (req, res) => {
+      const q = req.query as Record<string, unknown>;
+      const interval = parseInterval(q.interval, '1h');
+      const step = RES[interval];
+      const msgs = parseMsgs(q.msgs);
+      const { from, to } = await window(
+        ctx,
+        q,
+        step,
+        DEFAULT_BUCKETS * step,
+        MAX_BUCKETS * step,
+        `${MAX_BUCKETS} buckets (${MAX_BUCKETS * step}s at ${interval})`,
+      );
+      const buckets = await activity(ctx.store, step, from, to, msgs);
+      res.json({
+        interval,
+        from: iso(from),
+        to: iso(to),
+        msgs: msgs ?? [],
+        buckets: buckets.map(({ t, ...b }) => ({ time: iso(t), ...b })),
+      });
+    }),
+  );
+
+  const rankWindow = (q: Record<string, unknown>, step: number) =>
+    window(ctx, q, step, 30 * DAY, MAX_WINDOW_DAYS * DAY, `${MAX_WINDOW_DAYS} days`);
+
+  r.get(
+    '/indexer/stats/v1/msg_types',
+    handle(async (req, res) => {
+      const { from, to } = await rankWindow(req.query as Record<string, unknown>, 60);
+      const rows = await msgMix(ctx.store, from, to);
+      const total = rows.reduce((s, x) => s + x.txs, 0);
+      res.json({
+        from: iso(from),
+        to: iso(to),
+        msg_types: rows.map((x) => ({ ...x, share: total > 0 ? x.txs / total : 0 })),
+      });
+    }),
+  );
+
+  r.get(
+    '/indexer/stats/v1/top_accounts',
+    handle(async (req, res) => {
+      const q = req.query as Record<string, unknown>;
+      const limit = parseLimit(q.limit, 10, 100);
+      const { from, to } = await rankWindow(q, HOUR);
+      const got = await topAccounts(ctx.store, from, to, limit);
+      res.json({ from: iso(from), to: iso(to), ...got });
+    }),
+  );
+
+  r.get(
+    '/indexer/stats/v1/top_contracts',
+    handle(async (req, res) => {
+      const q = req.query as Record<string, unknown>;
+      const limit = parseLimit(q.limit, 10, 100);
+      const kind = q.kind === undefined ? null : str(q.kind);
+      if (kind !== null && !['evm', 'move', 'wasm'].includes(kind)) throw badRequest('kind: one of evm, move, wasm');
+      const { from, to } = await rankWindow(q, HOUR);
+      res.json({ from: iso(from), to: iso(to), contracts: await topContracts(ctx.store, from, to, limit, kind) });
+    }),
+  );
+
+  const evmOnly = () => {
+    if (ctx.vm !== 'evm')
+      throw new ApiError(
+        404,
+        `token distribution is not available on this chain: the rich list is offered on EVM rollups only (this is a ${ctx.vm ?? 'non-EVM'} rollup)`,
+      );
+  };
+
+  r.get(
+    '/indexer/stats/v1/tokens',
+    handle(async (req, res) => {
+      evmOnly();
+      const limit = parseLimit((req.query as Record<string, unknown>).limit, 10, 100);
+      const height = await latestSnapshot(ctx.store);
+      res.json({ snapshot_height: height, tokens: await snapshotTokens(ctx.store, height, limit) });
+    }),
+  );
+
+  r.get(
+    '/indexer/stats/v1/tokens/:denom/distribution',
+    handle(async (req, res) => {
+      evmOnly();
+      const d = normaliseDenom(str(req.params.denom));
+      const token = 'erc20' in d ? d.erc20 : await ctx.chain.erc20ForDenom(d.denom);
+      const height = await latestSnapshot(ctx.store);
+      // The snapshot's figures are cached; the history is read each time (a re-ingest may rewrite its points).
+      const [got, history] = await Promise.all([
+        cachedDistribution(token, height),
+        richListHistory(ctx.store, token, height),
+      ]);
+      res.json({ denom: str(req.params.denom), token, ...got, history });
+    }),
+  );
+
+  r.get(
+    '/indexer/stats/v1/nft/:collection_addr',
+    handle(async (req, res) => {
+      const q = req.query as Record<string, unknown>;
+      const collection = parseCollectionAddr(str(req.params.collection_addr), ctx.vm, ctx.bech32Prefix);
+      const interval = parseInterval(q.interval, '1d');
+      const step = RES[interval];
+      const { from, to } = await window(
+        ctx,
+        q,
+        step,
+        DEFAULT_BUCKETS * step,
+        MAX_BUCKETS * step,
+        `${MAX_BUCKETS} buckets (${MAX_BUCKETS * step}s at ${interval})`,
+      );
+      const got = await nftStats(ctx.store, collection, step, from, to);
+      res.json({
+        collection_addr: collection,
+        interval,
+        from: iso(from),
+        to: iso(to),
+        supply: got.supply,
+        holders: got.holders,
+        buckets: got.buckets.map(({ t, ...b }) => ({ time: iso(t), ...b })),
+      });
+    }),
+  );
+
+  r.get(
+    '/indexer/stats/v1/progress',
+    handle(async (_req, res) => {
+      res.json(await ingestProgress(ctx, opts.restUrl));
+    }),
+  );
+}

@@ -1,0 +1,132 @@
+// Maintenance of the analytics aggregates (clickhouse/migrations/200_analytics.sql). The materialized views
+// keep them current at ingest; this module rebuilds them from the raw facts, which stay the source of truth:
+//  - after a height range is deleted (crash recovery, re-ingest) the aggregates of every day from the first
+//    deleted block on are dropped and recomputed from the facts still present (the re-ingest then adds the
+//    rest through the views again). A marker row in stats_dirty survives a crash in between.
+//  - rebuildStats() recomputes everything (tests compare it with what the views maintained).
+// The rebuild runs each view's own SELECT (read from the migration), so views and rebuild cannot drift.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Store } from './client.js';
+import { migrationsDir, splitStatements } from './migrate.js';
+
+export const ANALYTICS_MIGRATION = path.join(migrationsDir, '200_analytics.sql');
+
+export interface StatsView {
+  view: string;
+  target: string;
+  source: string;
+  select: string;
+}
+
+let views: StatsView[] | null = null;
+
+/** The analytics views as declared in the migration (the rich-list history has none: recordRichListHistory). */
+export function statsViews(): StatsView[] {
+  if (views) return views;
+  const out: StatsView[] = [];
+  for (const stmt of splitStatements(readFileSync(ANALYTICS_MIGRATION, 'utf8'))) {
+    const m = /^CREATE MATERIALIZED VIEW IF NOT EXISTS (\w+) TO (\w+) AS\s+([\s\S]+)$/.exec(stmt);
+    if (!m) continue;
+    const select = m[3]!;
+    const source = /\bFROM\s+(\w+)/.exec(select.replace(/FROM\s*\(/g, 'FROM_SUBQUERY ('))?.[1];
+    if (!source) throw new Error(`${m[1]}: no source table`);
+    out.push({ view: m[1]!, target: m[2]!, source, select });
+  }
+  views = out;
+  return out;
+}
+
+/** Column holding each aggregate's time (rows at or after a day are what a rebuild from that day replaces). */
+const timeColumn = (target: string) => (target === 'stats_account_first_seen' ? 'first_seen' : 'bucket');
+
+const DAY = 86_400;
+
+/**
+ * Record that the facts of heights [from, to] are about to be deleted: the first day they touch must be
+ * rebuilt. Call before deleting; call rebuildDirtyStats() after.
+ */
+export async function markStatsDirty(store: Store, from: number, to: number): Promise<void> {
+  const [r] = await store.rows<{ t: number | null }>(
+    `SELECT least(
+       (SELECT ifNull(toUInt32(min(time)), 4294967295) FROM blocks WHERE height BETWEEN {from:UInt64} AND {to:UInt64}),
+       (SELECT ifNull(toUInt32(min(time)), 4294967295) FROM txs WHERE height BETWEEN {from:UInt64} AND {to:UInt64}),
+       (SELECT ifNull(toUInt32(min(time)), 4294967295) FROM nft_events WHERE height BETWEEN {from:UInt64} AND {to:UInt64})
+     ) AS t`,
+    { from, to },
+  );
+  // A rich-list snapshot at or above `from` summed balances that are being deleted: the ingest builds the
+  // snapshot again after the re-ingest, and its view adds the history point again.
+  const [hist] = await store.rows<{ n: string }>(
+    'SELECT count() AS n FROM stats_richlist_history WHERE snapshot_height >= {from:UInt64}',
+    { from },
+  );
+  if (Number(hist?.n ?? 0) > 0)
+    await store.exec('DELETE FROM stats_richlist_history WHERE snapshot_height >= {from:UInt64}', { from });
+  const t = Number(r?.t ?? 4294967295);
+  if (t >= 4294967295) return; // nothing of that range was written
+  await store.insert('stats_dirty', [{ from_day: Math.floor(t / DAY) * DAY }]);
+}
+
+/** Rebuild the aggregates from the earliest dirty day on, then clear the markers. */
+export async function rebuildDirtyStats(store: Store): Promise<void> {
+  const [r] = await store.rows<{ d: number | null; n: string }>(
+    'SELECT toUInt32(min(from_day)) AS d, count() AS n FROM stats_dirty',
+  );
+  if (!r || Number(r.n) === 0) return;
+  await rebuildStats(store, Number(r.d));
+  await store.exec('TRUNCATE TABLE stats_dirty');
+}
+
+/**
+ * Recompute every analytics aggregate from the facts, from UTC day `fromDay` (unix seconds) on; 0 = all.
+ * Rows of the aggregates at or after that day are deleted first.
+ */
+export async function rebuildStats(store: Store, fromDay = 0): Promise<void> {
+  const [h] = await store.rows<{ h: string | null }>(
+    'SELECT min(height) AS h FROM blocks WHERE time >= toDateTime({d:UInt32})',
+    { d: fromDay },
+  );
+  // Facts of a height without its block are never visible (blocks are written first): start at its block.
+  const fromHeight = h?.h === null || h?.h === undefined ? null : Number(h.h);
+  for (const v of statsViews()) {
+    if (fromDay === 0) await store.exec(`TRUNCATE TABLE ${v.target}`);
+    else
+      await store.exec(`DELETE FROM ${v.target} WHERE ${timeColumn(v.target)} >= toDateTime({d:UInt32})`, {
+        d: fromDay,
+      });
+    if (fromHeight === null) continue;
+    const select = v.select.replace(
+      new RegExp(`\\bFROM\\s+${v.source}\\b`),
+      `FROM (SELECT * FROM ${v.source} WHERE height >= {h:UInt64}) AS ${v.source}`,
+    );
+    await store.exec(`INSERT INTO ${v.target} ${select}`, { h: fromHeight });
+  }
+  if (fromDay === 0) await rebuildRichListHistory(store);
+}
+
+/** Holders and supply per token of the snapshot at `height` (called by the snapshot build, after its rows). */
+export async function recordRichListHistory(store: Store, height: number): Promise<void> {
+  await store.exec(
+    `INSERT INTO stats_richlist_history (token, snapshot_height, holders, supply)
+     SELECT token, {h:UInt64}, count(), sum(amount) FROM richlist WHERE snapshot_height = {h:UInt64} GROUP BY token`,
+    { h: height },
+  );
+}
+
+/** Holders and supply per token at each recorded rich-list snapshot height, from the balance ledger. */
+export async function rebuildRichListHistory(store: Store): Promise<void> {
+  await store.exec('TRUNCATE TABLE stats_richlist_history');
+  const heights = await store.rows<{ h: string }>(
+    'SELECT DISTINCT snapshot_height AS h FROM richlist_snapshots ORDER BY h',
+  );
+  for (const { h } of heights)
+    await store.exec(
+      `INSERT INTO stats_richlist_history (token, snapshot_height, holders, supply)
+       SELECT token, {h:UInt64}, count(), sum(amount) FROM (
+         SELECT token, account, toUInt256(sum(delta)) AS amount FROM balance_deltas WHERE height <= {h:UInt64}
+         GROUP BY token, account HAVING sum(delta) > 0)
+       GROUP BY token`,
+      { h: Number(h) },
+    );
+}
