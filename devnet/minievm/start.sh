@@ -10,6 +10,11 @@
 #   JSON-RPC=base+45, JSON-RPC WS=base+46 — away from the 26657/1317/8545
 #   defaults so it never collides with another node on a shared machine.
 #   TIMEOUT_COMMIT (500ms).
+#   GENESIS_FOR_ROLLYTICS=1: the two genesis edits the reference indexer
+#   rollytics needs (devnet/rollytics/, docs/bench-rollytics.md): the opchild
+#   validator's operator_address = valoper of the consensus key (as OPinit's
+#   launch tools set it; else rollytics' block endpoints answer 500 "validator
+#   not found"), and the EVM fee denom = umin, which the genesis accounts hold.
 set -euo pipefail
 
 HOME_DIR="${1:?usage: start.sh <home-dir>}"
@@ -54,6 +59,17 @@ done
 # 5. OPinit rollups have no staking: the sequencer is an opchild genesis
 #    validator, and add-genesis-validator also makes it the bridge executor.
 "$BIN" genesis add-genesis-validator operator "${KR[@]}" >>"$HOME_DIR/init.log" 2>&1
+
+# 5b. Optional genesis edits for rollytics (see the header).
+if [[ "${GENESIS_FOR_ROLLYTICS:-0}" == 1 ]]; then
+  cons_hex="$(jq -r .address "$HOME_DIR/config/priv_validator_key.json")"
+  valoper="$("$BIN" keys parse "$cons_hex" --output json | jq -r '.formats[] | select(startswith("initvaloper1"))')"
+  [[ -n "$valoper" ]] || { say "could not derive the valoper of consensus address $cons_hex"; exit 1; }
+  jq --arg v "$valoper" --arg d "$DENOM" \
+    '.app_state.evm.params.fee_denom = $d | .app_state.opchild.validators[0].operator_address = $v' \
+    "$HOME_DIR/config/genesis.json" >"$HOME_DIR/genesis.tmp" && mv "$HOME_DIR/genesis.tmp" "$HOME_DIR/config/genesis.json"
+  say "genesis edits for rollytics: operator_address $valoper, EVM fee denom $DENOM"
+fi
 
 # 6. Consensus: short block time, and empty blocks so the head keeps moving
 #    (the /status catch-up check needs new blocks without traffic). No pprof
