@@ -54,6 +54,8 @@ export const configSchema = z
     INDEXER_PORT: port.default(8080),
     ROUTER_PORT: port.default(8081),
     HTTP_HOST: z.string().default('127.0.0.1'),
+    /** The indexer's in-memory response cache (docs/indexer.md); false for cache-less benchmarks. */
+    INDEXER_RESPONSE_CACHE: bool.default(true),
     // router and tracking
     ROUTER_ENABLED: bool.default(true),
     ROUTER_NETWORK: z.enum(['mainnet', 'testnet', 'custom']).default('mainnet'),

@@ -134,6 +134,7 @@ async function main() {
       store,
       config: { ...config, CHAIN_ID: chain.chainId, VM: chain.vm },
       chain: { restUrl: chain.restUrl },
+      responseCache: config.INDEXER_RESPONSE_CACHE,
     });
     servers.push(await listen(app, config.INDEXER_PORT, config.HTTP_HOST));
     log.info('indexer.listening', {

@@ -10,6 +10,9 @@
 #   JSON-RPC=base+45, JSON-RPC WS=base+46 — away from the 26657/1317/8545
 #   defaults so it never collides with another node on a shared machine.
 #   TIMEOUT_COMMIT (500ms).
+#   EMPTY_BLOCKS (true): false = blocks only when txs arrive, so the head stops
+#   after the traffic (the rollytics differential test compares a still chain);
+#   start-up then waits for height 1 instead of 2.
 #   GENESIS_FOR_ROLLYTICS=1: the two genesis edits the reference indexer
 #   rollytics needs (devnet/rollytics/, docs/bench-rollytics.md): the opchild
 #   validator's operator_address = valoper of the consensus key (as OPinit's
@@ -76,7 +79,7 @@ fi
 #    listener: 6060 may be taken on a shared machine.
 CFG="$HOME_DIR/config/config.toml"
 sed -i -E "s/^timeout_commit = .*/timeout_commit = \"$TIMEOUT_COMMIT\"/" "$CFG"
-sed -i -E 's/^create_empty_blocks = .*/create_empty_blocks = true/' "$CFG"
+sed -i -E "s/^create_empty_blocks = .*/create_empty_blocks = ${EMPTY_BLOCKS:-true}/" "$CFG"
 sed -i -E 's/^pprof_laddr = .*/pprof_laddr = ""/' "$CFG"
 sed -i -E 's/^indexer = .*/indexer = "kv"/' "$CFG"   # tx_search and REST tx-by-hash need it
 
@@ -93,10 +96,11 @@ nohup "$BIN" start --home "$HOME_DIR" \
   >"$HOME_DIR/node.log" 2>&1 &
 echo $! >"$HOME_DIR/minitiad.pid"
 
-# 8. Ready when CometBFT has committed height >= 2 and REST + JSON-RPC answer.
+# 8. Ready when CometBFT has committed height >= 2 (1 without empty blocks) and REST + JSON-RPC answer.
+READY_HEIGHT=2; [[ "${EMPTY_BLOCKS:-true}" == false ]] && READY_HEIGHT=1
 deadline=$((SECONDS + ${START_TIMEOUT_S:-90}))
 until h="$(curl -sf "http://127.0.0.1:${RPC_PORT}/status" | jq -r '.result.sync_info.latest_block_height' 2>/dev/null)" \
-  && [[ "${h:-0}" -ge 2 ]] \
+  && [[ "${h:-0}" -ge "$READY_HEIGHT" ]] \
   && curl -sf "http://127.0.0.1:${REST_PORT}/cosmos/base/tendermint/v1beta1/node_info" >/dev/null \
   && curl -sf -X POST -H 'content-type: application/json' \
        --data '{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","params":[]}' "http://127.0.0.1:${JSONRPC_PORT}" >/dev/null; do

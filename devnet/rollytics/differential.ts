@@ -1,0 +1,316 @@
+// Differential comparison of two indexer APIs with the same wire format: ours and
+// the reference rollytics, both indexing the same chain up to the same height.
+//
+// A "probe" is one endpoint + key + query variant. Single-object probes compare
+// one answer; list probes walk every page (each side following its own
+// next_key) and compare page by page. JSON differences are reported with the
+// endpoint, the key, the JSON path and both values, except where an entry of
+// NORMALISATIONS explains why the two sides legitimately differ (the same list,
+// with reasons, is in docs/indexer.md "Differences from rollytics").
+
+export interface Answer {
+  status: number;
+  /** parsed JSON, or the raw text when the body is not JSON */
+  body: unknown;
+  json: boolean;
+}
+
+export interface Difference {
+  endpoint: string;
+  key: string;
+  url: string;
+  path: string;
+  ours: unknown;
+  theirs: unknown;
+}
+
+export interface Probe {
+  /** route template, e.g. `/indexer/tx/v1/txs/{tx_hash}` */
+  endpoint: string;
+  /** the key(s) this probe exercises, for the report */
+  key: string;
+  /** concrete path (already encoded) */
+  path: string;
+  query?: Record<string, string>;
+  /** list probes: the array field to walk (`txs`, `blocks`, …) */
+  items?: string;
+  maxPages?: number;
+}
+
+/** One allowed difference class. `apply` rewrites copies of both answers before they are compared. */
+export interface Normalisation {
+  id: string;
+  reason: string;
+  apply(ctx: { probe: Probe; page: number }, ours: Answer, theirs: Answer): void;
+}
+
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** `…Z` RFC 3339 timestamps in NFT answers: upstream stores microseconds (Postgres timestamptz). */
+function truncateToMicros(ts: unknown): unknown {
+  if (typeof ts !== 'string') return ts;
+  return ts.replace(/(\.\d{6})\d+Z$/, '$1Z');
+}
+
+export const NORMALISATIONS: Normalisation[] = [
+  {
+    id: 'status-build',
+    reason:
+      '`/status` `version` and `commit_hash` name each build; they differ by construction. Every other /status field is compared.',
+    apply({ probe }, o, t) {
+      if (probe.endpoint !== '/status') return;
+      for (const a of [o, t]) if (isObj(a.body)) for (const k of ['version', 'commit_hash']) delete a.body[k];
+    },
+  },
+  {
+    id: 'error-body',
+    reason:
+      'Errors: ours answer JSON `{"code": <status>, "message": "…"}` (every response is application/json, SPEC §3); upstream answers plain text. Status codes are compared exactly; the message is compared as text after removing upstream\'s `[CODE] ` prefix.',
+    apply(_ctx, o, t) {
+      if (o.status < 400 && t.status < 400) return;
+      const msg = (a: Answer) =>
+        isObj(a.body) && typeof a.body.message === 'string'
+          ? a.body.message
+          : String(a.body)
+              .trim()
+              .replace(/^\[[A-Z_]+\]\s*/, '');
+      o.body = { message: msg(o) };
+      t.body = { message: msg(t) };
+    },
+  },
+  {
+    id: 'next-key-opaque',
+    reason:
+      'Page cursors are opaque: ours are keyset cursors on every list, upstream pages collections, tokens and rich lists by base64 offsets. Each side is walked with its own `next_key`; only whether a next page exists is compared, and `previous_key` (set by upstream on offset pages, null in ours) is not compared.',
+    apply({ probe }, o, t) {
+      if (!probe.items) return;
+      for (const a of [o, t]) {
+        const p = isObj(a.body) ? a.body.pagination : undefined;
+        if (isObj(p)) {
+          p.next_key = p.next_key ? '<next>' : null;
+          delete p.previous_key;
+        }
+      }
+    },
+  },
+  {
+    id: 'collections-total-estimate',
+    reason:
+      'Upstream `/collections` `total` is a Postgres table-size estimate (`-1` on a small fresh table); ours is the exact count. Upstream is compared only when it is not `-1`.',
+    apply({ probe }, o, t) {
+      if (probe.endpoint !== '/indexer/nft/v1/collections') return;
+      const tp = isObj(t.body) ? t.body.pagination : undefined;
+      const op = isObj(o.body) ? o.body.pagination : undefined;
+      if (isObj(tp) && isObj(op) && tp.total === '-1') tp.total = op.total;
+    },
+  },
+  {
+    id: 'richlist-zero-holders',
+    reason:
+      'Upstream lists ERC20 holders whose balance went back to 0 (its balance rows are never deleted); ours lists holders with a positive balance only. Upstream rows with amount "0" are dropped and its `total` reduced by their number.',
+    apply({ probe }, _o, t) {
+      if (!probe.endpoint.startsWith('/indexer/richlist/')) return;
+      if (!isObj(t.body) || !Array.isArray(t.body.holders)) return;
+      const before = t.body.holders.length;
+      t.body.holders = t.body.holders.filter((h) => !(isObj(h) && h.amount === '0'));
+      const dropped = before - (t.body.holders as unknown[]).length;
+      const p = t.body.pagination;
+      if (dropped > 0 && isObj(p) && typeof p.total === 'string' && p.total !== '0') {
+        p.total = String(Number(p.total) - dropped);
+      }
+    },
+  },
+  {
+    id: 'nft-timestamp-precision',
+    reason:
+      'NFT `timestamp`s: upstream stores Postgres `timestamptz` (microseconds); the chain header has nanoseconds. Both sides are compared at microsecond precision.',
+    apply({ probe }, o, t) {
+      if (!probe.endpoint.startsWith('/indexer/nft/')) return;
+      const walk = (v: unknown): void => {
+        if (Array.isArray(v)) v.forEach(walk);
+        else if (isObj(v)) {
+          for (const [k, x] of Object.entries(v)) {
+            if (k === 'timestamp') v[k] = truncateToMicros(x);
+            else walk(x);
+          }
+        }
+      };
+      walk(o.body);
+      walk(t.body);
+    },
+  },
+];
+
+/** Structural JSON diff: every path where the two values differ. Object key order is ignored. */
+export function jsonDiff(
+  a: unknown,
+  b: unknown,
+  path = '$',
+  out: { path: string; ours: unknown; theirs: unknown }[] = [],
+) {
+  if (Array.isArray(a) && Array.isArray(b)) {
+    if (a.length !== b.length) out.push({ path: `${path}.length`, ours: a.length, theirs: b.length });
+    for (let i = 0; i < Math.min(a.length, b.length); i++) jsonDiff(a[i], b[i], `${path}[${i}]`, out);
+  } else if (isObj(a) && isObj(b)) {
+    for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
+      if (!(k in a)) out.push({ path: `${path}.${k}`, ours: '<absent>', theirs: b[k] });
+      else if (!(k in b)) out.push({ path: `${path}.${k}`, ours: a[k], theirs: '<absent>' });
+      else jsonDiff(a[k], b[k], `${path}.${k}`, out);
+    }
+  } else if (a !== b) {
+    out.push({ path, ours: a, theirs: b });
+  }
+  return out;
+}
+
+const clone = <T>(v: T): T => (v === undefined ? v : (JSON.parse(JSON.stringify(v)) as T));
+
+export async function fetchAnswer(base: string, path: string, query: Record<string, string> = {}): Promise<Answer> {
+  const qs = new URLSearchParams(query).toString();
+  const res = await fetch(`${base}${path}${qs ? `?${qs}` : ''}`, { signal: AbortSignal.timeout(30_000) });
+  const text = await res.text();
+  try {
+    return { status: res.status, body: JSON.parse(text), json: true };
+  } catch {
+    return { status: res.status, body: text, json: false };
+  }
+}
+
+export interface Sides {
+  ours: string;
+  theirs: string;
+}
+
+export interface CompareStats {
+  probes: number;
+  requests: number;
+}
+
+function urlOf(probe: Probe, extra: Record<string, string> = {}): string {
+  const qs = new URLSearchParams({ ...probe.query, ...extra }).toString();
+  return `${probe.path}${qs ? `?${qs}` : ''}`;
+}
+
+function compareOne(
+  probe: Probe,
+  page: number,
+  url: string,
+  o: Answer,
+  t: Answer,
+  norms: Normalisation[],
+  out: Difference[],
+): void {
+  const oc = clone(o);
+  const tc = clone(t);
+  for (const n of norms) n.apply({ probe, page }, oc, tc);
+  const base = { endpoint: probe.endpoint, key: probe.key, url };
+  if (oc.status !== tc.status) out.push({ ...base, path: '<http status>', ours: oc.status, theirs: tc.status });
+  for (const d of jsonDiff(oc.body, tc.body)) out.push({ ...base, ...d });
+}
+
+/** Runs one probe on both sides; list probes are walked to the end on each side. */
+export async function runProbe(
+  sides: Sides,
+  probe: Probe,
+  norms: Normalisation[] = NORMALISATIONS,
+  stats?: CompareStats,
+): Promise<Difference[]> {
+  const out: Difference[] = [];
+  if (stats) stats.probes++;
+  if (!probe.items) {
+    const [o, t] = await Promise.all([
+      fetchAnswer(sides.ours, probe.path, probe.query),
+      fetchAnswer(sides.theirs, probe.path, probe.query),
+    ]);
+    if (stats) stats.requests += 2;
+    compareOne(probe, 0, urlOf(probe), o, t, norms, out);
+    return out;
+  }
+  const walk = async (base: string) => {
+    const pages: { url: string; answer: Answer }[] = [];
+    let key: string | undefined;
+    for (let i = 0; i < (probe.maxPages ?? 100); i++) {
+      const extra: Record<string, string> = key ? { 'pagination.key': key } : {};
+      const answer = await fetchAnswer(base, probe.path, { ...probe.query, ...extra });
+      pages.push({ url: urlOf(probe, extra), answer });
+      const p = isObj(answer.body) ? answer.body.pagination : undefined;
+      const next = isObj(p) && typeof p.next_key === 'string' && p.next_key ? p.next_key : undefined;
+      if (answer.status !== 200 || !next) break;
+      key = next;
+    }
+    return pages;
+  };
+  const [ours, theirs] = await Promise.all([walk(sides.ours), walk(sides.theirs)]);
+  if (stats) stats.requests += ours.length + theirs.length;
+  // Upstream's cursor lists set next_key on their last page too (and its offset lists on a last full page);
+  // the walk then ends on an empty page. Ours looks one row ahead. Fold that trailing empty page away.
+  const itemsOf = (a: Answer) =>
+    (isObj(a.body) && Array.isArray(a.body[probe.items as string]) ? a.body[probe.items as string] : undefined) as
+      | unknown[]
+      | undefined;
+  const last = theirs.at(-1);
+  if (theirs.length > 1 && last && last.answer.status === 200 && itemsOf(last.answer)?.length === 0) {
+    theirs.pop();
+    const prev = theirs.at(-1)?.answer.body;
+    if (isObj(prev) && isObj(prev.pagination)) prev.pagination.next_key = null;
+  }
+  if (ours.length !== theirs.length) {
+    out.push({
+      endpoint: probe.endpoint,
+      key: probe.key,
+      url: urlOf(probe),
+      path: '<pages>',
+      ours: ours.length,
+      theirs: theirs.length,
+    });
+  }
+  for (let i = 0; i < Math.min(ours.length, theirs.length); i++) {
+    const o = ours[i];
+    const t = theirs[i];
+    if (o && t) compareOne(probe, i, `${o.url} | theirs: ${t.url}`, o.answer, t.answer, norms, out);
+  }
+  return out;
+}
+
+/** Runs probes with bounded concurrency; returns every difference. */
+export async function runProbes(
+  sides: Sides,
+  probes: Probe[],
+  opts: { concurrency?: number; norms?: Normalisation[] } = {},
+): Promise<{ differences: Difference[]; stats: CompareStats }> {
+  const stats: CompareStats = { probes: 0, requests: 0 };
+  const differences: Difference[] = [];
+  let next = 0;
+  const worker = async () => {
+    for (;;) {
+      const i = next++;
+      const p = probes[i];
+      if (!p) return;
+      differences.push(...(await runProbe(sides, p, opts.norms ?? NORMALISATIONS, stats)));
+    }
+  };
+  await Promise.all(Array.from({ length: opts.concurrency ?? 4 }, worker));
+  return { differences, stats };
+}
+
+const show = (v: unknown) => {
+  const s = typeof v === 'string' ? JSON.stringify(v) : JSON.stringify(v);
+  return s === undefined ? 'undefined' : s.length > 160 ? `${s.slice(0, 157)}...` : s;
+};
+
+/** A readable report: grouped by endpoint, one line per difference (capped). */
+export function formatDifferences(diffs: Difference[], max = 60): string {
+  const lines: string[] = [`${diffs.length} difference(s) between ours and rollytics:`];
+  const byEndpoint = new Map<string, Difference[]>();
+  for (const d of diffs) byEndpoint.set(d.endpoint, [...(byEndpoint.get(d.endpoint) ?? []), d]);
+  let shown = 0;
+  for (const [ep, ds] of byEndpoint) {
+    lines.push(`${ep}: ${ds.length}`);
+    for (const d of ds) {
+      if (shown++ >= max) break;
+      lines.push(`  key ${d.key}  ${d.url}\n    ${d.path}: ours ${show(d.ours)} | rollytics ${show(d.theirs)}`);
+    }
+  }
+  if (diffs.length > max) lines.push(`… ${diffs.length - max} more`);
+  return lines.join('\n');
+}
