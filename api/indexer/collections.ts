@@ -12,7 +12,7 @@ import {
 } from '../../clickhouse/queries/collections.js';
 import { handle, str, type IndexerContext } from './context.js';
 import { pageResult, parsePage, type Cursor, type RawPageQuery } from './pagination.js';
-import { parseAccount, parseCollectionAddr, rfc3339Nano } from './params.js';
+import { parseAccount, parseCollectionAddr, rfc3339Micro } from './params.js';
 
 export function renderCollection(c: CollectionRow) {
   return {
@@ -24,7 +24,7 @@ export function renderCollection(c: CollectionRow) {
       nfts: { handle: '', length: Number(c.length) },
     },
     height: Number(c.height),
-    timestamp: rfc3339Nano(c.time),
+    timestamp: rfc3339Micro(c.time),
   };
 }
 

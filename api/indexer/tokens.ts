@@ -5,7 +5,7 @@ import { collectionLabels } from '../../clickhouse/queries/collections.js';
 import { countTokens, listTokens, type TokenRow, type TokenScope } from '../../clickhouse/queries/tokens.js';
 import { handle, str, type IndexerContext } from './context.js';
 import { pageResult, parsePage, type RawPageQuery } from './pagination.js';
-import { parseAccount, parseCollectionAddr, parseOrderBy, rfc3339Nano } from './params.js';
+import { parseAccount, parseCollectionAddr, parseOrderBy, rfc3339Micro } from './params.js';
 
 function tokenIdFilter(v: unknown): string | null {
   return v === undefined ? null : str(v);
@@ -44,7 +44,7 @@ export function registerTokens(r: Router, ctx: IndexerContext): void {
       owner: t.owner,
       nft: { token_id: t.token_id, uri: t.uri },
       height: Number(t.height),
-      timestamp: rfc3339Nano(t.time),
+      timestamp: rfc3339Micro(t.time),
     }));
     return { tokens, pagination };
   };

@@ -65,15 +65,11 @@ export const NORMALISATIONS: Normalisation[] = [
   {
     id: 'error-body',
     reason:
-      'Errors: ours answer JSON `{"code": <status>, "message": "…"}` (every response is application/json, SPEC §3); upstream answers plain text. Status codes are compared exactly; the message is compared as text after removing upstream\'s `[CODE] ` prefix.',
+      'Errors: ours answer JSON `{"code": <status>, "message": "…"}` (every response is application/json, SPEC §3); upstream answers plain text. Status codes and message texts are compared exactly.',
     apply(_ctx, o, t) {
       if (o.status < 400 && t.status < 400) return;
       const msg = (a: Answer) =>
-        isObj(a.body) && typeof a.body.message === 'string'
-          ? a.body.message
-          : String(a.body)
-              .trim()
-              .replace(/^\[[A-Z_]+\]\s*/, '');
+        isObj(a.body) && typeof a.body.message === 'string' && a.json ? a.body.message : String(a.body).trim();
       o.body = { message: msg(o) };
       t.body = { message: msg(t) };
     },
