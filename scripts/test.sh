@@ -12,6 +12,13 @@ if ! bash devnet/minievm/build.sh >/dev/null; then
   minievm_ready=0
   echo "minievm: FAILED to build minitiad (see the [minievm-build] lines above: missing gcc/go, an unreachable module proxy, or no source archive at MINIEVM_SOURCE_ARCHIVE); the devnet e2e suite cannot run" >&2
 fi
+echo "== rollytics, the reference indexer (built once into ~/.cache/chain-infra) and PostgreSQL (Debian package)"
+# No quiet skip either: the differential test cannot run without them, and that fails the run.
+rollytics_ready=1
+if ! bash devnet/rollytics/build.sh >/dev/null || ! bash devnet/rollytics/install-postgres.sh >/dev/null; then
+  rollytics_ready=0
+  echo "rollytics: FAILED to build rollytics or install PostgreSQL (see the [rollytics-build] / [rollytics-pg] lines above); the differential test cannot run" >&2
+fi
 echo "== lint and format (biome)"
 npx biome ci --reporter=summary .
 echo "== typecheck"
@@ -23,6 +30,13 @@ rm -f .tmp/vitest-e2e.json
 if [ "$minievm_ready" = 1 ]; then
   echo "== minievm devnet end-to-end (a real minitiad on loopback)"
   npx vitest run -c devnet/minievm/vitest.e2e.config.ts --reporter=default --reporter=json --outputFile=.tmp/vitest-e2e.json || status=$?
+else
+  status=1
+fi
+rm -f .tmp/vitest-diff.json
+if [ "$minievm_ready" = 1 ] && [ "$rollytics_ready" = 1 ]; then
+  echo "== differential test: ours vs rollytics on the same minievm devnet"
+  npx vitest run -c devnet/rollytics/vitest.e2e.config.ts --reporter=default --reporter=json --outputFile=.tmp/vitest-diff.json || status=$?
 else
   status=1
 fi
@@ -44,10 +58,10 @@ for f in scripts/fuzz-indexer.sh scripts/fuzz-router.sh; do
 done
 node -e '
   const fs = require("node:fs");
-  const runs = [".tmp/vitest.json", ".tmp/vitest-e2e.json"].filter((f) => fs.existsSync(f)).map((f) => JSON.parse(fs.readFileSync(f, "utf8")));
+  const runs = [".tmp/vitest.json", ".tmp/vitest-e2e.json", ".tmp/vitest-diff.json"].filter((f) => fs.existsSync(f)).map((f) => JSON.parse(fs.readFileSync(f, "utf8")));
   const sum = (k) => runs.reduce((n, r) => n + r[k], 0);
   // a devnet suite that could not run (node build failed) counts as one failed test, never as nothing
-  const e2eMissing = fs.existsSync(".tmp/vitest-e2e.json") ? 0 : 1;
+  const e2eMissing = (fs.existsSync(".tmp/vitest-e2e.json") ? 0 : 1) + (fs.existsSync(".tmp/vitest-diff.json") ? 0 : 1);
   const passed = sum("numPassedTests") + Number(process.argv[1]), failed = sum("numFailedTests") + Number(process.argv[2]) + e2eMissing, skipped = sum("numPendingTests") + sum("numTodoTests");
   console.log(`tests: ${passed} passed, ${failed} failed` + (skipped ? `, ${skipped} skipped` : ""));
 ' "$fuzz_passed" "$fuzz_failed"

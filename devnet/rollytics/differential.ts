@@ -46,12 +46,6 @@ export interface Normalisation {
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** `…Z` RFC 3339 timestamps in NFT answers: upstream stores microseconds (Postgres timestamptz). */
-function truncateToMicros(ts: unknown): unknown {
-  if (typeof ts !== 'string') return ts;
-  return ts.replace(/(\.\d{6})\d+Z$/, '$1Z');
-}
-
 export const NORMALISATIONS: Normalisation[] = [
   {
     id: 'status-build',
@@ -114,25 +108,6 @@ export const NORMALISATIONS: Normalisation[] = [
       if (dropped > 0 && isObj(p) && typeof p.total === 'string' && p.total !== '0') {
         p.total = String(Number(p.total) - dropped);
       }
-    },
-  },
-  {
-    id: 'nft-timestamp-precision',
-    reason:
-      'NFT `timestamp`s: upstream stores Postgres `timestamptz` (microseconds); the chain header has nanoseconds. Both sides are compared at microsecond precision.',
-    apply({ probe }, o, t) {
-      if (!probe.endpoint.startsWith('/indexer/nft/')) return;
-      const walk = (v: unknown): void => {
-        if (Array.isArray(v)) v.forEach(walk);
-        else if (isObj(v)) {
-          for (const [k, x] of Object.entries(v)) {
-            if (k === 'timestamp') v[k] = truncateToMicros(x);
-            else walk(x);
-          }
-        }
-      };
-      walk(o.body);
-      walk(t.body);
     },
   },
 ];
