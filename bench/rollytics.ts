@@ -1,7 +1,7 @@
 // Side-by-side benchmark: our indexer vs the reference indexer rollytics, same chain, same machine, one run.
 //
-//  1. chain: a minievm devnet (no empty blocks, rollytics' genesis edits) filled by the traffic generator
-//     (DEFAULT_SHAPE × --scale), then still;
+//  1. chain: a minievm devnet (rollytics' genesis edits) filled by the traffic generator (DEFAULT_SHAPE × --scale),
+//     then restarted without empty blocks so its head stays still;
 //  2. ingest backfill, one indexer at a time, from height 1 to the still head: wall time, blocks/s, txs/s, peak RSS
 //     (ours: the main process; rollytics: indexer + every Postgres process), bytes on disk per tx (our DATA_DIR vs
 //     pg_database_size);
@@ -148,14 +148,12 @@ try {
     nftTransfers: DEFAULT_SHAPE.nftTransfers * scale,
     nftBurns: DEFAULT_SHAPE.nftBurns * scale,
   };
-  const nodeEnv = parseEnv(
-    sh(path.join(ROOT, 'devnet/minievm/start.sh'), [path.join(tmp, 'node')], {
-      PORT_BASE: String(20_000 + 100 * Math.floor(Math.random() * 400)),
-      DEVNET_ACCOUNTS: String(shape.accounts),
-      EMPTY_BLOCKS: 'false',
-      GENESIS_FOR_ROLLYTICS: '1',
-    }),
-  );
+  const nodeOpts = {
+    PORT_BASE: String(20_000 + 100 * Math.floor(Math.random() * 400)),
+    DEVNET_ACCOUNTS: String(shape.accounts),
+    GENESIS_FOR_ROLLYTICS: '1',
+  };
+  const nodeEnv = parseEnv(sh(path.join(ROOT, 'devnet/minievm/start.sh'), [path.join(tmp, 'node')], nodeOpts));
   nodeUp = true;
   const ep: NodeEndpoints = {
     chainId: nodeEnv.CHAIN_ID ?? '',
@@ -165,6 +163,13 @@ try {
   };
   const plan = planTraffic(shape);
   const traffic = await runTraffic(ep, plan);
+  // still head: the node restarted on its data without empty blocks
+  sh(path.join(ROOT, 'devnet/minievm/stop.sh'), [path.join(tmp, 'node')]);
+  sh(path.join(ROOT, 'devnet/minievm/start.sh'), [path.join(tmp, 'node')], {
+    ...nodeOpts,
+    RESUME: '1',
+    EMPTY_BLOCKS: 'false',
+  });
   let height = await latestHeight(ep);
   for (let still = 0; still < 6; ) {
     await sleep(500);
@@ -184,9 +189,10 @@ try {
   // 2. ingest backfill, one at a time
   const oursDir = path.join(tmp, 'ours');
   const oursEnv = { RICHLIST_INTERVAL_MS: '1000', EVM_INTERNAL_TXS: 'true', LOG_LEVEL: 'warn' };
-  let t0 = Date.now();
+  // The clock starts when each indexer answers HTTP (after chDB / Postgres set-up and migrations).
   ours = new IngestProcess({ endpoints: ep, dataDir: oursDir, port: await freePort(), extraEnv: oursEnv });
   await ours.start();
+  let t0 = Date.now();
   const oursIngest = await backfill(
     () => ours?.baseUrl ?? '',
     height,
@@ -195,10 +201,10 @@ try {
   );
   const oursBytes = duBytes(oursDir);
 
-  t0 = Date.now();
   const rState = path.join(tmp, 'rollytics');
   rollyticsUp = true;
   const r = parseEnv(sh(path.join(ROOT, 'devnet/rollytics/start.sh'), [rState], nodeEnv));
+  t0 = Date.now();
   const theirs = r.ROLLYTICS_API_URL ?? '';
   const pgData = readFileSync(path.join(rState, 'pgdata.path'), 'utf8').trim();
   const rPids = () => {

@@ -10,9 +10,13 @@
 #   JSON-RPC=base+45, JSON-RPC WS=base+46 — away from the 26657/1317/8545
 #   defaults so it never collides with another node on a shared machine.
 #   TIMEOUT_COMMIT (500ms).
-#   EMPTY_BLOCKS (true): false = blocks only when txs arrive, so the head stops
-#   after the traffic (the rollytics differential test compares a still chain);
-#   start-up then waits for height 1 instead of 2.
+#   EMPTY_BLOCKS (true): false = blocks only when txs arrive (start-up then
+#   waits for height 1 instead of 2). minievm's app-side mempool holds txs with
+#   future nonces outside CometBFT's, so concurrent senders can stall until
+#   create_empty_blocks_interval: use it for a still head AFTER traffic.
+#   RESUME=1: restart a stopped node on its existing home (no init), re-applying
+#   the config edits; with EMPTY_BLOCKS=false the head then stops where it is
+#   (the rollytics differential test compares both indexers on a still chain).
 #   GENESIS_FOR_ROLLYTICS=1: the two genesis edits the reference indexer
 #   rollytics needs (devnet/rollytics/, docs/bench-rollytics.md): the opchild
 #   validator's operator_address = valoper of the consensus key (as OPinit's
@@ -42,9 +46,13 @@ if [[ -f "$HOME_DIR/minitiad.pid" ]] && kill -0 "$(cat "$HOME_DIR/minitiad.pid")
   say "a node is already running from $HOME_DIR (pid $(cat "$HOME_DIR/minitiad.pid")); run stop.sh first"
   exit 1
 fi
+KR=(--keyring-backend test --home "$HOME_DIR")
+if [[ "${RESUME:-0}" == 1 ]]; then
+  [[ -f "$HOME_DIR/config/genesis.json" ]] || { say "RESUME=1 but no node home at $HOME_DIR"; exit 1; }
+  say "resuming the node in $HOME_DIR (config edits re-applied, chain data kept)"
+else
 rm -rf "$HOME_DIR"
 mkdir -p "$HOME_DIR"
-KR=(--keyring-backend test --home "$HOME_DIR")
 
 # 2. Node home: config, genesis, node and consensus keys.
 "$BIN" init devnet --chain-id "$CHAIN_ID" --home "$HOME_DIR" >"$HOME_DIR/init.log" 2>&1
@@ -74,12 +82,16 @@ if [[ "${GENESIS_FOR_ROLLYTICS:-0}" == 1 ]]; then
   say "genesis edits for rollytics: operator_address $valoper, EVM fee denom $DENOM"
 fi
 
+fi # RESUME
+
 # 6. Consensus: short block time, and empty blocks so the head keeps moving
 #    (the /status catch-up check needs new blocks without traffic). No pprof
 #    listener: 6060 may be taken on a shared machine.
 CFG="$HOME_DIR/config/config.toml"
 sed -i -E "s/^timeout_commit = .*/timeout_commit = \"$TIMEOUT_COMMIT\"/" "$CFG"
 sed -i -E "s/^create_empty_blocks = .*/create_empty_blocks = ${EMPTY_BLOCKS:-true}/" "$CFG"
+# without empty blocks, no periodic empty block either (create_empty_blocks_interval must be > 0 here: 24 h)
+[[ "${EMPTY_BLOCKS:-true}" == false ]] && sed -i -E 's/^create_empty_blocks_interval = .*/create_empty_blocks_interval = "24h0m0s"/' "$CFG"
 sed -i -E 's/^pprof_laddr = .*/pprof_laddr = ""/' "$CFG"
 sed -i -E 's/^indexer = .*/indexer = "kv"/' "$CFG"   # tx_search and REST tx-by-hash need it
 

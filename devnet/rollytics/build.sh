@@ -10,7 +10,8 @@
 # module proxy; if the proxy refuses github.com/initia-labs/minievm@v1.1.4 the
 # vendored archive of that tag (MINIEVM_114_SOURCE_ARCHIVE) replaces it.
 #
-# The source tree stays in the cache: start.sh applies its orm/migrations/*.sql.
+# The source tree stays in the cache: start.sh applies its orm/migrations/*.sql. One local edit to it: both
+# servers listen on 127.0.0.1 instead of every interface.
 # Exit codes: 0 built/cached, 2 source archive missing, 4 Go too old/missing,
 # 5 go build failed, 6 gcc missing. Failures print the command and its error.
 set -euo pipefail
@@ -28,7 +29,7 @@ LOG="$OUT_DIR/build.log"
 
 say() { echo "[rollytics-build] $*" >&2; }
 
-if [[ -x "$BIN" ]] && [[ -d "$SRC/orm/migrations" ]] && "$BIN" version >/dev/null 2>&1; then
+if [[ -x "$BIN" ]] && [[ -d "$SRC/orm/migrations" ]] && [[ -f "$OUT_DIR/.loopback" ]] && "$BIN" version >/dev/null 2>&1; then
   say "cached binary $BIN"
   echo "$BIN"
   exit 0
@@ -73,6 +74,13 @@ if [[ ! -f "$SRC/.extracted" ]] || [[ "$(cat "$SRC/.extracted")" != "$stamp" ]];
 fi
 cd "$SRC"
 say "source: $archive (log: $LOG)"
+# Upstream listens on ":" + PORT (every interface) for both servers; on a shared machine a test server must bind
+# loopback only. The one local change to the extracted tree (in the cache, never in the repo): 127.0.0.1.
+for f in api/api.go indexer/api/api.go; do
+  grep -q 'listenAddr := ":" + port' "$f" || grep -q 'listenAddr := "127.0.0.1:" + port' "$f" \
+    || { say "FAILED: $f no longer has the expected listen address line; update build.sh"; exit 5; }
+  sed -i 's/listenAddr := ":" + port/listenAddr := "127.0.0.1:" + port/' "$f"
+done
 
 # minievm v1.1.4: served by the proxy today (only its version list is refused);
 # fall back to the vendored archive of the tag.
@@ -91,6 +99,7 @@ run_step 5 nice -n 19 go build -mod=readonly \
   -ldflags "-s -w -X main.Version=$ROLLYTICS_VERSION -X main.CommitHash=$ROLLYTICS_COMMIT" \
   -o "$BIN.tmp" ./cmd/rollytics
 mv "$BIN.tmp" "$BIN"
+touch "$OUT_DIR/.loopback"
 "$BIN" version >>"$LOG" 2>&1 || true
 say "built $BIN"
 echo "$BIN"

@@ -75,7 +75,10 @@ EXTRA=(${ROLLYTICS_EXTRA_ENV:-})
 (cd "$STATE/run" && exec env "${ENV[@]}" "${EXTRA[@]}" "$BIN" indexer >"$STATE/indexer.log" 2>&1) &
 echo $! >"$STATE/indexer.pid"
 deadline=$((SECONDS + 60))
-until curl -sf "http://127.0.0.1:$IDX_PORT/status" >/dev/null 2>&1; do
+# Up = answering HTTP: /status is a 500 until the first block is indexed, and rollytics only starts indexing
+# once the chain is above height 10 (types.MinChainHeightToStart).
+answers() { [[ "$(curl -s -o /dev/null -w '%{http_code}' "$1" 2>/dev/null)" != 000 ]]; }
+until answers "http://127.0.0.1:$IDX_PORT/status"; do
   kill -0 "$(cat "$STATE/indexer.pid")" 2>/dev/null || { say "indexer exited:"; tail -n 30 "$STATE/indexer.log" >&2; exit 1; }
   ((SECONDS < deadline)) || { say "indexer not up after 60s:"; tail -n 30 "$STATE/indexer.log" >&2; exit 1; }
   sleep 0.5
@@ -83,7 +86,7 @@ done
 (cd "$STATE/run" && exec env "${ENV[@]}" "${EXTRA[@]}" "$BIN" api >"$STATE/api.log" 2>&1) &
 echo $! >"$STATE/api.pid"
 deadline=$((SECONDS + 60))
-until curl -sf "http://127.0.0.1:$API_PORT/status" >/dev/null 2>&1; do
+until answers "http://127.0.0.1:$API_PORT/status"; do
   kill -0 "$(cat "$STATE/api.pid")" 2>/dev/null || { say "api exited:"; tail -n 30 "$STATE/api.log" >&2; exit 1; }
   ((SECONDS < deadline)) || { say "api not up after 60s:"; tail -n 30 "$STATE/api.log" >&2; exit 1; }
   sleep 0.5
