@@ -25,7 +25,7 @@ import { freePort, IngestProcess } from '../devnet/minievm/ingest-process.js';
 import { latestHeight, sleep, type NodeEndpoints } from '../devnet/minievm/node-client.js';
 import { runTraffic } from '../devnet/minievm/traffic.js';
 import { DEFAULT_SHAPE, planTraffic, type TrafficShape } from '../devnet/minievm/traffic-plan.js';
-import { readChainKeys } from '../devnet/rollytics/probes.js';
+import { readChainKeys, waitForFeeData } from '../devnet/rollytics/probes.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(here, '..');
@@ -162,6 +162,7 @@ try {
     evmRpc: nodeEnv.EVM_JSONRPC_URL ?? '',
   };
   const plan = planTraffic(shape);
+  await waitForFeeData(ep);
   const traffic = await runTraffic(ep, plan);
   // rollytics' rich list runs 5 blocks behind its head: let 7 empty blocks pass before the head stops
   while ((await latestHeight(ep)) < traffic.lastHeight + 7) await sleep(250);

@@ -292,19 +292,16 @@ const show = (v: unknown) => {
   return s === undefined ? 'undefined' : s.length > 160 ? `${s.slice(0, 157)}...` : s;
 };
 
-/** A readable report: grouped by endpoint, one line per difference (capped). */
-export function formatDifferences(diffs: Difference[], max = 60): string {
+/** A readable report: grouped by endpoint, the first few differences of each (the full list goes to a file). */
+export function formatDifferences(diffs: Difference[], perEndpoint = 6): string {
   const lines: string[] = [`${diffs.length} difference(s) between ours and rollytics:`];
   const byEndpoint = new Map<string, Difference[]>();
   for (const d of diffs) byEndpoint.set(d.endpoint, [...(byEndpoint.get(d.endpoint) ?? []), d]);
-  let shown = 0;
   for (const [ep, ds] of byEndpoint) {
     lines.push(`${ep}: ${ds.length}`);
-    for (const d of ds) {
-      if (shown++ >= max) break;
+    for (const d of ds.slice(0, perEndpoint))
       lines.push(`  key ${d.key}  ${d.url}\n    ${d.path}: ours ${show(d.ours)} | rollytics ${show(d.theirs)}`);
-    }
+    if (ds.length > perEndpoint) lines.push(`  … ${ds.length - perEndpoint} more`);
   }
-  if (diffs.length > max) lines.push(`… ${diffs.length - max} more`);
   return lines.join('\n');
 }

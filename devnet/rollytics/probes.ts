@@ -1,7 +1,8 @@
 // Every key the chain has, read from the node itself (not from either indexer),
 // and the probes (endpoint × key × query variant) the differential test runs.
 import { createHash } from 'node:crypto';
-import { cometRpc, getJson, type NodeEndpoints } from '../minievm/node-client.js';
+import { JsonRpcProvider } from 'ethers';
+import { cometRpc, getJson, sleep, type NodeEndpoints } from '../minievm/node-client.js';
 import { bech32ToEvm } from '../minievm/accounts.js';
 import type { Probe } from './differential.js';
 
@@ -18,6 +19,29 @@ export interface ChainKeys {
   tokens: { collection: string; tokenId: string }[];
   /** rich-list denoms: the native denom and each ERC20 address */
   denoms: string[];
+}
+
+/**
+ * Right after start-up the node's JSON-RPC may not give fee data yet (ethers: "failed to get consistent fee
+ * data"), which fails the traffic generator's first deploy: wait until it does.
+ */
+export async function waitForFeeData(ep: NodeEndpoints, timeoutMs = 60_000): Promise<void> {
+  const provider = new JsonRpcProvider(ep.evmRpc);
+  const deadline = Date.now() + timeoutMs;
+  try {
+    for (;;) {
+      try {
+        const fee = await provider.getFeeData();
+        if (fee.gasPrice !== null || fee.maxFeePerGas !== null) return;
+      } catch (e) {
+        if (Date.now() > deadline) throw e;
+      }
+      if (Date.now() > deadline) throw new Error(`no EVM fee data from ${ep.evmRpc} within ${timeoutMs} ms`);
+      await sleep(500);
+    }
+  } finally {
+    provider.destroy();
+  }
 }
 
 interface BlockchainResult {
@@ -59,7 +83,8 @@ export async function readChainKeys(
       const text = JSON.stringify(await getJson<RestTx>(`${ep.rest}/cosmos/tx/v1beta1/txs/${hash}`));
       for (const m of text.match(/\binit1[02-9ac-hj-np-z]{38}\b/g) ?? []) accounts.add(m);
       const tx = JSON.parse(text) as RestTx;
-      for (const m of tx.tx.body.messages) msgTypes.add(m['@type']);
+      // upstream names message types without the leading '/' (and ignores a filter it does not know)
+      for (const m of tx.tx.body.messages) msgTypes.add(m['@type'].replace(/^\//, ''));
     }
   }
   return {
@@ -90,7 +115,7 @@ function list(
   more: Record<string, string> = {},
 ): Probe[] {
   return [
-    { endpoint, key, path, items, query: { ...more }, maxPages: 1 }, // defaults: first page of 100
+    { endpoint, key, path, items, query: { ...more } }, // defaults: pages of 100
     ...listVariants(limit).map((q) => ({ endpoint, key, path, items, query: { ...more, ...q } })),
   ];
 }

@@ -11,7 +11,7 @@
 // (devnet/rollytics/install-postgres.sh installs Debian's package): a missing piece fails the suite.
 //   npx vitest run -c devnet/rollytics/vitest.e2e.config.ts
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -27,7 +27,7 @@ import {
   runProbes,
   type Probe,
 } from '../../devnet/rollytics/differential.js';
-import { buildProbes, readChainKeys, type ChainKeys } from '../../devnet/rollytics/probes.js';
+import { buildProbes, readChainKeys, waitForFeeData, type ChainKeys } from '../../devnet/rollytics/probes.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const MINIEVM = path.join(ROOT, 'devnet', 'minievm');
@@ -158,6 +158,7 @@ beforeAll(async () => {
   };
   // 3. Traffic, then a still head: the node restarts on its data without empty blocks (during the traffic they
   // are needed: minievm's app-side mempool holds future-nonce txs where CometBFT does not see them).
+  await waitForFeeData(ep);
   traffic = await runTraffic(ep, plan);
   // Upstream's rich list stays RICH_LIST_BLOCK_DELAY (5) blocks behind the head: let a few empty blocks pass so
   // that its last processed height lies above the last tx.
@@ -212,6 +213,9 @@ describe('ours vs rollytics on a live minievm devnet', () => {
   it('every endpoint, every key, every page: the same JSON up to the documented normalisations', async () => {
     const probes = buildProbes(keys);
     const { differences, stats } = await runProbes({ ours: ours?.baseUrl ?? '', theirs }, probes, { concurrency: 4 });
+    // every difference, for reading beyond the report's first few per endpoint
+    mkdirSync(path.join(ROOT, '.tmp'), { recursive: true });
+    writeFileSync(path.join(ROOT, '.tmp', 'rollytics-differences.json'), JSON.stringify(differences, null, 1));
     expect(differences, formatDifferences(differences)).toEqual([]);
     // all 16 endpoints of the spec were exercised
     expect(new Set(probes.map((p) => p.endpoint)).size).toBe(16);
