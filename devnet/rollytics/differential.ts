@@ -117,22 +117,6 @@ export const NORMALISATIONS: Normalisation[] = [
       if (isObj(tp) && isObj(op) && tp.total === '-1') tp.total = op.total;
     },
   },
-  {
-    id: 'richlist-zero-holders',
-    reason:
-      'Upstream lists ERC20 holders whose balance went back to 0 (its balance rows are never deleted); ours lists holders with a positive balance only. Upstream rows with amount "0" are dropped and its `total` reduced by their number.',
-    apply({ probe }, _o, t) {
-      if (!probe.endpoint.startsWith('/indexer/richlist/')) return;
-      if (!isObj(t.body) || !Array.isArray(t.body.holders)) return;
-      const before = t.body.holders.length;
-      t.body.holders = t.body.holders.filter((h) => !(isObj(h) && h.amount === '0'));
-      const dropped = before - (t.body.holders as unknown[]).length;
-      const p = t.body.pagination;
-      if (dropped > 0 && isObj(p) && typeof p.total === 'string' && p.total !== '0') {
-        p.total = String(Number(p.total) - dropped);
-      }
-    },
-  },
 ];
 
 /** Structural JSON diff: every path where the two values differ. Object key order is ignored. */
@@ -248,14 +232,22 @@ export async function runProbe(
     const prev = theirs.at(-1)?.answer.body;
     if (isObj(prev) && isObj(prev.pagination)) prev.pagination.next_key = null;
   }
+  if (probe.items === 'holders') {
+    compareRichListWalk(probe, ours, theirs, norms, out);
+    return out;
+  }
   if (ours.length !== theirs.length) {
+    const lastOf = (ps: { answer: Answer }[]) => {
+      const a = ps.at(-1)?.answer;
+      return a ? `${ps.length} page(s), last: ${a.status} ${JSON.stringify(a.body).slice(0, 200)}` : '0 pages';
+    };
     out.push({
       endpoint: probe.endpoint,
       key: probe.key,
       url: urlOf(probe),
       path: '<pages>',
-      ours: ours.length,
-      theirs: theirs.length,
+      ours: lastOf(ours),
+      theirs: lastOf(theirs),
     });
   }
   for (let i = 0; i < Math.min(ours.length, theirs.length); i++) {
@@ -264,6 +256,63 @@ export async function runProbe(
     if (o && t) compareOne(probe, i, `${o.url} | theirs: ${t.url}`, o.answer, t.answer, norms, out);
   }
   return out;
+}
+
+export const RICHLIST_WALK_RULE = {
+  id: 'richlist-walk',
+  reason:
+    'Rich lists are compared as whole walks, not page by page: upstream lists ERC20 holders whose balance went back to 0 (its balance rows are never deleted; they shift its pages), and it breaks ties between equal amounts in no defined order. Its zero rows are dropped (and its total reduced by their number), both walks must be ordered by amount in the requested direction, and holders with equal amounts are compared as sets.',
+} as const;
+
+function compareRichListWalk(
+  probe: Probe,
+  ours: { url: string; answer: Answer }[],
+  theirs: { url: string; answer: Answer }[],
+  norms: Normalisation[],
+  out: Difference[],
+): void {
+  const base = { endpoint: probe.endpoint, key: probe.key, url: urlOf(probe) };
+  const first = (ps: { answer: Answer }[]) => ps[0]?.answer;
+  const o0 = first(ours);
+  const t0 = first(theirs);
+  if (!o0 || !t0) return;
+  if (o0.status !== 200 || t0.status !== 200) {
+    compareOne(probe, 0, base.url, o0, t0, norms, out);
+    return;
+  }
+  type H = { account: string; amount: string };
+  const all = (ps: { answer: Answer }[]) =>
+    ps.flatMap((p) =>
+      isObj(p.answer.body) && Array.isArray(p.answer.body.holders) ? p.answer.body.holders : [],
+    ) as H[];
+  const oAll = all(ours);
+  const tRaw = all(theirs);
+  const tAll = tRaw.filter((h) => h.amount !== '0');
+  const zeros = tRaw.length - tAll.length;
+  const desc = probe.query?.['pagination.reverse'] !== 'false';
+  const cmp = (a: H, b: H) => {
+    const d = BigInt(a.amount) - BigInt(b.amount);
+    return d === 0n ? (a.account < b.account ? -1 : a.account > b.account ? 1 : 0) : d < 0n === desc ? 1 : -1;
+  };
+  for (const [side, list] of [
+    ['ours', oAll],
+    ['theirs', tAll],
+  ] as const) {
+    for (let i = 1; i < list.length; i++) {
+      const d = BigInt(list[i]?.amount ?? '0') - BigInt(list[i - 1]?.amount ?? '0');
+      if (desc ? d > 0n : d < 0n) {
+        out.push({ ...base, path: `<${side} not ordered by amount at ${i}>`, ours: list[i - 1], theirs: list[i] });
+        break;
+      }
+    }
+  }
+  const totalOf = (a: Answer) => (isObj(a.body) && isObj(a.body.pagination) ? a.body.pagination.total : undefined);
+  const tTotal = totalOf(t0);
+  const tAdjusted = typeof tTotal === 'string' && tTotal !== '0' ? String(Number(tTotal) - zeros) : tTotal;
+  if (totalOf(o0) !== tAdjusted)
+    out.push({ ...base, path: '$.pagination.total', ours: totalOf(o0), theirs: tAdjusted });
+  for (const d of jsonDiff([...oAll].sort(cmp), [...tAll].sort(cmp), '$.holders(all pages)'))
+    out.push({ ...base, ...d });
 }
 
 /** Runs probes with bounded concurrency; returns every difference. */

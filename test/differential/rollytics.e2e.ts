@@ -216,7 +216,7 @@ describe('ours vs rollytics on a live minievm devnet', () => {
     // every difference, for reading beyond the report's first few per endpoint
     mkdirSync(path.join(ROOT, '.tmp'), { recursive: true });
     writeFileSync(path.join(ROOT, '.tmp', 'rollytics-differences.json'), JSON.stringify(differences, null, 1));
-    expect(differences, formatDifferences(differences)).toEqual([]);
+    expect(differences.length, formatDifferences(differences)).toBe(0);
     // all 16 endpoints of the spec were exercised
     expect(new Set(probes.map((p) => p.endpoint)).size).toBe(16);
     expect(stats.requests).toBeGreaterThan(probes.length);
