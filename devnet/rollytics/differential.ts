@@ -227,7 +227,13 @@ export async function runProbe(
       | unknown[]
       | undefined;
   const last = theirs.at(-1);
-  if (theirs.length > 1 && last && last.answer.status === 200 && itemsOf(last.answer)?.length === 0) {
+  // MSGS_CURSOR_500_RULE: upstream's following page of a `msgs`-filtered list fails with 500; ours has none to ask.
+  const upstream500 = last?.answer.status === 500 && probe.query?.msgs !== undefined;
+  if (
+    theirs.length > 1 &&
+    last &&
+    ((last.answer.status === 200 && itemsOf(last.answer)?.length === 0) || upstream500)
+  ) {
     theirs.pop();
     const prev = theirs.at(-1)?.answer.body;
     if (isObj(prev) && isObj(prev.pagination)) prev.pagination.next_key = null;
@@ -257,6 +263,12 @@ export async function runProbe(
   }
   return out;
 }
+
+export const MSGS_CURSOR_500_RULE = {
+  id: 'msgs-cursor-500',
+  reason:
+    "Upstream's tx lists filtered by `msgs` set `next_key` on their last page like every cursor list, and the request for the following page (`msgs` + a sequence key) fails with 500 Internal Server Error. Ours answer `next_key: null` there. That trailing 500 page is folded away like the trailing empty page; every page with rows is compared.",
+} as const;
 
 export const RICHLIST_WALK_RULE = {
   id: 'richlist-walk',

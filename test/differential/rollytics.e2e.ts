@@ -216,6 +216,9 @@ describe('ours vs rollytics on a live minievm devnet', () => {
     // every difference, for reading beyond the report's first few per endpoint
     mkdirSync(path.join(ROOT, '.tmp'), { recursive: true });
     writeFileSync(path.join(ROOT, '.tmp', 'rollytics-differences.json'), JSON.stringify(differences, null, 1));
+    process.stdout.write(
+      `rollytics differential: height ${keys.height}, ${keys.txHashes.length} txs, ${probes.length} probes, ${stats.requests} requests, ${differences.length} differences\n`,
+    );
     expect(differences.length, formatDifferences(differences)).toBe(0);
     // all 16 endpoints of the spec were exercised
     expect(new Set(probes.map((p) => p.endpoint)).size).toBe(16);

@@ -417,6 +417,12 @@ describe('NFTs', () => {
         .toUpperCase();
       const { body } = await api.get(`/indexer/nft/v1/collections/by_name/${encodeURIComponent(part)}`);
       expect(body.collections.map((x: { object_addr: string }) => x.object_addr)).toContain(named.object_addr);
+      // like upstream: the number of matches even when count_total is off
+      const off = await api.get(
+        `/indexer/nft/v1/collections/by_name/${encodeURIComponent(part)}?pagination.count_total=false`,
+      );
+      expect(off.body.pagination.total).toBe(body.pagination.total);
+      expect(Number(off.body.pagination.total)).toBeGreaterThan(0);
     }
     const none = await api.get('/indexer/nft/v1/collections/by_name/zzzz-no-such-collection');
     expect(none.body).toEqual({ collections: [], pagination: { previous_key: null, next_key: null, total: '0' } });

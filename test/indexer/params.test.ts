@@ -166,5 +166,8 @@ describe('denoms, names, times', () => {
     expect(averageBlockTime([])).toBe(0);
     expect(averageBlockTime(['1000000000'])).toBe(0);
     expect(averageBlockTime(['3000000000', '2500000000', '2000000000'])).toBe(0.5);
+    // like upstream: block times truncated to microseconds (Postgres), then Go's Duration.Seconds()
+    expect(averageBlockTime(['2000001999', '1000000000'])).toBe(1.000001);
+    expect(averageBlockTime(['1166040898999', '1000000000000'])).toBe(166.040898);
   });
 });
