@@ -25,6 +25,7 @@ import { freePort, IngestProcess } from '../devnet/minievm/ingest-process.js';
 import { latestHeight, sleep, type NodeEndpoints } from '../devnet/minievm/node-client.js';
 import { runTraffic } from '../devnet/minievm/traffic.js';
 import { DEFAULT_SHAPE, planTraffic, type TrafficShape } from '../devnet/minievm/traffic-plan.js';
+import { freePortBase } from '../devnet/rollytics/ports.js';
 import { readChainKeys, waitForFeeData } from '../devnet/rollytics/probes.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -149,7 +150,7 @@ try {
     nftBurns: DEFAULT_SHAPE.nftBurns * scale,
   };
   const nodeOpts = {
-    PORT_BASE: String(20_000 + 100 * Math.floor(Math.random() * 400)),
+    PORT_BASE: String(await freePortBase()),
     DEVNET_ACCOUNTS: String(shape.accounts),
     GENESIS_FOR_ROLLYTICS: '1',
   };

@@ -27,6 +27,7 @@ import {
   runProbes,
   type Probe,
 } from '../../devnet/rollytics/differential.js';
+import { freePortBase } from '../../devnet/rollytics/ports.js';
 import { buildProbes, readChainKeys, waitForFeeData, type ChainKeys } from '../../devnet/rollytics/probes.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
@@ -57,25 +58,6 @@ function parseEnv(out: string): Record<string, string> {
         return [l.slice(0, i), l.slice(i + 1)];
       }),
   );
-}
-
-async function isFree(port: number): Promise<boolean> {
-  const { createServer } = await import('node:net');
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.once('error', () => resolve(false));
-    s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
-  });
-}
-
-/** A port base whose six derived ports (see devnet/minievm/start.sh) are all free right now. */
-async function freePortBase(): Promise<number> {
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const base = 20_000 + 100 * Math.floor(Math.random() * 400);
-    const free = await Promise.all([17, 45, 46, 56, 57, 90].map((d) => isFree(base + d)));
-    if (free.every(Boolean)) return base;
-  }
-  throw new Error('no free port base found');
 }
 
 function run(script: string, args: string[], env: Record<string, string>, what: string): string {
