@@ -68,7 +68,8 @@ export async function seedBalances(
   log: Logger,
   prefix = 'init',
 ): Promise<SeedResult> {
-  const get = <T>(path: string) => withRetry(() => source.restGet<T>(path, height), { baseMs: 200 });
+  // Bounded: a node that pruned the height answers 5xx for good, which must not stall the ingest's start.
+  const get = <T>(path: string) => withRetry(() => source.restGet<T>(path, height), { baseMs: 200, attempts: 8 });
   const accountPages = await pages<AccountsPage>(
     (key) =>
       get(

@@ -51,7 +51,11 @@ export function makeValidator(moniker: string): Validator {
 
 const hex = (n: number | bigint): string => `0x${n.toString(16)}`;
 
-/** Writes block position fields into EVM receipts / txs / logs (the chain, not the caller, owns them). */
+/**
+ * Writes block position fields into EVM receipts / txs / logs (the chain, not the caller, owns them), as
+ * minievm v1.2.18's indexer does (indexer/abci.go): transactionIndex counts the block's EVM txs from 1, and
+ * logIndex restarts at 0 in every receipt (test/fixtures/minievm-devnet).
+ */
 function sealEvm(
   evm: EvmSide,
   height: number,
@@ -61,7 +65,7 @@ function sealEvm(
   const blockHash = `0x${blockHashHex.toLowerCase()}`;
   const blockNumber = hex(height);
   const receipts = evm.receipts.map((r) => {
-    const transactionIndex = hex(counters.tx++);
+    const transactionIndex = hex(++counters.tx);
     counters.gas += BigInt(r.gasUsed);
     return {
       ...r,
@@ -69,13 +73,13 @@ function sealEvm(
       blockNumber,
       transactionIndex,
       cumulativeGasUsed: hex(counters.gas),
-      logs: r.logs.map((l) => ({
+      logs: r.logs.map((l, logIndex) => ({
         ...l,
         blockNumber,
         blockHash,
         transactionHash: r.transactionHash,
         transactionIndex,
-        logIndex: hex(counters.log++),
+        logIndex: hex(logIndex),
         removed: false,
       })),
     };

@@ -39,6 +39,16 @@ if [[ -x "$BIN" ]] && "$BIN" version >/dev/null 2>&1; then
 fi
 
 mkdir -p "$OUT_DIR"
+# One build at a time per cache (parallel test runs share it); the winner's binary serves the others.
+if command -v flock >/dev/null 2>&1; then
+  exec 9>"$OUT_DIR/.build.lock"
+  flock 9
+  if [[ -x "$BIN" ]] && "$BIN" version >/dev/null 2>&1; then
+    say "source: cached binary $BIN (built by a concurrent run: $(cat "$OUT_DIR/source" 2>/dev/null || echo unknown source))"
+    echo "$BIN"
+    exit 0
+  fi
+fi
 : >"$LOG"
 # Go caches inside the chain-infra cache: a second build (or a CI cache of this
 # one folder) takes seconds.

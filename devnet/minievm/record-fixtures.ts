@@ -1,7 +1,7 @@
 // Records real minievm devnet answers as test fixtures (test/fixtures/minievm-devnet/): for one tx of each
 // kind the traffic generator sends (Cosmos bank send, Ethereum-signed MsgCall, Ethereum-signed MsgCreate, a
 // failed tx) the CometBFT `block` and `block_results` of its height, the REST `txs/{hash}` answer and the
-// block's `eth_getBlockReceipts`. Run against a devnet that has had traffic:
+// block's `eth_getBlockReceipts` and `eth_getBlockByNumber(full)`. Run against a devnet that has had traffic:
 //   eval "$(bash devnet/minievm/start.sh /tmp/h)"; npx tsx devnet/minievm/traffic.ts
 //   npx tsx devnet/minievm/record-fixtures.ts test/fixtures/minievm-devnet
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -66,6 +66,7 @@ export async function recordFixtures(ep: NodeEndpoints, outDir: string): Promise
           block_results: `CometBFT RPC block_results?height=${height}`,
           rest_tx: `GET /cosmos/tx/v1beta1/txs/${t.hash.toUpperCase()}`,
           receipts: `JSON-RPC eth_getBlockReceipts(0x${height.toString(16)})`,
+          evm_block: `JSON-RPC eth_getBlockByNumber(0x${height.toString(16)}, true)`,
         },
       },
       tx_hash: t.hash.toUpperCase(),
@@ -74,6 +75,7 @@ export async function recordFixtures(ep: NodeEndpoints, outDir: string): Promise
       block_results: await cometRpc<unknown>(ep.cometRpc, 'block_results', { height: String(height) }),
       rest_tx: rest,
       receipts: await evm<unknown[]>(ep, 'eth_getBlockReceipts', [`0x${height.toString(16)}`]),
+      evm_block: await evm<unknown>(ep, 'eth_getBlockByNumber', [`0x${height.toString(16)}`, true]),
     };
     const file = path.join(outDir, `${kind!.name}.json`);
     writeFileSync(file, `${JSON.stringify(fixture, null, 2)}\n`);

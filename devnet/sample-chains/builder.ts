@@ -68,9 +68,34 @@ export function fromRecorded(file: string, exportName: string, note?: string): S
   });
 }
 
+/**
+ * Some recorded fixtures were trimmed upstream (e.g. the Move feegrant and authz ones): `signer_infos: []` and
+ * no signatures, which no real tx has. Such a tx is served as a node would serve a tx of an account whose key
+ * is already on chain: one signer info without a public key (SIGN_MODE_DIRECT, sequence from the recorded
+ * height) and one 64-byte signature, deterministic per recorded hash. Complete txs are served unchanged.
+ */
+export function completeTrimmedTx(tx: TxJson, recordedHash: string, sequence = '0'): TxJson {
+  const authInfo = (tx.auth_info ?? {}) as { signer_infos?: unknown[] };
+  const signatures = (tx as { signatures?: unknown[] }).signatures;
+  if ((authInfo.signer_infos?.length ?? 0) > 0 && (signatures?.length ?? 0) > 0) return tx;
+  const sig = Buffer.concat([
+    sha256(new TextEncoder().encode(`chain-sim signature r ${recordedHash}`)),
+    sha256(new TextEncoder().encode(`chain-sim signature s ${recordedHash}`)),
+  ]).toString('base64');
+  return {
+    ...tx,
+    auth_info: {
+      ...authInfo,
+      signer_infos: [{ public_key: null, mode_info: { single: { mode: 'SIGN_MODE_DIRECT' } }, sequence }],
+      tip: (authInfo as { tip?: unknown }).tip ?? null,
+    },
+    signatures: [sig],
+  } as TxJson;
+}
+
 export function fromTxResponse(r: RecordedTxResponse, origin: SampleTxOrigin): SampleTx {
   return {
-    tx: r.tx,
+    tx: completeTrimmedTx(r.tx, r.txhash),
     result: {
       code: r.code,
       codespace: r.codespace ?? '',

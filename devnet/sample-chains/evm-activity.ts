@@ -3,7 +3,7 @@
 // txs minievm creates for Cosmos txs that emit EVM logs, derived ERC20 / ERC721 activity, and the
 // independent log replay that gives expected balances and NFT owners.
 import { toBech32, fromHex } from '@cosmjs/encoding';
-import { keccak256, toUtf8Bytes, getAddress } from 'ethers';
+import { keccak256, toUtf8Bytes, getAddress, Signature, SigningKey, Transaction, computeAddress } from 'ethers';
 import type { AbciEvent, EvmLog, EvmReceipt, EvmSide, EvmTxObject, TxJson, TxResult } from '../chain-sim/types.js';
 import type { RecordedEvmPayload } from './fixtures.js';
 import type { SampleTx, SampleTxOrigin } from './builder.js';
@@ -138,6 +138,45 @@ const attr = (key: string, value: string): { key: string; value: string; index: 
   index: true,
 });
 
+/**
+ * The ethsecp256k1 public key (33-byte compressed, base64) minievm reports in `signer_infos` of an Ethereum
+ * tx: the key recovered from its signature. null when the signature does not recover to `from` (derived txs
+ * carry placeholder signatures), because a key of another account would change the tx's signer.
+ */
+export function recoveredEthPubKey(t: EvmTxObject): { '@type': string; key: string } | null {
+  try {
+    const type = Number(BigInt(String(t.type ?? '0x0')));
+    const v = BigInt(String(t.v ?? '0x0'));
+    const yParity = type === 0 ? (v >= 35n ? Number((v - 35n) % 2n) : Number(v - 27n)) : Number(v & 1n);
+    const tx = Transaction.from({
+      type,
+      chainId: BigInt(String(t.chainId ?? '0x0')),
+      nonce: Number(BigInt(String(t.nonce))),
+      gasLimit: BigInt(String(t.gas)),
+      ...(type === 2
+        ? {
+            maxFeePerGas: BigInt(String(t.maxFeePerGas ?? '0x0')),
+            maxPriorityFeePerGas: BigInt(String(t.maxPriorityFeePerGas ?? '0x0')),
+            accessList: [],
+          }
+        : { gasPrice: BigInt(String(t.gasPrice ?? '0x0')) }),
+      to: (t.to as string | null) ?? null,
+      value: BigInt(String(t.value ?? '0x0')),
+      data: String(t.input ?? '0x'),
+      signature: Signature.from({ r: pad32(String(t.r)), s: pad32(String(t.s)), yParity: yParity as 0 | 1 }),
+    });
+    const pub = tx.fromPublicKey;
+    if (!pub || computeAddress(pub).toLowerCase() !== String(t.from).toLowerCase()) return null;
+    const compressed = SigningKey.computePublicKey(pub, true);
+    return {
+      '@type': '/initia.crypto.v1beta1.ethsecp256k1.PubKey',
+      key: Buffer.from(compressed.slice(2), 'hex').toString('base64'),
+    };
+  } catch {
+    return null;
+  }
+}
+
 /** The Cosmos tx minievm records for an EVM tx: one MsgCall (or MsgCreate) with call/create and evm events. */
 export function wrapEvmTx(evmTx: EvmTxObject, receipt: EvmReceipt, origin: SampleTxOrigin): SampleTx {
   const sender = bech32OfEvm(String(evmTx.from));
@@ -175,7 +214,8 @@ export function wrapEvmTx(evmTx: EvmTxObject, receipt: EvmReceipt, origin: Sampl
     },
     auth_info: {
       fee: { amount: [], gas_limit: BigInt(String(evmTx.gas)).toString(), granter: '', payer: '' },
-      signer_infos: [{ mode_info: { single: { mode: 9999 } }, public_key: null, sequence: nonce }],
+      // minievm reports the key recovered from the Ethereum signature (an explorer's schema rejects null)
+      signer_infos: [{ mode_info: { single: { mode: 9999 } }, public_key: recoveredEthPubKey(evmTx), sequence: nonce }],
       tip: null,
     },
     signatures: [sig],

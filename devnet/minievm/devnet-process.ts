@@ -1,0 +1,57 @@
+// Start/stop a devnet (start.sh/stop.sh) from TypeScript on a free loopback port base, for benches and tools.
+import { execFileSync } from 'node:child_process';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { NodeEndpoints } from './node-client.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const PORT_OFFSETS = [17, 45, 46, 56, 57, 90]; // start.sh: REST, JSON-RPC, WS, P2P, RPC, gRPC
+
+async function isFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.once('error', () => resolve(false));
+    s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
+  });
+}
+
+/** A PORT_BASE whose six derived ports (see start.sh) are all free right now. */
+export async function freePortBase(): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const base = 20_000 + 100 * Math.floor(Math.random() * 400);
+    if ((await Promise.all(PORT_OFFSETS.map((d) => isFree(base + d)))).every(Boolean)) return base;
+  }
+  throw new Error('no free port base found');
+}
+
+export interface Devnet {
+  ep: NodeEndpoints;
+  stop(): void;
+}
+
+/** start.sh in `home` on a free port base; the returned stop() runs stop.sh (only that node's pid). */
+export async function startDevnet(home: string, env: Record<string, string> = {}): Promise<Devnet> {
+  const out = execFileSync('bash', [path.join(ROOT, 'devnet/minievm/start.sh'), home], {
+    cwd: ROOT,
+    env: { ...process.env, PORT_BASE: String(await freePortBase()), ...env },
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    timeout: 180_000,
+  });
+  const kv = Object.fromEntries(
+    out
+      .trim()
+      .split('\n')
+      .map((l) => l.split('=', 2) as [string, string]),
+  );
+  return {
+    ep: {
+      chainId: kv.CHAIN_ID ?? '',
+      cometRpc: kv.COMETBFT_RPC_URL ?? '',
+      rest: kv.COSMOS_REST_URL ?? '',
+      evmRpc: kv.EVM_JSONRPC_URL ?? '',
+    },
+    stop: () => execFileSync('bash', [path.join(ROOT, 'devnet/minievm/stop.sh'), home], { stdio: 'inherit' }),
+  };
+}
