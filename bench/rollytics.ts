@@ -25,7 +25,7 @@ import { freePort, IngestProcess } from '../devnet/minievm/ingest-process.js';
 import { latestHeight, sleep, type NodeEndpoints } from '../devnet/minievm/node-client.js';
 import { runTraffic } from '../devnet/minievm/traffic.js';
 import { DEFAULT_SHAPE, planTraffic, type TrafficShape } from '../devnet/minievm/traffic-plan.js';
-import { freePortBase } from '../devnet/rollytics/ports.js';
+import { freePortBase } from '../devnet/minievm/devnet-process.js';
 import { readChainKeys, waitForFeeData } from '../devnet/rollytics/probes.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

@@ -27,7 +27,7 @@ import {
   runProbes,
   type Probe,
 } from '../../devnet/rollytics/differential.js';
-import { freePortBase } from '../../devnet/rollytics/ports.js';
+import { freePortBase } from '../../devnet/minievm/devnet-process.js';
 import { buildProbes, readChainKeys, waitForFeeData, type ChainKeys } from '../../devnet/rollytics/probes.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
