@@ -75,6 +75,8 @@ export const configSchema = z
     /** Comma-separated request headers a preflight may ask for; `*` reflects what the browser asks. */
     CORS_ALLOW_HEADERS: z.string().max(4096).default('*'),
     CORS_MAX_AGE: z.coerce.number().int().min(0).max(86_400).default(600),
+    /** The indexer's in-memory response cache (docs/indexer.md); false for cache-less benchmarks. */
+    INDEXER_RESPONSE_CACHE: bool.default(true),
     // router and tracking
     ROUTER_ENABLED: bool.default(true),
     ROUTER_NETWORK: z.enum(['mainnet', 'testnet', 'custom']).default('mainnet'),

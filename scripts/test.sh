@@ -18,6 +18,13 @@ if ! bash devnet/ibc/build-relayer.sh >/dev/null; then
   relayer_ready=0
   echo "relayer: FAILED to build rly (see the [relayer-build] lines above: missing go or an unreachable module proxy); the real-IBC e2e suite cannot run" >&2
 fi
+echo "== rollytics, the reference indexer (built once into ~/.cache/chain-infra) and PostgreSQL (Debian package)"
+# No quiet skip either: the differential test cannot run without them, and that fails the run.
+rollytics_ready=1
+if ! bash devnet/rollytics/build.sh >/dev/null || ! bash devnet/rollytics/install-postgres.sh >/dev/null; then
+  rollytics_ready=0
+  echo "rollytics: FAILED to build rollytics or install PostgreSQL (see the [rollytics-build] / [rollytics-pg] lines above); the differential test cannot run" >&2
+fi
 echo "== lint and format (biome)"
 npx biome ci --reporter=summary .
 echo "== import rules (dependency-cruiser, docs/architecture.md)"
@@ -42,6 +49,13 @@ if [ "$minievm_ready" = 1 ] && [ "$relayer_ready" = 1 ]; then
 else
   status=1
 fi
+rm -f .tmp/vitest-diff.json
+if [ "$minievm_ready" = 1 ] && [ "$rollytics_ready" = 1 ]; then
+  echo "== differential test: ours vs rollytics on the same minievm devnet"
+  npx vitest run -c devnet/rollytics/vitest.e2e.config.ts --reporter=default --reporter=json --outputFile=.tmp/vitest-diff.json || status=$?
+else
+  status=1
+fi
 echo "== fuzz (schemathesis; full output in .tmp/fuzz-*.log)"
 # schemathesis closes with a pytest-style banner; it stays in the log so that the run's only closing line is ours.
 fuzz_passed=0
@@ -60,10 +74,11 @@ for f in scripts/fuzz-indexer.sh scripts/fuzz-router.sh; do
 done
 node -e '
   const fs = require("node:fs");
-  const runs = [".tmp/vitest.json", ".tmp/vitest-e2e.json", ".tmp/vitest-ibc.json"].filter((f) => fs.existsSync(f)).map((f) => JSON.parse(fs.readFileSync(f, "utf8")));
+  const suites = [".tmp/vitest-e2e.json", ".tmp/vitest-ibc.json", ".tmp/vitest-diff.json"];
+  const runs = [".tmp/vitest.json", ...suites].filter((f) => fs.existsSync(f)).map((f) => JSON.parse(fs.readFileSync(f, "utf8")));
   const sum = (k) => runs.reduce((n, r) => n + r[k], 0);
-  // a devnet suite that could not run (node build failed) counts as one failed test, never as nothing
-  const e2eMissing = (fs.existsSync(".tmp/vitest-e2e.json") ? 0 : 1) + (fs.existsSync(".tmp/vitest-ibc.json") ? 0 : 1);
+  // a devnet suite that could not run (node, relayer or rollytics build failed) counts as one failed test, never as nothing
+  const e2eMissing = suites.filter((f) => !fs.existsSync(f)).length;
   const passed = sum("numPassedTests") + Number(process.argv[1]), failed = sum("numFailedTests") + Number(process.argv[2]) + e2eMissing, skipped = sum("numPendingTests") + sum("numTodoTests");
   console.log(`tests: ${passed} passed, ${failed} failed` + (skipped ? `, ${skipped} skipped` : ""));
 ' "$fuzz_passed" "$fuzz_failed"

@@ -36,12 +36,17 @@ async function render(ctx: IndexerContext, b: BlockRow) {
   };
 }
 
-/** Average of the block intervals in seconds: (newest − oldest) / (n − 1); 0 with fewer than 2 blocks. */
+/**
+ * Average of the block intervals in seconds: (newest − oldest) / (n − 1); 0 with fewer than 2 blocks. Computed
+ * as upstream does, to the last bit: its block times are Postgres timestamps (microseconds, truncated), and Go's
+ * Duration.Seconds() adds whole seconds and the nanosecond remainder as two floats.
+ */
 export function averageBlockTime(nsNewestFirst: readonly string[]): number {
   if (nsNewestFirst.length < 2) return 0;
-  const newest = BigInt(nsNewestFirst[0]!);
-  const oldest = BigInt(nsNewestFirst[nsNewestFirst.length - 1]!);
-  return Number(newest - oldest) / 1e9 / (nsNewestFirst.length - 1);
+  const micros = (ns: string) => BigInt(ns) / 1000n;
+  const d = (micros(nsNewestFirst[0]!) - micros(nsNewestFirst[nsNewestFirst.length - 1]!)) * 1000n;
+  const seconds = Number(d / 1_000_000_000n) + Number(d % 1_000_000_000n) / 1e9;
+  return seconds / (nsNewestFirst.length - 1);
 }
 
 export function registerBlocks(r: Router, ctx: IndexerContext): void {

@@ -170,7 +170,7 @@ export const indexerOpenApi = {
       'getTxsByHeight',
       'tx',
       'Txs of one block',
-      [p('height', { type: 'integer', format: 'int64' }, 'Block height'), ...pagination, msgs],
+      [p('height', str({ minLength: 1, maxLength: 32 }), 'Block height (decimal integer)'), ...pagination, msgs],
       ok(list('txs', 'Tx')),
     ),
     '/indexer/tx/v1/txs/{tx_hash}': get(
@@ -468,7 +468,7 @@ export const indexerOpenApi = {
               signatures: { type: 'array', items: str() },
             },
           },
-          timestamp: str({ description: 'RFC3339Nano, UTC' }),
+          timestamp: str({ description: 'RFC 3339, UTC, at most microseconds (as upstream stores it)' }),
           events: { type: 'array', items: ref('Event') },
         },
       },
@@ -590,7 +590,7 @@ export const indexerOpenApi = {
             },
           },
           height: { type: 'integer' },
-          timestamp: str({ description: 'RFC3339Nano, UTC' }),
+          timestamp: str({ description: 'RFC 3339, UTC, at most microseconds (as upstream stores it)' }),
         },
       },
       Token: {
@@ -619,7 +619,7 @@ export const indexerOpenApi = {
             properties: { token_id: str(), uri: str() },
           },
           height: { type: 'integer' },
-          timestamp: str({ description: 'RFC3339Nano, UTC' }),
+          timestamp: str({ description: 'RFC 3339, UTC, at most microseconds (as upstream stores it)' }),
         },
       },
       Holder: {

@@ -67,8 +67,12 @@ export function parseBlockHeight(v: string): number {
   return n;
 }
 
-/** `/txs/by_height/{height}`: already an integer (validator); still refuse < 1 with the upstream message. */
+/**
+ * `/txs/by_height/{height}`: a string path value (so a non-integer gets upstream's own message, not the
+ * validator's), parsed like `/blocks/{height}`; numbers are still accepted for callers that pass one.
+ */
 export function parseTxHeight(v: unknown): number {
+  if (typeof v === 'string') return parseBlockHeight(v);
   const n = typeof v === 'number' ? v : Number(v);
   if (!Number.isInteger(n))
     throw badRequest(`[INVALID_VALUE] invalid value for height: ${String(v)} (must be a valid integer)`);
@@ -153,6 +157,17 @@ export function rfc3339Nano(chTime: string): string {
   const m = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}:\d{2})(?:\.(\d+))?Z?$/.exec(chTime);
   if (!m) return chTime;
   const frac = (m[3] ?? '').replace(/0+$/, '');
+  return `${m[1]}T${m[2]}${frac ? `.${frac}` : ''}Z`;
+}
+
+/**
+ * NFT timestamps as upstream serves them: it stores Postgres `timestamptz` (microseconds), so the chain's
+ * nanoseconds are truncated to 6 digits, then printed like Go's RFC3339Nano (trailing zeros dropped).
+ */
+export function rfc3339Micro(chTime: string): string {
+  const m = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}:\d{2})(?:\.(\d+))?Z?$/.exec(chTime);
+  if (!m) return chTime;
+  const frac = (m[3] ?? '').slice(0, 6).replace(/0+$/, '');
   return `${m[1]}T${m[2]}${frac ? `.${frac}` : ''}Z`;
 }
 

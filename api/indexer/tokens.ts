@@ -11,7 +11,7 @@ import {
 } from '../../clickhouse/queries/tokens.js';
 import { handle, str, type IndexerContext } from './context.js';
 import { pageResult, parsePage, type RawPageQuery } from './pagination.js';
-import { parseAccount, parseCollectionAddr, parseOrderBy, rfc3339Nano } from './params.js';
+import { parseAccount, parseCollectionAddr, parseOrderBy, rfc3339Micro } from './params.js';
 
 /** An absent or empty filter (`token_id=`, `collection_addr=`) means no filter, as upstream. */
 const filterValue = (v: unknown): string | null => (v === undefined || v === '' ? null : str(v));
@@ -52,7 +52,7 @@ export function registerTokens(r: Router, ctx: IndexerContext): void {
       owner: t.owner,
       nft: { token_id: t.token_id, uri: t.uri },
       height: Number(t.height),
-      timestamp: rfc3339Nano(t.time),
+      timestamp: rfc3339Micro(t.time),
     }));
     return { tokens, pagination };
   };

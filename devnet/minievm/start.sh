@@ -10,6 +10,18 @@
 #   JSON-RPC=base+45, JSON-RPC WS=base+46 — away from the 26657/1317/8545
 #   defaults so it never collides with another node on a shared machine.
 #   TIMEOUT_COMMIT (500ms), BLOCK_INTERVAL (unset: minitia's 100ms default).
+#   EMPTY_BLOCKS (true): false = blocks only when txs arrive (start-up then
+#   waits for height 1 instead of 2). minievm's app-side mempool holds txs with
+#   future nonces outside CometBFT's, so concurrent senders can stall until
+#   create_empty_blocks_interval: use it for a still head AFTER traffic.
+#   RESUME=1: restart a stopped node on its existing home (no init), re-applying
+#   the config edits; with EMPTY_BLOCKS=false the head then stops where it is
+#   (the rollytics differential test compares both indexers on a still chain).
+#   GENESIS_FOR_ROLLYTICS=1: the two genesis edits the reference indexer
+#   rollytics needs (devnet/rollytics/, docs/bench-rollytics.md): the opchild
+#   validator's operator_address = valoper of the consensus key (as OPinit's
+#   launch tools set it; else rollytics' block endpoints answer 500 "validator
+#   not found"), and the EVM fee denom = umin, which the genesis accounts hold.
 set -euo pipefail
 
 HOME_DIR="${1:?usage: start.sh <home-dir>}"
@@ -34,9 +46,13 @@ if [[ -f "$HOME_DIR/minitiad.pid" ]] && kill -0 "$(cat "$HOME_DIR/minitiad.pid")
   say "a node is already running from $HOME_DIR (pid $(cat "$HOME_DIR/minitiad.pid")); run stop.sh first"
   exit 1
 fi
+KR=(--keyring-backend test --home "$HOME_DIR")
+if [[ "${RESUME:-0}" == 1 ]]; then
+  [[ -f "$HOME_DIR/config/genesis.json" ]] || { say "RESUME=1 but no node home at $HOME_DIR"; exit 1; }
+  say "resuming the node in $HOME_DIR (config edits re-applied, chain data kept)"
+else
 rm -rf "$HOME_DIR"
 mkdir -p "$HOME_DIR"
-KR=(--keyring-backend test --home "$HOME_DIR")
 
 # 2. Node home: config, genesis, node and consensus keys.
 "$BIN" init devnet --chain-id "$CHAIN_ID" --home "$HOME_DIR" >"$HOME_DIR/init.log" 2>&1
@@ -55,6 +71,19 @@ done
 #    validator, and add-genesis-validator also makes it the bridge executor.
 "$BIN" genesis add-genesis-validator operator "${KR[@]}" >>"$HOME_DIR/init.log" 2>&1
 
+# 5b. Optional genesis edits for rollytics (see the header).
+if [[ "${GENESIS_FOR_ROLLYTICS:-0}" == 1 ]]; then
+  cons_hex="$(jq -r .address "$HOME_DIR/config/priv_validator_key.json")"
+  valoper="$("$BIN" keys parse "$cons_hex" --output json | jq -r '.formats[] | select(startswith("initvaloper1"))')"
+  [[ -n "$valoper" ]] || { say "could not derive the valoper of consensus address $cons_hex"; exit 1; }
+  jq --arg v "$valoper" --arg d "$DENOM" \
+    '.app_state.evm.params.fee_denom = $d | .app_state.opchild.validators[0].operator_address = $v' \
+    "$HOME_DIR/config/genesis.json" >"$HOME_DIR/genesis.tmp" && mv "$HOME_DIR/genesis.tmp" "$HOME_DIR/config/genesis.json"
+  say "genesis edits for rollytics: operator_address $valoper, EVM fee denom $DENOM"
+fi
+
+fi # RESUME
+
 # 6. Consensus: short block time, and empty blocks so the head keeps moving
 #    (the /status catch-up check needs new blocks without traffic). No pprof
 #    listener: 6060 may be taken on a shared machine.
@@ -63,7 +92,9 @@ sed -i -E "s/^timeout_commit = .*/timeout_commit = \"$TIMEOUT_COMMIT\"/" "$CFG"
 # minitia's CometBFT paces blocks by block_interval (default 100ms); BLOCK_INTERVAL overrides it (the IBC
 # devnets use 1s, like the recorded real transfer, so a relayer on a busy machine keeps up).
 if [[ -n "${BLOCK_INTERVAL:-}" ]]; then sed -i -E "s/^block_interval = .*/block_interval = \"$BLOCK_INTERVAL\"/" "$CFG"; fi
-sed -i -E 's/^create_empty_blocks = .*/create_empty_blocks = true/' "$CFG"
+sed -i -E "s/^create_empty_blocks = .*/create_empty_blocks = ${EMPTY_BLOCKS:-true}/" "$CFG"
+# without empty blocks, no periodic empty block either (create_empty_blocks_interval must be > 0 here: 24 h)
+[[ "${EMPTY_BLOCKS:-true}" == false ]] && sed -i -E 's/^create_empty_blocks_interval = .*/create_empty_blocks_interval = "24h0m0s"/' "$CFG"
 sed -i -E 's/^pprof_laddr = .*/pprof_laddr = ""/' "$CFG"
 sed -i -E 's/^indexer = .*/indexer = "kv"/' "$CFG"   # tx_search and REST tx-by-hash need it
 
@@ -80,10 +111,11 @@ nohup "$BIN" start --home "$HOME_DIR" \
   >"$HOME_DIR/node.log" 2>&1 &
 echo $! >"$HOME_DIR/minitiad.pid"
 
-# 8. Ready when CometBFT has committed height >= 2 and REST + JSON-RPC answer.
+# 8. Ready when CometBFT has committed height >= 2 (1 without empty blocks) and REST + JSON-RPC answer.
+READY_HEIGHT=2; [[ "${EMPTY_BLOCKS:-true}" == false ]] && READY_HEIGHT=1
 deadline=$((SECONDS + ${START_TIMEOUT_S:-90}))
 until h="$(curl -sf "http://127.0.0.1:${RPC_PORT}/status" | jq -r '.result.sync_info.latest_block_height' 2>/dev/null)" \
-  && [[ "${h:-0}" -ge 2 ]] \
+  && [[ "${h:-0}" -ge "$READY_HEIGHT" ]] \
   && curl -sf "http://127.0.0.1:${REST_PORT}/cosmos/base/tendermint/v1beta1/node_info" >/dev/null \
   && curl -sf -X POST -H 'content-type: application/json' \
        --data '{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","params":[]}' "http://127.0.0.1:${JSONRPC_PORT}" >/dev/null; do

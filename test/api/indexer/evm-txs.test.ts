@@ -216,12 +216,13 @@ describe('/indexer/tx/v1/evm-internal-txs', () => {
     let checked = 0;
     for (const height of [...new Set(evmHashes().map((e) => e.height))]) {
       // minievm (and the sample chain, like it) cannot trace the first block by design: no internal txs there.
-      const traces = await rpc('debug_traceBlockByNumber', [`0x${height.toString(16)}`, { tracer: 'callTracer' }]).catch(
-        (e: Error) => {
-          if (/genesis is not traceable/.test(e.message)) return [];
-          throw e;
-        },
-      );
+      const traces = await rpc('debug_traceBlockByNumber', [
+        `0x${height.toString(16)}`,
+        { tracer: 'callTracer' },
+      ]).catch((e: Error) => {
+        if (/genesis is not traceable/.test(e.message)) return [];
+        throw e;
+      });
       const receipts = await rpc('eth_getBlockReceipts', [`0x${height.toString(16)}`]);
       // any: JSON-RPC wire values
       const order = new Map<string, number>(

@@ -11,6 +11,7 @@ import {
   parseMsgs,
   parseOrderBy,
   parseTxHash,
+  rfc3339Micro,
   rfc3339Nano,
   rfc3339Seconds,
 } from '../../../api/indexer/params.js';
@@ -156,9 +157,19 @@ describe('denoms, names, times', () => {
     expect(rfc3339Seconds('2025-06-09T04:30:42.250000000Z')).toBe('2025-06-09T04:30:42Z');
   });
 
+  it('NFT timestamps: microseconds like upstream (Postgres timestamptz), trailing zeros dropped', () => {
+    expect(rfc3339Micro('2025-07-04T08:39:54.123456789Z')).toBe('2025-07-04T08:39:54.123456Z');
+    expect(rfc3339Micro('2025-07-04 08:39:54.120000999')).toBe('2025-07-04T08:39:54.12Z');
+    expect(rfc3339Micro('2025-07-04T08:39:54.000000400Z')).toBe('2025-07-04T08:39:54Z');
+    expect(rfc3339Micro('2025-07-04T08:39:54Z')).toBe('2025-07-04T08:39:54Z');
+  });
+
   it('average block time: (newest − oldest) / (n − 1) seconds; 0 below two blocks', () => {
     expect(averageBlockTime([])).toBe(0);
     expect(averageBlockTime(['1000000000'])).toBe(0);
     expect(averageBlockTime(['3000000000', '2500000000', '2000000000'])).toBe(0.5);
+    // like upstream: block times truncated to microseconds (Postgres), then Go's Duration.Seconds()
+    expect(averageBlockTime(['2000001999', '1000000000'])).toBe(1.000001);
+    expect(averageBlockTime(['1166040898999', '1000000000000'])).toBe(166.040898);
   });
 });

@@ -1,0 +1,384 @@
+// Side-by-side benchmark: our indexer vs the reference indexer rollytics, same chain, same machine, one run.
+//
+//  1. chain: a minievm devnet (rollytics' genesis edits) filled by the traffic generator (DEFAULT_SHAPE × --scale),
+//     then restarted without empty blocks so its head stays still;
+//  2. ingest backfill, one indexer at a time, from height 1 to the still head: wall time, blocks/s, txs/s, peak RSS
+//     (ours: the main process; rollytics: indexer + every Postgres process), bytes on disk per tx (our DATA_DIR vs
+//     pg_database_size);
+//  3. API, both running: per endpoint, random keys from the chain (heights, tx hashes, accounts, tokens), p50/p99 at
+//     1 connection and req/s at 32 connections, with each side's default response cache and with caches bypassed
+//     (ours: INDEXER_RESPONSE_CACHE=false; rollytics has no switch: a unique `_nc` query parameter per request
+//     misses its cache, whose key is the raw query string, and its router ignores unknown parameters);
+//  4. one table of ours / theirs ratios with the machine line and the load average; JSON in bench/results/.
+//
+// Usage: npx tsx bench/rollytics.ts [--scale N (1)] [--seconds S (5)] [--endpoints a,b (all)]
+//   A tiny proof run: --scale 1 --seconds 1. Real figures: a quiet machine (docs/bench-rollytics.md).
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+// @ts-expect-error -- autocannon ships no types; the slice we use is typed below
+import autocannonUntyped from 'autocannon';
+import { bech32ToEvm } from '../devnet/minievm/accounts.js';
+import { freePort, IngestProcess } from '../devnet/minievm/ingest-process.js';
+import { latestHeight, sleep, type NodeEndpoints } from '../devnet/minievm/node-client.js';
+import { runTraffic } from '../devnet/minievm/traffic.js';
+import { DEFAULT_SHAPE, planTraffic, type TrafficShape } from '../devnet/minievm/traffic-plan.js';
+import { freePortBase } from '../devnet/minievm/devnet-process.js';
+import { readChainKeys, waitForFeeData } from '../devnet/rollytics/probes.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.resolve(here, '..');
+const args = process.argv.slice(2);
+const opt = (name: string, dflt: string) => {
+  const i = args.indexOf(name);
+  return i >= 0 && args[i + 1] ? (args[i + 1] as string) : dflt;
+};
+const scale = Number(opt('--scale', '1'));
+const seconds = Number(opt('--seconds', '5'));
+const only = opt('--endpoints', '').split(',').filter(Boolean);
+if (!(scale >= 1 && scale <= 100) || !(seconds >= 1 && seconds <= 120)) {
+  console.error('usage: bench/rollytics.ts [--scale 1..100] [--seconds 1..120] [--endpoints name,name]');
+  process.exit(2);
+}
+
+interface CannonResult {
+  requests: { average: number; total: number };
+  latency: { p50: number; p99: number };
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
+const autocannon = autocannonUntyped as (opts: Record<string, unknown>) => Promise<CannonResult>;
+
+function sh(script: string, scriptArgs: string[], env: Record<string, string> = {}): string {
+  return execFileSync('bash', [script, ...scriptArgs], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    timeout: 1_800_000,
+  });
+}
+const parseEnv = (out: string) =>
+  Object.fromEntries(
+    out
+      .trim()
+      .split('\n')
+      .filter((l) => l.includes('='))
+      .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+  ) as Record<string, string>;
+
+function rssKb(pid: number): number {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+/** pid and every descendant (Postgres backends are children of the postmaster). */
+function withChildren(root: number): number[] {
+  const parent = new Map<number, number>();
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      parent.set(Number(d), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // exited meanwhile
+    }
+  }
+  const out = [root];
+  for (let i = 0; i < out.length; i++) for (const [p, pp] of parent) if (pp === out[i]) out.push(p);
+  return out;
+}
+function duBytes(dir: string): number {
+  let n = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) n += duBytes(p);
+    else if (e.isFile()) n += statSync(p).size;
+  }
+  return n;
+}
+async function statusHeight(base: string): Promise<number> {
+  try {
+    const r = await fetch(`${base}/status`, { signal: AbortSignal.timeout(5_000) });
+    return r.ok ? Number(((await r.json()) as { height?: number }).height ?? 0) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Polls until `base` reports `height`, sampling the RSS of `pids()` every 200 ms. */
+async function backfill(base: () => string, height: number, pids: () => number[], t0: number) {
+  let peakKb = 0;
+  const timer = setInterval(() => {
+    peakKb = Math.max(
+      peakKb,
+      pids().reduce((s, p) => s + rssKb(p), 0),
+    );
+  }, 200);
+  try {
+    for (;;) {
+      if ((await statusHeight(base())) >= height) break;
+      if (Date.now() - t0 > 900_000) throw new Error(`backfill did not reach ${height} within 15 minutes`);
+      await sleep(100);
+    }
+    return { seconds: (Date.now() - t0) / 1000, peakRssMb: Math.round(peakKb / 1024) };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'bench-rollytics-'));
+let ours: IngestProcess | undefined;
+let rollyticsUp = false;
+let nodeUp = false;
+try {
+  // 1. chain
+  sh(path.join(ROOT, 'devnet/minievm/build.sh'), []);
+  sh(path.join(ROOT, 'devnet/rollytics/build.sh'), []);
+  const shape: TrafficShape = {
+    ...DEFAULT_SHAPE,
+    bankSends: DEFAULT_SHAPE.bankSends * scale,
+    erc20Transfers: DEFAULT_SHAPE.erc20Transfers * scale,
+    nftMints: DEFAULT_SHAPE.nftMints * scale,
+    nftTransfers: DEFAULT_SHAPE.nftTransfers * scale,
+    nftBurns: DEFAULT_SHAPE.nftBurns * scale,
+  };
+  const nodeOpts = {
+    PORT_BASE: String(await freePortBase()),
+    DEVNET_ACCOUNTS: String(shape.accounts),
+    GENESIS_FOR_ROLLYTICS: '1',
+  };
+  const nodeEnv = parseEnv(sh(path.join(ROOT, 'devnet/minievm/start.sh'), [path.join(tmp, 'node')], nodeOpts));
+  nodeUp = true;
+  const ep: NodeEndpoints = {
+    chainId: nodeEnv.CHAIN_ID ?? '',
+    cometRpc: nodeEnv.COMETBFT_RPC_URL ?? '',
+    rest: nodeEnv.COSMOS_REST_URL ?? '',
+    evmRpc: nodeEnv.EVM_JSONRPC_URL ?? '',
+  };
+  const plan = planTraffic(shape);
+  await waitForFeeData(ep);
+  const traffic = await runTraffic(ep, plan);
+  // rollytics' rich list runs 5 blocks behind its head: let 7 empty blocks pass before the head stops
+  while ((await latestHeight(ep)) < traffic.lastHeight + 7) await sleep(250);
+  // still head: the node restarted on its data without empty blocks
+  sh(path.join(ROOT, 'devnet/minievm/stop.sh'), [path.join(tmp, 'node')]);
+  sh(path.join(ROOT, 'devnet/minievm/start.sh'), [path.join(tmp, 'node')], {
+    ...nodeOpts,
+    RESUME: '1',
+    EMPTY_BLOCKS: 'false',
+  });
+  let height = await latestHeight(ep);
+  for (let still = 0; still < 6; ) {
+    await sleep(500);
+    const h = await latestHeight(ep);
+    still = h === height ? still + 1 : 0;
+    height = h;
+  }
+  const tokenIds = plan.phases.flat().flatMap((op) => (op.kind === 'erc721-mint' ? [op.tokenId.toString()] : []));
+  const keys = await readChainKeys(ep, {
+    collections: [{ address: traffic.nftAddress, name: 'Devnet Collection' }],
+    tokens: tokenIds.map((tokenId) => ({ collection: traffic.nftAddress, tokenId })),
+    denoms: ['umin', traffic.erc20Address],
+  });
+  const txs = keys.txHashes.length;
+  process.stdout.write(`chain: height ${height}, ${txs} txs, ${keys.accounts.length} accounts\n`);
+
+  // 2. ingest backfill, one at a time
+  const oursDir = path.join(tmp, 'ours');
+  const oursEnv = { RICHLIST_INTERVAL_MS: '1000', EVM_INTERNAL_TXS: 'true', LOG_LEVEL: 'warn' };
+  // The clock starts when each indexer answers HTTP (after chDB / Postgres set-up and migrations).
+  ours = new IngestProcess({ endpoints: ep, dataDir: oursDir, port: await freePort(), extraEnv: oursEnv });
+  await ours.start();
+  let t0 = Date.now();
+  const oursIngest = await backfill(
+    () => ours?.baseUrl ?? '',
+    height,
+    () => (ours?.pid ? [ours.pid] : []),
+    t0,
+  );
+  const oursBytes = duBytes(oursDir);
+
+  const rState = path.join(tmp, 'rollytics');
+  rollyticsUp = true;
+  const r = parseEnv(sh(path.join(ROOT, 'devnet/rollytics/start.sh'), [rState], nodeEnv));
+  t0 = Date.now();
+  const theirs = r.ROLLYTICS_API_URL ?? '';
+  const pgData = readFileSync(path.join(rState, 'pgdata.path'), 'utf8').trim();
+  const rPids = () => {
+    const ids: number[] = [];
+    for (const f of ['indexer.pid', 'api.pid']) {
+      try {
+        ids.push(Number(readFileSync(path.join(rState, f), 'utf8')));
+      } catch {
+        // not started yet
+      }
+    }
+    try {
+      ids.push(...withChildren(Number(readFileSync(path.join(pgData, 'postmaster.pid'), 'utf8').split('\n')[0])));
+    } catch {
+      // not started yet
+    }
+    return ids;
+  };
+  const theirIngest = await backfill(() => theirs, height, rPids, t0);
+  const theirBytes = Number(
+    execFileSync('psql', ['-X', '-At', r.ROLLYTICS_DB_DSN ?? '', '-c', 'select pg_database_size(current_database())'], {
+      encoding: 'utf8',
+    }).trim(),
+  );
+
+  // 3. API
+  const rnd = <T>(xs: T[]): T => xs[Math.floor(Math.random() * xs.length)] as T;
+  const heights = Array.from({ length: height }, (_, i) => i + 1);
+  const accts = keys.accounts.flatMap((a) => [a, bech32ToEvm(a).toLowerCase()]);
+  const coll = traffic.nftAddress;
+  const I = '/indexer';
+  const scenarios: [string, () => string][] = [
+    ['status', () => '/status'],
+    ['avg_blocktime', () => `${I}/block/v1/avg_blocktime`],
+    ['blocks first page', () => `${I}/block/v1/blocks`],
+    ['block by height', () => `${I}/block/v1/blocks/${rnd(heights)}`],
+    ['txs first page', () => `${I}/tx/v1/txs`],
+    ['tx by hash', () => `${I}/tx/v1/txs/${rnd(keys.txHashes)}`],
+    ['txs by_height', () => `${I}/tx/v1/txs/by_height/${rnd(keys.heightsWithTxs)}`],
+    ['txs by_account', () => `${I}/tx/v1/txs/by_account/${rnd(accts)}`],
+    ['collections', () => `${I}/nft/v1/collections`],
+    ['collection by address', () => `${I}/nft/v1/collections/${coll}`],
+    ['collections by_account', () => `${I}/nft/v1/collections/by_account/${rnd(accts)}`],
+    ['collections by_name', () => `${I}/nft/v1/collections/by_name/Devnet`],
+    ['tokens by_collection', () => `${I}/nft/v1/tokens/by_collection/${coll}`],
+    ['tokens by_account', () => `${I}/nft/v1/tokens/by_account/${rnd(accts)}`],
+    ['nft txs', () => `${I}/nft/v1/txs/${coll}/${rnd(tokenIds)}`],
+    ['richlist (ERC20)', () => `${I}/richlist/v1/${traffic.erc20Address}`],
+  ].filter(([n]) => only.length === 0 || only.includes(n as string)) as [string, () => string][];
+
+  interface Row {
+    endpoint: string;
+    cache: 'default' | 'bypassed';
+    side: 'ours' | 'rollytics';
+    p50: number;
+    p99: number;
+    rps1: number;
+    rps32: number;
+    non2xx: number;
+  }
+  const rows: Row[] = [];
+  const cannon = (base: string, pathOf: () => string, connections: number, duration: number) =>
+    autocannon({
+      url: base,
+      connections,
+      duration,
+      requests: [{ method: 'GET', setupRequest: (req: Record<string, unknown>) => ({ ...req, path: pathOf() }) }],
+    });
+  const measure = async (side: Row['side'], cache: Row['cache'], base: string) => {
+    for (const [endpoint, gen] of scenarios) {
+      let n = 0;
+      const pathOf =
+        side === 'rollytics' && cache === 'bypassed'
+          ? () => {
+              const p = gen();
+              return `${p}${p.includes('?') ? '&' : '?'}_nc=${++n}`;
+            }
+          : gen;
+      await cannon(base, pathOf, 1, 1); // warm-up
+      const one = await cannon(base, pathOf, 1, seconds);
+      const many = await cannon(base, pathOf, 32, seconds);
+      const row: Row = {
+        endpoint,
+        cache,
+        side,
+        p50: one.latency.p50,
+        p99: one.latency.p99,
+        rps1: Math.round(one.requests.average),
+        rps32: Math.round(many.requests.average),
+        non2xx: one.non2xx + many.non2xx + one.errors + many.errors + one.timeouts + many.timeouts,
+      };
+      rows.push(row);
+      process.stdout.write(
+        `${side.padEnd(9)} ${cache.padEnd(8)} ${endpoint.padEnd(24)} p50 ${row.p50} ms  p99 ${row.p99} ms  ${row.rps32} req/s @32  errors ${row.non2xx}\n`,
+      );
+    }
+  };
+  await measure('ours', 'default', ours.baseUrl);
+  await measure('rollytics', 'default', theirs);
+  await measure('rollytics', 'bypassed', theirs);
+  await ours.stop();
+  ours = new IngestProcess({
+    endpoints: ep,
+    dataDir: oursDir,
+    port: await freePort(),
+    extraEnv: { ...oursEnv, INDEXER_RESPONSE_CACHE: 'false' },
+  });
+  await ours.start();
+  await measure('ours', 'bypassed', ours.baseUrl);
+
+  // 4. report
+  const cpus = os.cpus();
+  const machine = `${cpus.length} × ${cpus[0]?.model ?? '?'}, ${Math.round(os.totalmem() / 2 ** 30)} GB, ${os.platform()} ${os.release()}, node ${process.version}`;
+  const load = os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
+  const ratio = (a: number, b: number) => (b > 0 ? (a / b).toFixed(2) : 'n/a');
+  const lines = [
+    `machine: ${machine}; load average at the end: ${load}`,
+    `chain: minievm devnet, height ${height}, ${txs} txs (traffic scale ${scale}); ${seconds} s per API run`,
+    '',
+    '| figure | ours | rollytics | ours / rollytics |',
+    '|---|---|---|---|',
+    `| backfill wall time (s, lower is better) | ${oursIngest.seconds.toFixed(1)} | ${theirIngest.seconds.toFixed(1)} | ${ratio(oursIngest.seconds, theirIngest.seconds)} |`,
+    `| backfill blocks/s | ${(height / oursIngest.seconds).toFixed(1)} | ${(height / theirIngest.seconds).toFixed(1)} | ${ratio(theirIngest.seconds, oursIngest.seconds)} |`,
+    `| backfill txs/s | ${(txs / oursIngest.seconds).toFixed(1)} | ${(txs / theirIngest.seconds).toFixed(1)} | ${ratio(theirIngest.seconds, oursIngest.seconds)} |`,
+    `| peak RSS during backfill (MB) | ${oursIngest.peakRssMb} | ${theirIngest.peakRssMb} | ${ratio(oursIngest.peakRssMb, theirIngest.peakRssMb)} |`,
+    `| bytes on disk per tx | ${Math.round(oursBytes / txs)} | ${Math.round(theirBytes / txs)} | ${ratio(oursBytes, theirBytes)} |`,
+    '',
+    '| endpoint | caches | p50 ms ours / theirs | p99 ms ours / theirs | req/s @32 ours / theirs | req/s ratio |',
+    '|---|---|---|---|---|---|',
+  ];
+  for (const cache of ['default', 'bypassed'] as const) {
+    for (const [endpoint] of scenarios) {
+      const o = rows.find((x) => x.side === 'ours' && x.cache === cache && x.endpoint === endpoint);
+      const t = rows.find((x) => x.side === 'rollytics' && x.cache === cache && x.endpoint === endpoint);
+      if (!o || !t) continue;
+      const errs = o.non2xx || t.non2xx ? ` (errors: ours ${o.non2xx}, theirs ${t.non2xx})` : '';
+      lines.push(
+        `| ${endpoint} | ${cache} | ${o.p50} / ${t.p50} | ${o.p99} / ${t.p99} | ${o.rps32} / ${t.rps32} | ${ratio(o.rps32, t.rps32)}${errs} |`,
+      );
+    }
+  }
+  const table = lines.join('\n');
+  process.stdout.write(`\n${table}\n`);
+  mkdirSync(path.join(here, 'results'), { recursive: true });
+  const out = path.join(here, 'results', `rollytics-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  writeFileSync(
+    out,
+    JSON.stringify(
+      {
+        machine,
+        load,
+        scale,
+        seconds,
+        height,
+        txs,
+        ingest: { ours: { ...oursIngest, bytes: oursBytes }, rollytics: { ...theirIngest, bytes: theirBytes } },
+        api: rows,
+        table,
+      },
+      null,
+      1,
+    ),
+  );
+  process.stdout.write(`results: ${path.relative(ROOT, out)}\n`);
+} finally {
+  await ours?.stop();
+  if (rollyticsUp) sh(path.join(ROOT, 'devnet/rollytics/stop.sh'), [path.join(tmp, 'rollytics')]);
+  if (nodeUp) sh(path.join(ROOT, 'devnet/minievm/stop.sh'), [path.join(tmp, 'node')]);
+  rmSync(tmp, { recursive: true, force: true });
+}

@@ -1,0 +1,15 @@
+import { defineConfig } from 'vitest/config';
+
+// The differential test against the reference indexer rollytics (test/devnet/rollytics/*.e2e.ts). Kept out of the
+// default run: it needs minitiad and rollytics (both built once into ~/.cache/chain-infra) and PostgreSQL.
+//   npx vitest run -c devnet/rollytics/vitest.e2e.config.ts
+export default defineConfig({
+  root: new URL('../..', import.meta.url).pathname,
+  test: {
+    pool: 'forks',
+    fileParallelism: false,
+    testTimeout: 600_000,
+    hookTimeout: 600_000,
+    include: ['test/devnet/rollytics/**/*.e2e.ts'],
+  },
+});
