@@ -40,15 +40,17 @@ export class ChainFeed {
   ) {}
 
   /**
-   * Start listening; once this resolves, every tx above the chain's height at that moment is matched, so a
-   * backfill search run afterwards plus this subscription cannot miss an event.
+   * Start listening; once this resolves, every tx at or above the chain's height at that moment is matched, so
+   * a backfill search run afterwards plus this subscription cannot miss an event.
    */
   async subscribe(match: (tx: ChainTx) => boolean): Promise<Subscription> {
     while (this.cursor === undefined) {
       this.init ??= this.source
         .latest()
         .then((h) => {
-          this.cursor ??= h + 1;
+          // Start AT the tip, not above it: CometBFT reports a height before its tx indexer has indexed that
+          // block, so the backfill search may not see the tip's txs yet; the feed reads the tip again.
+          this.cursor ??= h;
         })
         .finally(() => {
           this.init = undefined;
@@ -95,6 +97,9 @@ export class ChainFeed {
         }
       }
     }
-    this.cursor = to + 1;
+    // Read the last height again next tick: `latest` can name a block whose txs tx_search does not return
+    // yet (indexing is asynchronous), and skipping it would lose them for every waiter until its window
+    // ends. A waiter resolves once, so seeing a tx twice is harmless.
+    this.cursor = to;
   }
 }
