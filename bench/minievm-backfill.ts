@@ -61,11 +61,21 @@ async function accumulate(ep: NodeEndpoints, target: number): Promise<void> {
     const wallets = deriveDevAccounts(SENDERS + 1).map((a) => new Wallet(a.privateKey, provider));
     const deployer = wallets[0] as Wallet;
     const { abi, bytecode } = getContract('DevToken');
-    const token = (await new ContractFactory(abi as InterfaceAbi, bytecode, deployer).deploy(
-      'Backfill',
-      'BKFL',
-      10n ** 30n,
-    )) as Contract;
+    // Right after start-up minievm's JSON-RPC answers "jsonrpc is not ready" for a moment: retry the deploy.
+    let token: Contract | undefined;
+    for (let tries = 0; !token; tries++) {
+      try {
+        token = (await new ContractFactory(abi as InterfaceAbi, bytecode, deployer).deploy(
+          'Backfill',
+          'BKFL',
+          10n ** 30n,
+        )) as Contract;
+      } catch (e) {
+        const why = `${(e as Error).message} ${JSON.stringify((e as { info?: unknown }).info ?? '')}`;
+        if (tries >= 60 || !/not ready/.test(why)) throw e;
+        await sleep(1_000);
+      }
+    }
     await token.waitForDeployment();
     let nonce = (token.deploymentTransaction()?.nonce ?? 0) + 1;
     const senders = wallets.slice(1);
