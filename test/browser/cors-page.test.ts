@@ -4,7 +4,7 @@
 // so default CORS) on another port, and renders the count. A control page points at an indexer with CORS
 // switched off and must fail to read it. A screenshot is saved under .tmp/.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -14,18 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStore, type Store } from '../../clickhouse/client.js';
 import { migrate } from '../../clickhouse/migrate.js';
 import { startIndexer, type Running } from '../api/indexer/helpers.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+import { CHROMIUM, CHROMIUM_FLAGS, requireChromium } from '../support/browser.js';
 
 let tmp: string;
 let main: ChildProcess | undefined;
@@ -77,8 +66,7 @@ async function waitForIngest(base: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM))
-    throw new Error(`${CHROMIUM} is missing: run scripts/install.sh (installs Debian's chromium package)`);
+  requireChromium();
   tmp = mkdtempSync(path.join(os.tmpdir(), 'browser-cors-'));
   const port = await freePort();
   indexerBase = `http://127.0.0.1:${port}`;
@@ -124,7 +112,7 @@ beforeAll(async () => {
   browser = await chromium.launchPersistentContext(path.join(tmp, 'chromium-profile'), {
     executablePath: CHROMIUM,
     headless: true,
-    args: FLAGS,
+    args: CHROMIUM_FLAGS,
   });
 }, 240_000);
 

@@ -1,25 +1,14 @@
 // The dashboard on a non-EVM rollup (the recorded Move sample chain) in Debian's headless Chromium: the three
 // activity charts with the points the raw facts imply, the rich-list panel explains why it is empty (no request
 // for it, so no 404 in the console), no router configured (no transfers panel), and no console error.
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type BrowserContext, chromium } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startIndexer, type Running } from '../api/indexer/helpers.js';
 import { ingestSampleChain, type IngestedSample } from '../support/sample.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+import { CHROMIUM, CHROMIUM_FLAGS, requireChromium } from '../support/browser.js';
 
 let s: IngestedSample;
 let api: Running;
@@ -27,8 +16,7 @@ let tmp: string;
 let browser: BrowserContext | undefined;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM))
-    throw new Error(`${CHROMIUM} is missing: run scripts/install.sh (installs Debian's chromium package)`);
+  requireChromium();
   s = await ingestSampleChain('move');
   api = await startIndexer({
     store: s.store,
@@ -46,7 +34,7 @@ beforeAll(async () => {
   browser = await chromium.launchPersistentContext(path.join(tmp, 'chromium-profile'), {
     executablePath: CHROMIUM,
     headless: true,
-    args: FLAGS,
+    args: CHROMIUM_FLAGS,
     viewport: { width: 1280, height: 1200 },
   });
 }, 240_000);

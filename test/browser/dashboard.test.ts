@@ -3,7 +3,7 @@
 // (one tracked transfer). Each chart must hold the number of points the raw facts imply, every request must
 // stay on our own origin (no CDN), no console error may occur, and the page must refresh itself.
 // A screenshot is saved as .tmp/dashboard-evm.png.
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -15,18 +15,7 @@ import { closeServer, listen } from '../../api/http/app.js';
 import { createRouterApp, loadRouterRegistry } from '../../api/router/app.js';
 import { startIndexer, type Running } from '../api/indexer/helpers.js';
 import { ingestSampleChain, type IngestedSample } from '../support/sample.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+import { CHROMIUM, CHROMIUM_FLAGS, requireChromium } from '../support/browser.js';
 
 let s: IngestedSample;
 let api: Running;
@@ -38,8 +27,7 @@ const consoleErrors: string[] = [];
 const foreignRequests: string[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM))
-    throw new Error(`${CHROMIUM} is missing: run scripts/install.sh (installs Debian's chromium package)`);
+  requireChromium();
   s = await ingestSampleChain('evm');
   // A router over the same store with one registered transfer, so the dashboard shows transfer statistics.
   await new TrackingProjection(s.store, { ttlMs: 0 }).register('minievm-1', 'AB'.repeat(32), Date.now());
@@ -64,7 +52,7 @@ beforeAll(async () => {
   browser = await chromium.launchPersistentContext(path.join(tmp, 'chromium-profile'), {
     executablePath: CHROMIUM,
     headless: true,
-    args: FLAGS,
+    args: CHROMIUM_FLAGS,
     viewport: { width: 1280, height: 1400 },
   });
   page = browser.pages()[0] ?? (await browser.newPage());

@@ -165,6 +165,37 @@ async function assertNodeMatchesModel(run: { plan: Plan; result: TrafficResult }
   }
 }
 
+/**
+ * Issue 12 on the real node: every EVM tx the traffic sent and the node included is served by
+ * /indexer/tx/v1/evm-txs/{hash} with the node's own receipt hash, block number and status.
+ */
+async function assertEvmTxsMatchNode(result: TrafficResult): Promise<void> {
+  const provider = new JsonRpcProvider(ep.evmRpc);
+  try {
+    let checked = 0;
+    for (const sent of result.sent.filter((t) => t.vm === 'evm')) {
+      const receipt = (await provider.send('eth_getTransactionReceipt', [sent.hash])) as {
+        transactionHash: string;
+        blockNumber: string;
+        status: string;
+      } | null;
+      if (!receipt) continue; // rejected before inclusion: nothing to serve
+      const res = await fetch(`${ingest.baseUrl}/indexer/tx/v1/evm-txs/${sent.hash}`);
+      expect(res.status, sent.hash).toBe(200);
+      const { tx } = (await res.json()) as { tx: { transactionHash: string; blockNumber: string; status: string } };
+      expect({ hash: tx.transactionHash, block: tx.blockNumber, status: tx.status }, sent.hash).toEqual({
+        hash: receipt.transactionHash,
+        block: receipt.blockNumber,
+        status: receipt.status,
+      });
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(0);
+  } finally {
+    provider.destroy();
+  }
+}
+
 describe('issue 6 on a live minievm devnet', () => {
   it('traffic is included and every tx, block, holder and NFT matches the node', async () => {
     const plan = planTraffic(DEFAULT_SHAPE);
@@ -176,6 +207,7 @@ describe('issue 6 on a live minievm devnet', () => {
     expect(report.txs).toBeGreaterThanOrEqual(result.sent.length);
     expect(report.holders).toBeGreaterThan(DEFAULT_SHAPE.accounts / 2);
     await assertStateMatchesNode();
+    await assertEvmTxsMatchNode(result);
   }, 300_000);
 
   it('/status catches up within a few seconds of each new block', async () => {
