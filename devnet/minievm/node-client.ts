@@ -77,12 +77,12 @@ export async function waitForCosmosTx(ep: NodeEndpoints, hashHex: string, timeou
   }
 }
 
-/** Every tx the node reports in [1, maxHeight], via `tx_search` pages of 100. */
-export async function txSearchAll(ep: NodeEndpoints, maxHeight: number): Promise<CometTx[]> {
+/** Every tx matching a CometBFT `tx_search` query, ascending, via pages of 100. */
+export async function txSearch(ep: NodeEndpoints, query: string): Promise<CometTx[]> {
   const out: CometTx[] = [];
   for (let page = 1; page <= 1000; page++) {
     const r = await cometRpc<{ txs: CometTx[]; total_count: string }>(ep.cometRpc, 'tx_search', {
-      query: `tx.height>=1 AND tx.height<=${maxHeight}`,
+      query,
       prove: false,
       page: String(page),
       per_page: '100',
@@ -91,7 +91,12 @@ export async function txSearchAll(ep: NodeEndpoints, maxHeight: number): Promise
     out.push(...r.txs);
     if (out.length >= Number(r.total_count) || r.txs.length === 0) return out;
   }
-  throw new Error('tx_search: more than 100k txs, refusing to page further');
+  throw new Error(`tx_search ${query}: more than 100k txs, refusing to page further`);
+}
+
+/** Every tx the node reports in [1, maxHeight]. */
+export function txSearchAll(ep: NodeEndpoints, maxHeight: number): Promise<CometTx[]> {
+  return txSearch(ep, `tx.height>=1 AND tx.height<=${maxHeight}`);
 }
 
 export interface BaseAccountInfo {

@@ -5,7 +5,7 @@
 import { getAddress } from 'ethers';
 import { checkRichList, type Mismatch, type RichListHolder } from './checks.js';
 import { bech32ToEvm } from './accounts.js';
-import { cometRpc, getJson, sleep, type CometTx, type NodeEndpoints } from './node-client.js';
+import { getJson, sleep, txSearch, type NodeEndpoints } from './node-client.js';
 
 const PAGE = 1000;
 const CONCURRENCY = 8;
@@ -155,22 +155,6 @@ export async function verifyErc20AtHeight(
     holders: holders.length,
     mismatches: checkRichList(holders, balances).map((m) => ({ ...m, subject: `${token} ${m.subject}` })),
   };
-}
-
-async function txSearch(ep: NodeEndpoints, query: string): Promise<CometTx[]> {
-  const out: CometTx[] = [];
-  for (let page = 1; page <= 1000; page++) {
-    const r = await cometRpc<{ txs: CometTx[]; total_count: string }>(ep.cometRpc, 'tx_search', {
-      query,
-      prove: false,
-      page: String(page),
-      per_page: '100',
-      order_by: 'asc',
-    });
-    out.push(...r.txs);
-    if (out.length >= Number(r.total_count) || r.txs.length === 0) return out;
-  }
-  throw new Error(`tx_search ${query}: too many txs`);
 }
 
 /**

@@ -6,7 +6,6 @@
 // proxy, or the vendored source archive; see docs/minievm.md). scripts/test.sh
 // builds it and runs this suite on every run:
 //   bash devnet/minievm/build.sh && npx vitest run -c devnet/minievm/vitest.e2e.config.ts
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Contract, Interface, JsonRpcProvider } from 'ethers';
 import { percentile, type Mismatch } from '../../../devnet/minievm/checks.js';
 import { getContract } from '../../../devnet/minievm/contracts.js';
+import { type Devnet, startDevnet } from '../../../devnet/minievm/devnet-process.js';
 import { freePort, IngestProcess } from '../../../devnet/minievm/ingest-process.js';
 import { latestHeight, sleep, type NodeEndpoints } from '../../../devnet/minievm/node-client.js';
 import { runTraffic, type TrafficResult } from '../../../devnet/minievm/traffic.js';
@@ -27,58 +27,20 @@ import {
   verifyNativeRichList,
 } from '../../../devnet/minievm/verify-state.js';
 
-const ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
-const SCRIPTS = path.join(ROOT, 'devnet', 'minievm');
 const MAX_STATUS_LAG_MS = 3_000;
 
 let home: string;
+let devnet: Devnet | undefined;
 let dataDir: string;
 let ep: NodeEndpoints;
 let ingest: IngestProcess;
 const runs: { plan: Plan; result: TrafficResult }[] = [];
 
-/** A port base whose six derived ports (see start.sh) are all free right now. */
-async function freePortBase(): Promise<number> {
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const base = 20_000 + 100 * Math.floor(Math.random() * 400);
-    const wanted = [17, 45, 46, 56, 57, 90].map((d) => base + d);
-    const free = await Promise.all(wanted.map((p) => isFree(p)));
-    if (free.every(Boolean)) return base;
-  }
-  throw new Error('no free port base found');
-}
-
-async function isFree(port: number): Promise<boolean> {
-  const { createServer } = await import('node:net');
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.once('error', () => resolve(false));
-    s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
-  });
-}
-
 beforeAll(async () => {
   home = mkdtempSync(path.join(os.tmpdir(), 'minievm-home-'));
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'minievm-data-'));
-  const out = execFileSync('bash', [path.join(SCRIPTS, 'start.sh'), path.join(home, 'node')], {
-    cwd: ROOT,
-    env: { ...process.env, PORT_BASE: String(await freePortBase()), DEVNET_ACCOUNTS: String(DEFAULT_SHAPE.accounts) },
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-    timeout: 180_000,
-  });
-  const env = Object.fromEntries(
-    out
-      .trim()
-      .split('\n')
-      .map((l) => l.split('=', 2) as [string, string]),
-  );
-  ep = {
-    chainId: env.CHAIN_ID ?? '',
-    cometRpc: env.COMETBFT_RPC_URL ?? '',
-    rest: env.COSMOS_REST_URL ?? '',
-    evmRpc: env.EVM_JSONRPC_URL ?? '',
-  };
+  devnet = await startDevnet(path.join(home, 'node'), { DEVNET_ACCOUNTS: String(DEFAULT_SHAPE.accounts) });
+  ep = devnet.ep;
   ingest = new IngestProcess({
     endpoints: ep,
     dataDir,
@@ -91,10 +53,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await ingest?.stop();
-  if (home) {
-    execFileSync('bash', [path.join(SCRIPTS, 'stop.sh'), path.join(home, 'node')], { stdio: 'inherit' });
-    rmSync(home, { recursive: true, force: true });
-  }
+  devnet?.stop();
+  if (home) rmSync(home, { recursive: true, force: true });
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
