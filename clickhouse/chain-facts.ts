@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import type { Store } from './client.js';
 import { listMigrations, splitStatements } from './migrate.js';
-import { markStatsDirty, rebuildDirtyStats } from './stats.js';
+import { markStatsDirty, rebuildDirtyStats, sealNewAccounts } from './stats.js';
 
 /**
  * Every table holding rows of a height (facts and the lookup tables the views derive from them), in migration
@@ -102,6 +102,8 @@ export async function insertFacts(
     afterInsert?.(table);
   }
   await store.insert('ingest_checkpoints', [{ height: checkpoint }]);
+  // Minutes the batch completed: their new-account counts never change again (clickhouse/stats.ts).
+  await sealNewAccounts(store);
 }
 
 /** Block time of a stored height in Unix ns, or null when the height is not stored. */

@@ -1,4 +1,4 @@
-// Maintenance of the analytics aggregates (clickhouse/migrations/200_analytics.sql). The materialized views
+// Maintenance of the analytics aggregates (clickhouse/migrations/2xx_analytics*.sql). The materialized views
 // keep them current at ingest; this module rebuilds them from the raw facts, which stay the source of truth:
 //  - after a height range is deleted (crash recovery, re-ingest) the aggregates of every day from the first
 //    deleted block on are dropped and recomputed from the facts still present (the re-ingest then adds the
@@ -6,11 +6,13 @@
 //  - rebuildStats() recomputes everything (tests compare it with what the views maintained).
 // The rebuild runs each view's own SELECT (read from the migration), so views and rebuild cannot drift.
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { Store } from './client.js';
-import { migrationsDir, splitStatements } from './migrate.js';
+import { listMigrations, splitStatements } from './migrate.js';
 
-export const ANALYTICS_MIGRATION = path.join(migrationsDir, '200_analytics.sql');
+/** The analytics migrations, in order: a view declared again in a later one replaces its earlier definition. */
+export const ANALYTICS_MIGRATIONS = listMigrations()
+  .filter((m) => /^2\d\d_analytics/.test(m.version))
+  .map((m) => m.file);
 
 export interface StatsView {
   view: string;
@@ -24,17 +26,19 @@ let views: StatsView[] | null = null;
 /** The analytics views as declared in the migration (the rich-list history has none: recordRichListHistory). */
 export function statsViews(): StatsView[] {
   if (views) return views;
-  const out: StatsView[] = [];
-  for (const stmt of splitStatements(readFileSync(ANALYTICS_MIGRATION, 'utf8'))) {
-    const m = /^CREATE MATERIALIZED VIEW IF NOT EXISTS (\w+) TO (\w+) AS\s+([\s\S]+)$/.exec(stmt);
-    if (!m) continue;
-    const select = m[3]!;
-    const source = /\bFROM\s+(\w+)/.exec(select.replace(/FROM\s*\(/g, 'FROM_SUBQUERY ('))?.[1];
-    if (!source) throw new Error(`${m[1]}: no source table`);
-    out.push({ view: m[1]!, target: m[2]!, source, select });
-  }
-  views = out;
-  return out;
+  const byName = new Map<string, StatsView>();
+  for (const file of ANALYTICS_MIGRATIONS)
+    for (const stmt of splitStatements(readFileSync(file, 'utf8'))) {
+      const m = /^CREATE MATERIALIZED VIEW IF NOT EXISTS (\w+) TO (\w+) AS\s+([\s\S]+)$/.exec(stmt);
+      if (!m) continue;
+      const select = m[3]!;
+      const source = /\bFROM\s+(\w+)/.exec(select.replace(/FROM\s*\(/g, 'FROM_SUBQUERY ('))?.[1];
+      if (!source) throw new Error(`${m[1]}: no source table`);
+      byName.delete(m[1]!); // keep declaration order: a redefinition moves to its new place
+      byName.set(m[1]!, { view: m[1]!, target: m[2]!, source, select });
+    }
+  views = [...byName.values()];
+  return views;
 }
 
 /** Column holding each aggregate's time (rows at or after a day are what a rebuild from that day replaces). */
@@ -89,6 +93,7 @@ export async function rebuildStats(store: Store, fromDay = 0): Promise<void> {
   );
   // Facts of a height without its block are never visible (blocks are written first): start at its block.
   const fromHeight = h?.h === null || h?.h === undefined ? null : Number(h.h);
+  await unsealNewAccounts(store, fromDay);
   for (const v of statsViews()) {
     if (fromDay === 0) await store.exec(`TRUNCATE TABLE ${v.target}`);
     else
@@ -102,7 +107,60 @@ export async function rebuildStats(store: Store, fromDay = 0): Promise<void> {
     );
     await store.exec(`INSERT INTO ${v.target} ${select}`, { h: fromHeight });
   }
+  await sealNewAccounts(store);
   if (fromDay === 0) await rebuildRichListHistory(store);
+}
+
+const MINUTE = 60;
+
+/** Every minute before the seal is counted in stats_new_accounts (0 when nothing is sealed yet). */
+export const NEW_ACCOUNTS_SEAL = '(SELECT toUInt32(argMax(sealed_to, at)) FROM stats_new_accounts_sealed)';
+
+/**
+ * First-seen times of the accounts first seen in [lo, hi) (SQL expressions in unix seconds). Only accounts with a
+ * row in the range are grouped (a key lookup each), so the cost follows the range, not the number of accounts.
+ */
+export const firstSeenIn = (lo: string, hi: string) =>
+  `SELECT min(first_seen) AS f FROM stats_account_first_seen
+   WHERE account_hash IN (SELECT account_hash FROM stats_account_first_seen
+                          WHERE first_seen >= toDateTime(${lo}) AND first_seen < toDateTime(${hi}))
+   GROUP BY account_hash HAVING f >= toDateTime(${lo}) AND f < toDateTime(${hi})`;
+
+/**
+ * Seal the new-account counts of every minute whose blocks are all indexed (before the minute of the last
+ * checkpointed block: block times only grow, so such a minute never changes). Runs after each batch; a crash
+ * between the counts and the seal row only writes the same counts again. Returns the seal.
+ */
+export async function sealNewAccounts(store: Store): Promise<number> {
+  const [r] = await store.rows<{ w: number; tip: number }>(
+    `SELECT ${NEW_ACCOUNTS_SEAL} AS w,
+            (SELECT toUInt32(max(time)) FROM blocks WHERE height <= (SELECT max(height) FROM ingest_checkpoints)) AS tip`,
+  );
+  const w = Number(r?.w ?? 0);
+  const to = Math.floor(Number(r?.tip ?? 0) / MINUTE) * MINUTE;
+  if (to <= w) return w;
+  await store.exec(
+    `INSERT INTO stats_new_accounts (bucket, n)
+     SELECT toDateTime(intDiv(toUnixTimestamp(f), ${MINUTE}) * ${MINUTE}, 'UTC') AS bucket, count() AS n
+     FROM (${firstSeenIn('{lo:UInt32}', '{hi:UInt32}')}) GROUP BY bucket`,
+    { lo: w, hi: to },
+  );
+  await store.exec('INSERT INTO stats_new_accounts_sealed (sealed_to) SELECT toDateTime({t:UInt32})', { t: to });
+  return to;
+}
+
+/** Forget the sealed new-account counts from `fromDay` on (0 = all); sealNewAccounts() counts them again. */
+async function unsealNewAccounts(store: Store, fromDay: number): Promise<void> {
+  if (fromDay === 0) {
+    await store.exec('TRUNCATE TABLE stats_new_accounts');
+    await store.exec('TRUNCATE TABLE stats_new_accounts_sealed');
+    return;
+  }
+  await store.exec(
+    `INSERT INTO stats_new_accounts_sealed (sealed_to) SELECT toDateTime(least({d:UInt32}, ${NEW_ACCOUNTS_SEAL}))`,
+    { d: fromDay },
+  );
+  await store.exec('DELETE FROM stats_new_accounts WHERE bucket >= toDateTime({d:UInt32})', { d: fromDay });
 }
 
 /** Holders and supply per token of the snapshot at `height` (called by the snapshot build, after its rows). */

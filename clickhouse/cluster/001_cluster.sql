@@ -383,47 +383,6 @@ ARRAY JOIN JSONExtract(total_fee, 'Array(Tuple(denom String, amount String))') A
 ARRAY JOIN [60, 3600, 86400] AS res
 GROUP BY res, bucket, denom;
 
-CREATE TABLE IF NOT EXISTS stats_txs_local ON CLUSTER '{cluster}'
-(
-    res        UInt32,
-    bucket     DateTime('UTC'),
-    txs        SimpleAggregateFunction(sum, UInt64),
-    failed_txs SimpleAggregateFunction(sum, UInt64),
-    active     AggregateFunction(uniqArray, Array(String))
-)
-ENGINE = ReplicatedAggregatingMergeTree('/clickhouse/tables/{shard}/{database}/stats_txs_local', '{replica}') ORDER BY (res, bucket);
-
-CREATE TABLE IF NOT EXISTS stats_txs ON CLUSTER '{cluster}' AS stats_txs_local
-ENGINE = Distributed('{cluster}', currentDatabase(), stats_txs_local, rand());
-
-CREATE MATERIALIZED VIEW IF NOT EXISTS stats_txs_mv ON CLUSTER '{cluster}' TO stats_txs_local AS
-SELECT res, toDateTime(intDiv(toUnixTimestamp(time), res) * res, 'UTC') AS bucket, count() AS txs,
-       countIf(code != 0) AS failed_txs, uniqArrayState(accounts) AS active
-FROM txs_local ARRAY JOIN [60, 3600, 86400] AS res
-GROUP BY res, bucket;
-
-CREATE TABLE IF NOT EXISTS stats_msgs_local ON CLUSTER '{cluster}'
-(
-    res        UInt32,
-    bucket     DateTime('UTC'),
-    msg_type   LowCardinality(String),
-    txs        SimpleAggregateFunction(sum, UInt64),
-    failed_txs SimpleAggregateFunction(sum, UInt64),
-    active     AggregateFunction(uniqArray, Array(String))
-)
-ENGINE = ReplicatedAggregatingMergeTree('/clickhouse/tables/{shard}/{database}/stats_msgs_local', '{replica}') ORDER BY (res, bucket, msg_type);
-
-CREATE TABLE IF NOT EXISTS stats_msgs ON CLUSTER '{cluster}' AS stats_msgs_local
-ENGINE = Distributed('{cluster}', currentDatabase(), stats_msgs_local, rand());
-
-CREATE MATERIALIZED VIEW IF NOT EXISTS stats_msgs_mv ON CLUSTER '{cluster}' TO stats_msgs_local AS
-SELECT res, toDateTime(intDiv(toUnixTimestamp(time), res) * res, 'UTC') AS bucket, msg_type, count() AS txs,
-       countIf(code != 0) AS failed_txs, uniqArrayState(accounts) AS active
-FROM txs_local
-ARRAY JOIN arrayDistinct(msg_types) AS msg_type
-ARRAY JOIN [60, 3600, 86400] AS res
-GROUP BY res, bucket, msg_type;
-
 CREATE TABLE IF NOT EXISTS stats_account_first_seen_local ON CLUSTER '{cluster}'
 (
     account_hash UInt64,
@@ -537,3 +496,64 @@ ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/{database}/sta
 
 CREATE TABLE IF NOT EXISTS stats_richlist_history ON CLUSTER '{cluster}' AS stats_richlist_history_local
 ENGINE = Distributed('{cluster}', currentDatabase(), stats_richlist_history_local, snapshot_height);
+
+CREATE TABLE IF NOT EXISTS stats_txs_local ON CLUSTER '{cluster}'
+(
+    res        UInt32,
+    bucket     DateTime('UTC'),
+    txs        SimpleAggregateFunction(sum, UInt64),
+    failed_txs SimpleAggregateFunction(sum, UInt64),
+    active     AggregateFunction(uniqCombined(14), String)
+)
+ENGINE = ReplicatedAggregatingMergeTree('/clickhouse/tables/{shard}/{database}/stats_txs_local', '{replica}') ORDER BY (res, bucket) SETTINGS index_granularity = 256;
+
+CREATE TABLE IF NOT EXISTS stats_txs ON CLUSTER '{cluster}' AS stats_txs_local
+ENGINE = Distributed('{cluster}', currentDatabase(), stats_txs_local, rand());
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS stats_txs_mv ON CLUSTER '{cluster}' TO stats_txs_local AS
+SELECT res, toDateTime(intDiv(toUnixTimestamp(time), res) * res, 'UTC') AS bucket, count() AS txs,
+       countIf(code != 0) AS failed_txs, uniqCombinedArrayState(14)(accounts) AS active
+FROM txs_local ARRAY JOIN [60, 3600, 86400] AS res
+GROUP BY res, bucket;
+
+CREATE TABLE IF NOT EXISTS stats_msgs_local ON CLUSTER '{cluster}'
+(
+    res        UInt32,
+    bucket     DateTime('UTC'),
+    msg_type   LowCardinality(String),
+    txs        SimpleAggregateFunction(sum, UInt64),
+    failed_txs SimpleAggregateFunction(sum, UInt64),
+    active     AggregateFunction(uniqCombined(14), String)
+)
+ENGINE = ReplicatedAggregatingMergeTree('/clickhouse/tables/{shard}/{database}/stats_msgs_local', '{replica}') ORDER BY (res, bucket, msg_type) SETTINGS index_granularity = 256;
+
+CREATE TABLE IF NOT EXISTS stats_msgs ON CLUSTER '{cluster}' AS stats_msgs_local
+ENGINE = Distributed('{cluster}', currentDatabase(), stats_msgs_local, rand());
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS stats_msgs_mv ON CLUSTER '{cluster}' TO stats_msgs_local AS
+SELECT res, toDateTime(intDiv(toUnixTimestamp(time), res) * res, 'UTC') AS bucket, msg_type, count() AS txs,
+       countIf(code != 0) AS failed_txs, uniqCombinedArrayState(14)(accounts) AS active
+FROM txs_local
+ARRAY JOIN arrayDistinct(msg_types) AS msg_type
+ARRAY JOIN [60, 3600, 86400] AS res
+GROUP BY res, bucket, msg_type;
+
+CREATE TABLE IF NOT EXISTS stats_new_accounts_local ON CLUSTER '{cluster}'
+(
+    bucket DateTime('UTC'),
+    n      UInt64
+)
+ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/{database}/stats_new_accounts_local', '{replica}') ORDER BY bucket;
+
+CREATE TABLE IF NOT EXISTS stats_new_accounts ON CLUSTER '{cluster}' AS stats_new_accounts_local
+ENGINE = Distributed('{cluster}', currentDatabase(), stats_new_accounts_local, rand());
+
+CREATE TABLE IF NOT EXISTS stats_new_accounts_sealed_local ON CLUSTER '{cluster}'
+(
+    sealed_to DateTime('UTC'),
+    at        DateTime64(6, 'UTC') DEFAULT now64(6)
+)
+ENGINE = ReplicatedMergeTree('/clickhouse/tables/{shard}/{database}/stats_new_accounts_sealed_local', '{replica}') ORDER BY at;
+
+CREATE TABLE IF NOT EXISTS stats_new_accounts_sealed ON CLUSTER '{cluster}' AS stats_new_accounts_sealed_local
+ENGINE = Distributed('{cluster}', currentDatabase(), stats_new_accounts_sealed_local, rand());

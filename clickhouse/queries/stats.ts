@@ -2,6 +2,7 @@
 // Every read GROUPs BY and merges the partial states (sum / min / uniqMerge). Times are unix seconds, UTC;
 // windows are half-open [from, to) and aligned to the resolution by the caller.
 import type { Store } from '../client.js';
+import { firstSeenIn, NEW_ACCOUNTS_SEAL } from '../stats.js';
 
 type Params = Record<string, unknown>;
 
@@ -67,16 +68,21 @@ export async function activity(
     ),
     store.rows<{ t: number; n: string; failed: string; act: string }>(
       msgs
-        ? `SELECT toUInt32(bucket) AS t, sum(txs) AS n, sum(failed_txs) AS failed, uniqArrayMerge(active) AS act
+        ? `SELECT toUInt32(bucket) AS t, sum(txs) AS n, sum(failed_txs) AS failed, uniqCombinedMerge(14)(active) AS act
            FROM stats_msgs WHERE ${win} AND msg_type IN {msgs:Array(String)} GROUP BY bucket`
-        : `SELECT toUInt32(bucket) AS t, sum(txs) AS n, sum(failed_txs) AS failed, uniqArrayMerge(active) AS act
+        : `SELECT toUInt32(bucket) AS t, sum(txs) AS n, sum(failed_txs) AS failed, uniqCombinedMerge(14)(active) AS act
            FROM stats_txs WHERE ${win} GROUP BY bucket`,
       params,
     ),
+    // Sealed minutes from their counts, the rest (after the seal) from the first-seen table (clickhouse/stats.ts).
     store.rows<{ t: number; n: string }>(
-      `SELECT toUInt32(intDiv(toUnixTimestamp(f), {res:UInt32}) * {res:UInt32}) AS t, count() AS n
-       FROM (SELECT min(first_seen) AS f FROM stats_account_first_seen GROUP BY account_hash
-             HAVING f >= toDateTime({from:UInt32}) AND f < toDateTime({to:UInt32}))
+      `SELECT toUInt32(intDiv(m, {res:UInt32}) * {res:UInt32}) AS t, sum(c) AS n FROM (
+         SELECT toUInt32(bucket) AS m, max(n) AS c FROM stats_new_accounts
+         WHERE bucket >= toDateTime({from:UInt32}) AND bucket < toDateTime(least({to:UInt32}, ${NEW_ACCOUNTS_SEAL}))
+         GROUP BY m
+         UNION ALL
+         SELECT toUInt32(intDiv(toUnixTimestamp(f), 60) * 60) AS m, count() AS c
+         FROM (${firstSeenIn(`greatest({from:UInt32}, ${NEW_ACCOUNTS_SEAL})`, '{to:UInt32}')}) GROUP BY m)
        GROUP BY t`,
       params,
     ),

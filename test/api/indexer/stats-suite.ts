@@ -3,7 +3,7 @@
 // aggregate queries under test. Then the aggregates are rebuilt from the facts (fully, from a day, and through
 // a re-ingest of a height range) and every answer must stay the same.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rebuildStats } from '../../../clickhouse/stats.js';
+import { rebuildStats, sealNewAccounts } from '../../../clickhouse/stats.js';
 import { ingestSampleChain, type IngestedSample, type SampleKind } from '../../support/sample.js';
 import { startIndexer, type Running } from './helpers.js';
 
@@ -376,6 +376,31 @@ export function statsSuite(kind: SampleKind): void {
         expect(body.code, path).toBe(400);
         expect(body.message, path).toMatch(msg);
       }
+    });
+
+    it('new accounts are the same whatever is sealed: nothing, half, all, and counts written without their seal', async () => {
+      const path = `/indexer/stats/v1/activity?interval=1m&from=${floorTo(first, 60)}&to=${floorTo(last, 60) + 60}`;
+      const series = async () =>
+        ((await api.get(path)).body.buckets as { new_accounts: number }[]).map((b) => b.new_accounts);
+      const sealed = await s.store.rows<{ n: string }>('SELECT count() AS n FROM stats_new_accounts');
+      expect(Number(sealed[0]!.n), 'the ingest sealed the minutes it completed').toBeGreaterThan(0);
+      const want = await series();
+      expect(want.reduce((a, b) => a + b, 0)).toBe(new Set(txs.flatMap((t) => t.accounts)).size);
+      const seal = async (to: number) =>
+        s.store.exec('INSERT INTO stats_new_accounts_sealed (sealed_to) SELECT toDateTime({t:UInt32})', { t: to });
+      await seal(0); // nothing sealed: every minute counted from the first-seen table
+      expect(await series()).toEqual(want);
+      await seal(floorTo((first + last) / 2, 60)); // half: sealed counts before, the first-seen table after
+      expect(await series()).toEqual(want);
+      // A crash after the counts but before the seal row: the next seal writes the same counts again.
+      await s.store.exec('DELETE FROM stats_new_accounts WHERE bucket >= toDateTime({t:UInt32})', {
+        t: floorTo((first + last) / 2, 60),
+      });
+      expect(await sealNewAccounts(s.store)).toBe(floorTo(last, 60));
+      expect(await sealNewAccounts(s.store)).toBe(floorTo(last, 60));
+      await seal(floorTo(first, 60));
+      await sealNewAccounts(s.store); // counts written twice for the same minutes: replaced, not added
+      expect(await series()).toEqual(want);
     });
 
     it('rebuilding every aggregate from the facts gives the same answers (all, from a day, via re-ingest)', async () => {
