@@ -3,12 +3,15 @@
 // Prints one JSON line with the URLs, then serves until killed.
 import { startChainServer } from '../devnet/chain-sim/server.js';
 import { generateReplicatedChain } from '../devnet/sample-chains/replicated.js';
+import { buildSample } from '../devnet/sample-chains/serve.js';
 
 const txs = Number(process.argv[2] ?? 1_000_000);
 const txsPerBlock = Number(process.argv[3] ?? 100);
 const kind = (process.argv[4] ?? 'evm') as 'evm' | 'move' | 'wasm';
 const chain = generateReplicatedChain({ txs, txsPerBlock, kind, cacheBlocks: 2048 });
 const server = await startChainServer(chain);
+// The sample's eth_call answers (ERC721 names, token URIs, balances): the replicas keep its contract addresses.
+for (const h of buildSample(kind).ethCalls ?? []) server.registerEthCall(h);
 process.stdout.write(
   `${JSON.stringify({
     rpcUrl: server.rpcUrl,

@@ -180,6 +180,13 @@ describe('CometBFT RPC through @cosmjs/tendermint-rpc', () => {
     expect(Object.keys(uri.result.block.header).sort()).toEqual(Object.keys(kv.block.header).sort());
     const tx = (await (await fetch(`${server.rpcUrl}/tx?hash=0x${txBlock.txs[1]!.hash}`)).json()) as any; // any: wire JSON
     expect(tx.result.index).toBe(1);
+    // As CometBFT: an RPC error on the URI form is HTTP 500 (the JSON-RPC POST form answers 200).
+    const ahead = await fetch(`${server.rpcUrl}/block?height=9`);
+    expect(ahead.status).toBe(500);
+    expect(((await ahead.json()) as any).error.data).toBe(
+      'height 9 must be less than or equal to the current blockchain height 3',
+    ); // any: wire JSON
+    expect((await fetch(`${server.rpcUrl}/block?height=x`)).status).toBe(500);
     const bc = (await (await fetch(`${server.rpcUrl}/blockchain?minHeight=1&maxHeight=3`)).json()) as any; // any: wire JSON
     expect(bc.result.block_metas.map((m: any) => m.header.height)).toEqual(['3', '2', '1']); // any: wire JSON
     const batch = (await (
