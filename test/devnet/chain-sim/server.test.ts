@@ -2,6 +2,7 @@
 // Tendermint37Client) for CometBFT RPC, fetch for the REST and URI forms. The chain holds recorded Initia txs.
 import { readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
+import { toBech32 } from '@cosmjs/encoding';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Comet38Client, Tendermint37Client } from '@cosmjs/tendermint-rpc';
 import { SimChain } from '../../../devnet/chain-sim/chain.js';
@@ -251,6 +252,8 @@ describe('Cosmos REST', () => {
     const v = chain.validators[0]!;
     const r = (await (await fetch(`${server.restUrl}/opinit/opchild/v1/validator/${v.operatorAddress}`)).json()) as any; // any: wire JSON
     expect(r.validator.moniker).toBe(v.moniker);
+    // as OPinit's launch tools set it: the operator address is the valoper of the consensus address
+    expect(v.operatorAddress).toBe(toBech32('initvaloper', Buffer.from(v.consensusAddress, 'hex')));
     const pub = Buffer.from(r.validator.consensus_pubkey.key, 'base64');
     // The served proposer address is derivable from the served pubkey (CometBFT rule).
     expect(createHash('sha256').update(pub).digest().subarray(0, 20).toString('hex').toUpperCase()).toBe(
