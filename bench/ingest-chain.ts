@@ -3,12 +3,26 @@
 // Prints one JSON line with the URLs, then serves until killed.
 import { startChainServer } from '../devnet/chain-sim/server.js';
 import { generateReplicatedChain } from '../devnet/sample-chains/replicated.js';
+import { buildSample } from '../devnet/sample-chains/serve.js';
+import { erc721Contracts, erc721TokenUris } from '../devnet/sample-chains/nft-names.js';
 
 const txs = Number(process.argv[2] ?? 1_000_000);
 const txsPerBlock = Number(process.argv[3] ?? 100);
 const kind = (process.argv[4] ?? 'evm') as 'evm' | 'move' | 'wasm';
-const chain = generateReplicatedChain({ txs, txsPerBlock, kind, cacheBlocks: 2048 });
+// `real-signers`: every tx with a signer key and its own signature, and ERC721 tokenURI answers (what rollytics
+// needs to index the chain; bench/rollytics-ingest.ts passes it).
+const realSigners = process.argv[5] === 'real-signers';
+const chain = generateReplicatedChain({ txs, txsPerBlock, kind, cacheBlocks: 2048, realSigners });
 const server = await startChainServer(chain);
+// In `real-signers` mode also the sample's extra REST routes (e.g. minievm's contracts/by_denom), its eth_call
+// answers (ERC721 names, balances) and ERC721 tokenURI answers: the replicas keep its contract addresses. Off by
+// default, so bench/ingest.ts measures the chain its published figures were taken on.
+if (realSigners) {
+  const sample = buildSample(kind);
+  for (const r of sample.routes) server.registerGet(r.pattern, r.handler);
+  for (const h of sample.ethCalls ?? []) server.registerEthCall(h);
+  if (kind === 'evm') server.registerEthCall(erc721TokenUris(erc721Contracts(sample.chain)));
+}
 process.stdout.write(
   `${JSON.stringify({
     rpcUrl: server.rpcUrl,

@@ -204,7 +204,7 @@ export const indexerOpenApi = {
       'getEvmTxsByHeight',
       'evm',
       'EVM txs of one block. EVM rollups only.',
-      [p('height', { type: 'integer', format: 'int64' }, 'Block height'), ...pagination],
+      [p('height', str({ minLength: 1, maxLength: 32 }), 'Block height (decimal integer)'), ...pagination],
       ok(list('txs', 'EvmTx')),
     ),
     '/indexer/tx/v1/evm-txs/{tx_hash}': get(
@@ -238,7 +238,7 @@ export const indexerOpenApi = {
       'getEvmInternalTxsByHeight',
       'evm',
       'Internal txs of one block. EVM rollups with EVM_INTERNAL_TXS only.',
-      [p('height', { type: 'integer', format: 'int64' }, 'Block height'), ...pagination],
+      [p('height', str({ minLength: 1, maxLength: 32 }), 'Block height (decimal integer)'), ...pagination],
       ok(list('internal_txs', 'EvmInternalTx')),
     ),
     '/indexer/tx/v1/evm-internal-txs/{tx_hash}': get(

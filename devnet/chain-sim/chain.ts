@@ -40,10 +40,11 @@ export function timeMs(t: string): number {
 export function makeValidator(moniker: string): Validator {
   const pub = createHash('sha256').update(`chain-sim validator ${moniker}`).digest();
   const consensusAddress = createHash('sha256').update(pub).digest().subarray(0, 20).toString('hex').toUpperCase();
-  const opBytes = createHash('sha256').update(`chain-sim operator ${moniker}`).digest().subarray(0, 20);
+  // The operator address is the valoper of the consensus address, as OPinit's launch tools set it: rollytics
+  // looks a block's proposer up as `/opinit/opchild/v1/validator/<valoper of proposer_address>`.
   return {
     moniker,
-    operatorAddress: toBech32('initvaloper', opBytes),
+    operatorAddress: toBech32('initvaloper', Buffer.from(consensusAddress, 'hex')),
     consensusPubkey: pub.toString('base64'),
     consensusAddress,
   };

@@ -1,4 +1,5 @@
 // EVM JSON-RPC (geth wire shapes) over a SimChainSource whose txs carry an `evm` side, as minievm serves it.
+import { fromBech32 } from '@cosmjs/encoding';
 import type { SimChainSource, EvmLog, SealedBlock } from './types.js';
 import { evmBlockJson, evmReceiptsJson, evmTracesJson } from './render.js';
 import type { Params, RpcError, RpcOutcome } from './cometbft.js';
@@ -185,4 +186,57 @@ export function evmCall(
     default:
       return { error: { code: -32601, message: `the method ${method} does not exist/is not available` } };
   }
+}
+
+/**
+ * minievm's REST `POST /minievm/evm/v1/call` (QueryCallRequest → QueryCallResponse, gRPC-gateway JSON with
+ * defaults emitted), answered by the same handlers as eth_call. `contract_addr` may be 0x hex or bech32; the
+ * `x-cosmos-block-height` header picks the block (latest without it). As minievm's query server, a reverted
+ * call is HTTP 200 with `error` set (`Reverted`, errorsmod's text for ErrReverted without revert data) and
+ * an empty `response`; `used_gas` is a fixed stand-in (the simulator runs no EVM).
+ */
+export function evmRestCall(
+  raw: string,
+  heightHeader: string | undefined,
+  ethCallHandlers: EthCallHandler[],
+): { status: number; body: string } {
+  let req: Record<string, unknown>;
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
+    req = parsed as Record<string, unknown>;
+  } catch (e) {
+    return grpcJson(400, 3, `invalid request body: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  const addr = typeof req.contract_addr === 'string' ? req.contract_addr : '';
+  let to: string;
+  if (/^0x[0-9a-fA-F]{40}$/.test(addr)) to = addr.toLowerCase();
+  else {
+    try {
+      to = `0x${Buffer.from(fromBech32(addr).data).toString('hex')}`;
+    } catch {
+      return grpcJson(400, 3, `invalid contract address: ${addr}`);
+    }
+  }
+  const input = typeof req.input === 'string' ? req.input : '0x';
+  const h = heightHeader && /^\d+$/.test(heightHeader) ? Number(heightHeader) : 0;
+  const tag = h > 0 ? `0x${h.toString(16)}` : 'latest';
+  const call: EthCallRequest = { to, data: input.startsWith('0x') ? input : `0x${input}` };
+  if (typeof req.value === 'string') call.value = req.value;
+  for (const handler of ethCallHandlers) {
+    const r = handler(call, tag);
+    if (r !== undefined)
+      return {
+        status: 200,
+        body: JSON.stringify({ response: r, used_gas: '21000', logs: [], trace_output: '', error: '' }),
+      };
+  }
+  return {
+    status: 200,
+    body: JSON.stringify({ response: '', used_gas: '21000', logs: [], trace_output: '', error: 'Reverted' }),
+  };
+}
+
+function grpcJson(status: number, code: number, message: string): { status: number; body: string } {
+  return { status, body: JSON.stringify({ code, message, details: [] }) };
 }

@@ -203,7 +203,13 @@ export async function measureStatusLag(
   ep: NodeEndpoints,
   indexer: string,
   blocks: number,
-  opts: { pollMs?: number; timeoutMs?: number; alive?: () => boolean } = {},
+  opts: {
+    pollMs?: number;
+    timeoutMs?: number;
+    alive?: () => boolean;
+    /** how to read the indexer's height (default: `indexedHeight(indexer)`) */
+    heightOf?: () => Promise<number>;
+  } = {},
 ): Promise<number[]> {
   const pollMs = opts.pollMs ?? 50;
   const deadline = Date.now() + (opts.timeoutMs ?? 120_000);
@@ -218,7 +224,8 @@ export async function measureStatusLag(
     }
     seen = h;
     const t0 = Date.now();
-    while ((await indexedHeight(indexer).catch(() => 0)) < h) {
+    const heightOf = opts.heightOf ?? (() => indexedHeight(indexer));
+    while ((await heightOf().catch(() => 0)) < h) {
       if (Date.now() > deadline) throw new Error(`indexer never reached ${h}`);
       if (opts.alive && !opts.alive()) throw new Error('indexer process exited');
       await sleep(pollMs);

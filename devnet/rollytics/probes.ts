@@ -19,6 +19,10 @@ export interface ChainKeys {
   tokens: { collection: string; tokenId: string }[];
   /** rich-list denoms: the native denom and each ERC20 address */
   denoms: string[];
+  /** 0x lowercase EVM tx hashes (eth_getBlockByNumber), in block order */
+  evmTxHashes: string[];
+  /** heights with at least one EVM tx */
+  heightsWithEvmTxs: number[];
 }
 
 /**
@@ -56,6 +60,24 @@ interface RestTx {
   tx_response: unknown;
 }
 
+/** The EVM tx hashes of one block, read from the node's JSON-RPC (eth_getBlockByNumber, hashes only). */
+async function evmBlockTxHashes(evmRpc: string, height: number): Promise<string[]> {
+  const res = await fetch(evmRpc, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'eth_getBlockByNumber',
+      params: [`0x${height.toString(16)}`, false],
+    }),
+    signal: AbortSignal.timeout(30_000),
+  });
+  const body = (await res.json()) as { result?: { transactions?: string[] } | null; error?: { message: string } };
+  if (body.error) throw new Error(`eth_getBlockByNumber ${height}: ${body.error.message}`);
+  return body.result?.transactions ?? [];
+}
+
 /** Reads heights, tx hashes, message types and accounts from CometBFT RPC + Cosmos REST. */
 export async function readChainKeys(
   ep: NodeEndpoints,
@@ -87,10 +109,19 @@ export async function readChainKeys(
       for (const m of tx.tx.body.messages) msgTypes.add(m['@type'].replace(/^\//, ''));
     }
   }
+  const evmTxHashes: string[] = [];
+  const heightsWithEvmTxs: number[] = [];
+  for (const h of heightsWithTxs) {
+    const hashes = await evmBlockTxHashes(ep.evmRpc, h);
+    if (hashes.length > 0) heightsWithEvmTxs.push(h);
+    evmTxHashes.push(...hashes.map((x) => x.toLowerCase()));
+  }
   return {
     height,
     heightsWithTxs,
     txHashes,
+    evmTxHashes,
+    heightsWithEvmTxs,
     accounts: [...accounts].sort(),
     msgTypes: [...msgTypes].sort(),
     ...extra,
@@ -125,7 +156,7 @@ function list(
  * docs/indexer.md): `msgs` with unknown types (upstream ignores the filter), `by_account?msgs=` (upstream 500),
  * `by_name` with `%20` (upstream does not unescape), unknown rich-list denoms (upstream takes ~46 s).
  */
-export function buildProbes(k: ChainKeys): Probe[] {
+export function buildProbes(k: ChainKeys, opts: { internalTxs?: boolean } = {}): Probe[] {
   const p: Probe[] = [];
   const enc = encodeURIComponent;
   p.push({ endpoint: '/status', key: '-', path: '/status' });
@@ -286,8 +317,47 @@ export function buildProbes(k: ChainKeys): Probe[] {
         });
     }
   }
+  // EVM txs (receipts); internal txs only on request (they differ from upstream: docs/bench-rollytics.md)
+  p.push(...evmProbes(k, opts.internalTxs ? ['evm-txs', 'evm-internal-txs'] : ['evm-txs']));
   // rich list
   for (const d of k.denoms)
     p.push(...list('/indexer/richlist/v1/{denom}', d, `/indexer/richlist/v1/${enc(d)}`, 'holders', 5));
+  return p;
+}
+
+/**
+ * The EVM tx endpoints (4 each): receipts (`evm-txs`) and internal txs (`evm-internal-txs`), by hash, height
+ * and account (both forms), and the full lists.
+ */
+export function evmProbes(k: ChainKeys, kinds: ('evm-txs' | 'evm-internal-txs')[]): Probe[] {
+  const p: Probe[] = [];
+  for (const kind of kinds) {
+    const items = kind === 'evm-txs' ? 'txs' : 'internal_txs';
+    const base = `/indexer/tx/v1/${kind}`;
+    p.push(...list(base, '-', base, items, 8));
+    for (const h of k.evmTxHashes) {
+      const hash = `${base}/{tx_hash}`;
+      if (kind === 'evm-txs') p.push({ endpoint: hash, key: h, path: `${base}/${h}` });
+      else p.push(...list(hash, h, `${base}/${h}`, items, 1));
+    }
+    p.push({ endpoint: `${base}/{tx_hash}`, key: 'unknown hash', path: `${base}/0x${'0'.repeat(64)}` });
+    for (let h = 1; h <= k.height; h++) {
+      const path = `${base}/by_height/${h}`;
+      const endpoint = `${base}/by_height/{height}`;
+      if (k.heightsWithEvmTxs.includes(h)) p.push(...list(endpoint, `height ${h}`, path, items, 1));
+      else p.push({ endpoint, key: `height ${h}`, path, items });
+    }
+    p.push({ endpoint: `${base}/by_height/{height}`, key: 'height abc', path: `${base}/by_height/abc` });
+    for (const a of k.accounts) {
+      for (const f of [a, bech32ToEvm(a).toLowerCase()]) {
+        const endpoint = `${base}/by_account/{account}`;
+        const path = `${base}/by_account/${f}`;
+        p.push(...list(endpoint, f, path, items, 3));
+        if (kind === 'evm-txs')
+          for (const s of ['true', 'false'])
+            p.push({ endpoint, key: `${f} is_signer=${s}`, path, items, query: { is_signer: s } });
+      }
+    }
+  }
   return p;
 }

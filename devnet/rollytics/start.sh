@@ -8,6 +8,7 @@
 # Env (required): CHAIN_ID, COMETBFT_RPC_URL, COSMOS_REST_URL, EVM_JSONRPC_URL
 #   (the lines devnet/minievm/start.sh prints). Optional: ROLLYTICS_API_PORT,
 #   ROLLYTICS_INDEXER_PORT (random free ports by default), ROLLYTICS_POLLING_INTERVAL (1s),
+#   ROLLYTICS_VM_TYPE (evm; move and wasm need no EVM_JSONRPC_URL),
 #   ROLLYTICS_EXTRA_ENV (space-separated KEY=VALUE pairs passed to both processes,
 #   e.g. cache sizes for the benchmark).
 # Prints ROLLYTICS_API_URL, ROLLYTICS_INDEXER_URL and ROLLYTICS_DB_DSN on stdout.
@@ -20,7 +21,9 @@
 set -euo pipefail
 STATE="${1:?usage: start.sh <state-dir>}"
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-: "${CHAIN_ID:?set CHAIN_ID}" "${COMETBFT_RPC_URL:?set COMETBFT_RPC_URL}" "${COSMOS_REST_URL:?set COSMOS_REST_URL}" "${EVM_JSONRPC_URL:?set EVM_JSONRPC_URL}"
+: "${CHAIN_ID:?set CHAIN_ID}" "${COMETBFT_RPC_URL:?set COMETBFT_RPC_URL}" "${COSMOS_REST_URL:?set COSMOS_REST_URL}"
+VM_TYPE="${ROLLYTICS_VM_TYPE:-evm}"
+if [[ "$VM_TYPE" == evm ]]; then : "${EVM_JSONRPC_URL:?set EVM_JSONRPC_URL}"; fi
 say() { echo "[rollytics] $*" >&2; }
 
 BIN="$(bash "$HERE/build.sh")"
@@ -66,10 +69,11 @@ DSN="postgres://rollytics:rollytics@127.0.0.1:$PGPORT/rollytics?sslmode=disable"
 
 # 3. Indexer, then API (same env; cwd with ./orm for DB_MIGRATION_DIR).
 mkdir -p "$STATE/run"; ln -sfn "$SRC/orm" "$STATE/run/orm"
-ENV=(DB_DSN="$DSN" DB_AUTO_MIGRATE=false CHAIN_ID="$CHAIN_ID" VM_TYPE=evm
-  RPC_URL="$COMETBFT_RPC_URL" REST_URL="$COSMOS_REST_URL" JSON_RPC_URL="$EVM_JSONRPC_URL"
+ENV=(DB_DSN="$DSN" DB_AUTO_MIGRATE=false CHAIN_ID="$CHAIN_ID" VM_TYPE="$VM_TYPE"
+  RPC_URL="$COMETBFT_RPC_URL" REST_URL="$COSMOS_REST_URL"
   ACCOUNT_ADDRESS_PREFIX=init PORT="$API_PORT" INDEXER_PORT="$IDX_PORT" LOG_LEVEL="${ROLLYTICS_LOG_LEVEL:-warn}"
   LOG_FORMAT=plain POLLING_INTERVAL="${ROLLYTICS_POLLING_INTERVAL:-1s}" METRICS_ENABLED=false)
+if [[ -n "${EVM_JSONRPC_URL:-}" ]]; then ENV+=(JSON_RPC_URL="$EVM_JSONRPC_URL"); fi
 # shellcheck disable=SC2206
 EXTRA=(${ROLLYTICS_EXTRA_ENV:-})
 (cd "$STATE/run" && exec env "${ENV[@]}" "${EXTRA[@]}" "$BIN" indexer >"$STATE/indexer.log" 2>&1) &

@@ -67,3 +67,33 @@ export function cw721ContractInfoRoute(chain: SimChain, prefix: string): SampleR
     },
   };
 }
+
+const TOKEN_URI_SELECTOR = '0xc87b56dd';
+
+/**
+ * eth_call tokenURI(uint256) of the given ERC721 contracts: `<base>/<contract>/<id>` (declared, like the names;
+ * a real ERC721 answers tokenURI for its tokens, and rollytics retries a reverted one with backoff for ~1 min).
+ */
+export function erc721TokenUris(contracts: string[], base = 'https://sample-chain.invalid/nft'): EthCallHandler {
+  const known = new Set(contracts.map((c) => c.toLowerCase()));
+  return (call) => {
+    const data = (call.data ?? call.input ?? '').toLowerCase();
+    const to = call.to?.toLowerCase();
+    if (!to || !known.has(to) || !data.startsWith(TOKEN_URI_SELECTOR) || data.length !== 74) return undefined;
+    const id = BigInt(`0x${data.slice(10)}`).toString();
+    return AbiCoder.defaultAbiCoder().encode(['string'], [`${base}/${to}/${id}`]);
+  };
+}
+
+const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
+
+/** Every ERC721 contract of the chain: Transfer logs with the token id as a third topic. */
+export function erc721Contracts(chain: SimChain): string[] {
+  const out = new Set<string>();
+  for (let h = 1; h <= chain.latestHeight(); h++)
+    for (const t of chain.block(h)?.txs ?? [])
+      for (const r of t.evm?.receipts ?? [])
+        for (const l of r.logs)
+          if (l.topics[0] === TRANSFER_TOPIC && l.topics.length === 4) out.add(l.address.toLowerCase());
+  return [...out];
+}

@@ -31,6 +31,13 @@ export interface ReplicatedChainOptions {
    * creations carry 20–40 KB of bytecode each and would make an average replicated tx ~10× a typical one.
    */
   maxTemplateBytes?: number;
+  /**
+   * As on a real chain, for indexers that read the signer from the tx bytes (rollytics): leave out template txs
+   * without a signer public key (the sample's derived txs carry none) and give every replica its own signature
+   * bytes (the template's with its first 8 bytes XORed with the replica number; nobody verifies them here).
+   * Off by default, so the ingest benchmark's chain stays the one its published figures were taken on.
+   */
+  realSigners?: boolean;
 }
 
 interface Template {
@@ -54,6 +61,20 @@ function field(tag: number, bytes: Uint8Array): Buffer {
   return Buffer.concat([Buffer.from([tag, ...varint(bytes.length)]), bytes]);
 }
 
+function hasSignerKey(t: SealedTx): boolean {
+  const infos = (t.tx.auth_info as { signer_infos?: { public_key?: unknown }[] } | undefined)?.signer_infos ?? [];
+  return infos.length > 0 && infos.every((i) => i.public_key != null);
+}
+
+/** The template's signature with its first 8 bytes XORed with the replica number: distinct per replica. */
+function replicaSignature(sig: Uint8Array, n: number): Uint8Array {
+  const out = Buffer.from(sig);
+  const tag = Buffer.alloc(8);
+  tag.writeBigUInt64BE(BigInt(n));
+  for (let i = 0; i < Math.min(8, out.length); i++) out[i] = (out[i] ?? 0) ^ (tag[i] ?? 0);
+  return out;
+}
+
 export class ReplicatedChain implements SimChainSource {
   readonly chainId: string;
   readonly vm: SampleChainKind;
@@ -67,6 +88,7 @@ export class ReplicatedChain implements SimChainSource {
   private readonly intervalMs: number;
   private readonly cache = new Map<number, SealedBlock>();
   private readonly cacheBlocks: number;
+  private readonly realSigners: boolean;
   private readonly recentTxs = new Map<string, TxLocation>();
   private readonly recentEvm = new Map<string, TxLocation>();
 
@@ -84,12 +106,14 @@ export class ReplicatedChain implements SimChainSource {
     this.tip = Math.ceil(o.txs / o.txsPerBlock);
     this.intervalMs = o.blockIntervalMs ?? 500;
     this.cacheBlocks = o.cacheBlocks ?? 64;
+    this.realSigners = o.realSigners === true;
     this.genesisMs = timeMs(sample.chain.block(1)?.time ?? '2025-01-01T00:00:00Z');
     this.templates = [];
     const maxBytes = o.maxTemplateBytes ?? 8192;
     for (let h = 1; h <= sample.chain.latestHeight(); h++) {
       for (const t of sample.chain.block(h)?.txs ?? []) {
         if ((t.rawBase64.length * 3) / 4 > maxBytes) continue;
+        if (o.realSigners && !hasSignerKey(t)) continue;
         const raw = TxRaw.decode(Buffer.from(t.rawBase64, 'base64'));
         this.templates.push({ tx: t, body: raw.bodyBytes, authInfo: raw.authInfoBytes, signatures: raw.signatures });
       }
@@ -119,13 +143,16 @@ export class ReplicatedChain implements SimChainSource {
     const t = this.templates[n % this.templates.length] as Template;
     const memo = `replica ${n}`;
     const body = Buffer.concat([t.body, field(0x12, Buffer.from(memo))]);
+    const sigs = this.realSigners ? t.signatures.map((s) => replicaSignature(s, n)) : t.signatures;
     const raw = Buffer.concat([
       field(0x0a, body),
       field(0x12, t.authInfo),
-      ...t.signatures.map((s) => field(0x1a, s)),
+      ...sigs.map((s) => field(0x1a, s)),
     ]).toString('base64');
     const evm = t.tx.evm ? this.replicaEvm(t.tx.evm, n) : undefined;
-    return { tx: { ...t.tx.tx, body: { ...t.tx.tx.body, memo } }, raw, result: t.tx.result, ...(evm ? { evm } : {}) };
+    const tx = { ...t.tx.tx, body: { ...t.tx.tx.body, memo } };
+    if (this.realSigners) tx.signatures = sigs.map((s) => Buffer.from(s).toString('base64'));
+    return { tx, raw, result: t.tx.result, ...(evm ? { evm } : {}) };
   }
 
   /** EVM hashes of replicas are sha256 of the replica number (hashing the raw tx twice would double the cost). */

@@ -482,6 +482,11 @@ describe('errors', () => {
       '[INVALID_VALUE] invalid value for height: abc (must be a valid integer)',
     ],
     ['/indexer/tx/v1/txs/by_height/0', 400, '[INVALID_VALUE] invalid value for height: 0 (must be a positive integer)'],
+    [
+      '/indexer/tx/v1/evm-txs/by_height/abc',
+      400,
+      '[INVALID_VALUE] invalid value for height: abc (must be a valid integer)',
+    ],
     ['/indexer/tx/v1/txs?pagination.limit=0', 400, 'pagination.limit must be between 1 and 1000'],
     ['/indexer/tx/v1/txs?pagination.limit=1001', 400, 'pagination.limit must be between 1 and 1000'],
     ['/indexer/tx/v1/txs?pagination.limit=ten', 400, /pagination\.limit/],

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JsonRpcProvider, Network, Interface, FetchRequest } from 'ethers';
 import { startSampleChain, type StartedSampleChain } from '../../../devnet/sample-chains/serve.js';
 import { RICH_LIST_TOKEN, NFT_COLLECTION_A, type EvmSampleManifest } from '../../../devnet/sample-chains/evm.js';
-import { TRANSFER_TOPIC, addrTopic } from '../../../devnet/sample-chains/evm-activity.js';
+import { TRANSFER_TOPIC, addrTopic, bech32OfEvm } from '../../../devnet/sample-chains/evm-activity.js';
 
 const fixture = (p: string): any =>
   JSON.parse(
@@ -141,6 +141,27 @@ describe('EVM JSON-RPC', () => {
     expect(BigInt(out)).toBe(BigInt(balance));
     s.server.registerEthCall((call) => (call.data?.startsWith('0xdeadbeef') ? `0x${'11'.repeat(32)}` : undefined));
     expect(await provider.call({ to: RICH_LIST_TOKEN, data: '0xdeadbeef' })).toBe(`0x${'11'.repeat(32)}`);
+    // minievm's REST call (rollytics reads ERC721 names and token URIs through it): same answers, hex or bech32
+    // contract, a revert is a 200 with `error`
+    const rest = async (contract: string, input: string) => {
+      const res = await fetch(`${s.restUrl}/minievm/evm/v1/call`, {
+        method: 'POST',
+        headers: { 'x-cosmos-block-height': '5' },
+        body: JSON.stringify({
+          sender: 'init1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqpqr5e3d',
+          contract_addr: contract,
+          input,
+          value: '0',
+        }),
+      });
+      expect(res.status).toBe(200);
+      return (await res.json()) as { response: string; error: string; used_gas: string; logs: unknown[] };
+    };
+    const viaRest = await rest(RICH_LIST_TOKEN, erc20.encodeFunctionData('balanceOf', [holder]));
+    expect(BigInt(viaRest.response)).toBe(BigInt(balance));
+    expect(viaRest.error).toBe('');
+    expect((await rest(bech32OfEvm(RICH_LIST_TOKEN), '0xdeadbeef')).response).toBe(`0x${'11'.repeat(32)}`);
+    expect(await rest(RICH_LIST_TOKEN, '0x12345678')).toMatchObject({ response: '', error: 'Reverted', logs: [] });
     const cosmosHash = await provider.send('cosmos_cosmosTxHashByTxHash', [mint.evmTxHashes[0]]);
     expect(cosmosHash).toBe(mint.hash.toLowerCase());
   });

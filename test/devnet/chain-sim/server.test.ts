@@ -2,6 +2,7 @@
 // Tendermint37Client) for CometBFT RPC, fetch for the REST and URI forms. The chain holds recorded Initia txs.
 import { readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
+import { toBech32 } from '@cosmjs/encoding';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Comet38Client, Tendermint37Client } from '@cosmjs/tendermint-rpc';
 import { SimChain } from '../../../devnet/chain-sim/chain.js';
@@ -180,6 +181,13 @@ describe('CometBFT RPC through @cosmjs/tendermint-rpc', () => {
     expect(Object.keys(uri.result.block.header).sort()).toEqual(Object.keys(kv.block.header).sort());
     const tx = (await (await fetch(`${server.rpcUrl}/tx?hash=0x${txBlock.txs[1]!.hash}`)).json()) as any; // any: wire JSON
     expect(tx.result.index).toBe(1);
+    // As CometBFT: an RPC error on the URI form is HTTP 500 (the JSON-RPC POST form answers 200).
+    const ahead = await fetch(`${server.rpcUrl}/block?height=9`);
+    expect(ahead.status).toBe(500);
+    expect(((await ahead.json()) as any).error.data).toBe(
+      'height 9 must be less than or equal to the current blockchain height 3',
+    ); // any: wire JSON
+    expect((await fetch(`${server.rpcUrl}/block?height=x`)).status).toBe(500);
     const bc = (await (await fetch(`${server.rpcUrl}/blockchain?minHeight=1&maxHeight=3`)).json()) as any; // any: wire JSON
     expect(bc.result.block_metas.map((m: any) => m.header.height)).toEqual(['3', '2', '1']); // any: wire JSON
     const batch = (await (
@@ -244,6 +252,8 @@ describe('Cosmos REST', () => {
     const v = chain.validators[0]!;
     const r = (await (await fetch(`${server.restUrl}/opinit/opchild/v1/validator/${v.operatorAddress}`)).json()) as any; // any: wire JSON
     expect(r.validator.moniker).toBe(v.moniker);
+    // as OPinit's launch tools set it: the operator address is the valoper of the consensus address
+    expect(v.operatorAddress).toBe(toBech32('initvaloper', Buffer.from(v.consensusAddress, 'hex')));
     const pub = Buffer.from(r.validator.consensus_pubkey.key, 'base64');
     // The served proposer address is derivable from the served pubkey (CometBFT rule).
     expect(createHash('sha256').update(pub).digest().subarray(0, 20).toString('hex').toUpperCase()).toBe(

@@ -1,0 +1,250 @@
+// Ingest side by side with rollytics (issue 13): both indexers backfill the same chain from height 1, one at a
+// time, from one chain-sim process serving bench/ingest-chain.ts's replicated EVM chain (the sample chain's real
+// txs with new heights and hashes), in its `real-signers` form (every tx with a signer key and its own
+// signature, ERC721 tokenURI answers: what rollytics needs, docs/bench-rollytics.md).
+//   npx tsx bench/rollytics-ingest.ts [--txs 200000] [--per-block 100]
+// Reports, per indexer: wall time from the moment it answers HTTP to /status at the chain's height, blocks/s,
+// txs/s, peak RSS (ours: the main process; rollytics: indexer + API + every Postgres process, summed), bytes on
+// disk per tx (ours: ClickHouse `bytes_on_disk` of the active parts, read after it stopped; rollytics:
+// `pg_database_size`), and ours ÷ rollytics. Machine line and load average included; the table is printed and
+// written with the raw figures to bench/results/rollytics-ingest-<time>.json. Each backfill has 15 minutes.
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { createStore } from '../clickhouse/client.js';
+import { freePort, IngestProcess } from '../devnet/minievm/ingest-process.js';
+import { sleep, type NodeEndpoints } from '../devnet/minievm/node-client.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.resolve(here, '..');
+const args = process.argv.slice(2);
+const opt = (name: string, dflt: string) => {
+  const i = args.indexOf(name);
+  return i >= 0 && args[i + 1] ? (args[i + 1] as string) : dflt;
+};
+const txs = Number(opt('--txs', '200000'));
+const perBlock = Number(opt('--per-block', '100'));
+const LIMIT_MS = 900_000;
+if (!Number.isSafeInteger(txs) || txs < 100 || !Number.isSafeInteger(perBlock) || perBlock < 1 || perBlock > 10_000) {
+  console.error('usage: bench/rollytics-ingest.ts [--txs N ≥ 100] [--per-block 1..10000]');
+  process.exit(2);
+}
+
+function sh(script: string, scriptArgs: string[], env: Record<string, string> = {}): string {
+  return execFileSync('bash', [script, ...scriptArgs], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    timeout: 1_800_000,
+  });
+}
+const parseEnv = (out: string) =>
+  Object.fromEntries(
+    out
+      .trim()
+      .split('\n')
+      .filter((l) => l.includes('='))
+      .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+  ) as Record<string, string>;
+
+function rssKb(pid: number): number {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+/** pid and every descendant (Postgres backends are children of the postmaster). */
+function withChildren(root: number): number[] {
+  const parent = new Map<number, number>();
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      parent.set(Number(d), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // the process ended while the table was read
+    }
+  }
+  const out = [root];
+  for (let i = 0; i < out.length; i++) for (const [p, pp] of parent) if (pp === out[i]) out.push(p);
+  return out;
+}
+async function statusHeight(base: string): Promise<number> {
+  try {
+    const r = await fetch(`${base}/status`, { signal: AbortSignal.timeout(5_000) });
+    return r.ok ? Number(((await r.json()) as { height?: number }).height ?? 0) : 0;
+  } catch {
+    return 0;
+  }
+}
+/** Polls until `base` reports `height`, sampling the summed RSS of `pids()` every 200 ms. */
+async function backfill(base: string, height: number, pids: () => number[], t0: number) {
+  let peakKb = 0;
+  const timer = setInterval(() => {
+    peakKb = Math.max(
+      peakKb,
+      pids().reduce((s, p) => s + rssKb(p), 0),
+    );
+  }, 200);
+  try {
+    for (;;) {
+      const h = await statusHeight(base);
+      if (h >= height) break;
+      if (Date.now() - t0 > LIMIT_MS) throw new Error(`backfill at ${h} of ${height} after 15 minutes: lower --txs`);
+      await sleep(200);
+    }
+    return { seconds: (Date.now() - t0) / 1000, peakRssMb: Math.round(peakKb / 1024) };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'bench-rollytics-ingest-'));
+const sim = spawn(
+  process.execPath,
+  ['--import', 'tsx', path.join(here, 'ingest-chain.ts'), String(txs), String(perBlock), 'evm', 'real-signers'],
+  { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+);
+process.on('exit', () => sim.kill('SIGKILL'));
+let ours: IngestProcess | undefined;
+let rollyticsUp = false;
+try {
+  sh(path.join(ROOT, 'devnet/rollytics/build.sh'), []);
+  sh(path.join(ROOT, 'devnet/rollytics/install-postgres.sh'), []);
+  const first = await new Promise<string>((resolve, reject) => {
+    sim.once('exit', (code) => reject(new Error(`bench/ingest-chain.ts exited (${code})`)));
+    readline.createInterface({ input: sim.stdout as NodeJS.ReadableStream }).once('line', resolve);
+  });
+  const chain = JSON.parse(first) as {
+    rpcUrl: string;
+    restUrl: string;
+    evmUrl: string;
+    chainId: string;
+    blocks: number;
+  };
+  const height = chain.blocks;
+  const ep: NodeEndpoints = {
+    chainId: chain.chainId,
+    cometRpc: chain.rpcUrl,
+    rest: chain.restUrl,
+    evmRpc: chain.evmUrl,
+  };
+  process.stdout.write(`chain: ${chain.chainId}, ${height} blocks, ${txs} txs (${perBlock} per block)\n`);
+
+  // 1. ours (internal txs off: rollytics skips them on this chain, whose node reports minievm v1.0.0 < v1.1.0)
+  const oursDir = path.join(tmp, 'ours');
+  ours = new IngestProcess({
+    endpoints: ep,
+    dataDir: oursDir,
+    port: await freePort(),
+    extraEnv: { LOG_LEVEL: 'warn', EVM_INTERNAL_TXS: 'false' },
+  });
+  await ours.start();
+  const oursPid = ours.pid ?? 0;
+  const oursIngest = await backfill(ours.baseUrl, height, () => [oursPid], Date.now());
+  process.stdout.write(`ours: ${oursIngest.seconds.toFixed(1)} s, peak RSS ${oursIngest.peakRssMb} MB\n`);
+  await ours.stop();
+  ours = undefined;
+  const store = createStore({ dataDir: path.join(oursDir, 'clickhouse') });
+  const [disk] = await store.rows<{ bytes: string }>(
+    'SELECT sum(bytes_on_disk) AS bytes FROM system.parts WHERE active AND database = currentDatabase()',
+  );
+  const oursBytes = Number(disk?.bytes ?? 0);
+
+  // 2. rollytics
+  const rState = path.join(tmp, 'rollytics');
+  rollyticsUp = true;
+  const r = parseEnv(
+    sh(path.join(ROOT, 'devnet/rollytics/start.sh'), [rState], {
+      CHAIN_ID: chain.chainId,
+      COMETBFT_RPC_URL: chain.rpcUrl,
+      COSMOS_REST_URL: chain.restUrl,
+      EVM_JSONRPC_URL: chain.evmUrl,
+    }),
+  );
+  const t0 = Date.now();
+  const pgData = readFileSync(path.join(rState, 'pgdata.path'), 'utf8').trim();
+  const rPids = () => {
+    const ids: number[] = [];
+    for (const f of ['indexer.pid', 'api.pid']) {
+      try {
+        ids.push(Number(readFileSync(path.join(rState, f), 'utf8')));
+      } catch {
+        // not started yet
+      }
+    }
+    try {
+      ids.push(...withChildren(Number(readFileSync(path.join(pgData, 'postmaster.pid'), 'utf8').split('\n')[0])));
+    } catch {
+      // the postmaster is not readable by this user or is gone
+    }
+    return ids;
+  };
+  const theirIngest = await backfill(r.ROLLYTICS_API_URL ?? '', height, rPids, t0);
+  process.stdout.write(`rollytics: ${theirIngest.seconds.toFixed(1)} s, peak RSS ${theirIngest.peakRssMb} MB\n`);
+  const theirBytes = Number(
+    execFileSync('psql', ['-X', '-At', r.ROLLYTICS_DB_DSN ?? '', '-c', 'select pg_database_size(current_database())'], {
+      encoding: 'utf8',
+    }).trim(),
+  );
+  const theirTxs = Number(
+    execFileSync('psql', ['-X', '-At', r.ROLLYTICS_DB_DSN ?? '', '-c', 'select count(*) from tx'], {
+      encoding: 'utf8',
+    }).trim(),
+  );
+
+  // 3. report
+  const cpus = os.cpus();
+  const machine = `${cpus.length} × ${cpus[0]?.model ?? '?'}, ${Math.round(os.totalmem() / 2 ** 30)} GB, ${os.platform()} ${os.release()}, node ${process.version}`;
+  const load = os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
+  const ratio = (a: number, b: number) => (b > 0 ? (a / b).toFixed(2) : 'n/a');
+  const lines = [
+    `machine: ${machine}; load average at the end: ${load}`,
+    `chain: chain-sim replicated EVM chain (real-signers), ${height} blocks, ${txs} txs (${perBlock}/block); rollytics stored ${theirTxs} txs`,
+    '',
+    '| figure | ours | rollytics | ours / rollytics |',
+    '|---|---|---|---|',
+    `| backfill wall time (s, lower is better) | ${oursIngest.seconds.toFixed(1)} | ${theirIngest.seconds.toFixed(1)} | ${ratio(oursIngest.seconds, theirIngest.seconds)} |`,
+    `| blocks/s | ${(height / oursIngest.seconds).toFixed(1)} | ${(height / theirIngest.seconds).toFixed(1)} | ${ratio(theirIngest.seconds, oursIngest.seconds)} |`,
+    `| txs/s | ${(txs / oursIngest.seconds).toFixed(1)} | ${(txs / theirIngest.seconds).toFixed(1)} | ${ratio(theirIngest.seconds, oursIngest.seconds)} |`,
+    `| peak RSS (MB; rollytics: indexer + API + Postgres) | ${oursIngest.peakRssMb} | ${theirIngest.peakRssMb} | ${ratio(oursIngest.peakRssMb, theirIngest.peakRssMb)} |`,
+    `| bytes on disk per tx (ClickHouse bytes_on_disk / pg_database_size) | ${Math.round(oursBytes / txs)} | ${Math.round(theirBytes / txs)} | ${ratio(oursBytes, theirBytes)} |`,
+  ];
+  const table = lines.join('\n');
+  process.stdout.write(`\n${table}\n`);
+  mkdirSync(path.join(here, 'results'), { recursive: true });
+  const out = path.join(here, 'results', `rollytics-ingest-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  writeFileSync(
+    out,
+    JSON.stringify(
+      {
+        machine,
+        load,
+        txs,
+        perBlock,
+        height,
+        ours: { ...oursIngest, bytes: oursBytes },
+        rollytics: { ...theirIngest, bytes: theirBytes, txs: theirTxs },
+        table,
+      },
+      null,
+      1,
+    ),
+  );
+  process.stdout.write(`results: ${path.relative(ROOT, out)}\n`);
+} finally {
+  await ours?.stop();
+  if (rollyticsUp) sh(path.join(ROOT, 'devnet/rollytics/stop.sh'), [path.join(tmp, 'rollytics')]);
+  sim.kill('SIGTERM');
+  rmSync(tmp, { recursive: true, force: true });
+}
+process.exit(0);
