@@ -6,7 +6,8 @@
 // relayer (devnet/simnet/main.ts --control); autocannon.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -35,6 +36,31 @@ const pct = (xs: number[], p: number) => {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN;
 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const load1 = () => +loadavg()[0]!.toFixed(2);
+
+/** The main job's event-loop delay (p50/p99/max ms) and chDB statements while `run` lasts. */
+async function measured<T>(
+  projection: { stats: { inserts: number; selects: number; flushes: number; flushMs: number } },
+  run: () => Promise<T>,
+): Promise<{ result: T; eventLoopDelayMs: Record<string, number>; chdb: Record<string, number>; load: string }> {
+  const h = monitorEventLoopDelay({ resolution: 5 });
+  const s0 = { ...projection.stats };
+  const l0 = load1();
+  h.enable();
+  const result = await run();
+  h.disable();
+  const ms = (ns: number) => +(ns / 1e6).toFixed(1);
+  return {
+    result,
+    eventLoopDelayMs: { p50: ms(h.percentile(50)), p99: ms(h.percentile(99)), max: ms(h.max) },
+    chdb: {
+      inserts: projection.stats.inserts - s0.inserts,
+      selects: projection.stats.selects - s0.selects,
+      flushMs: projection.stats.flushMs - s0.flushMs,
+    },
+    load: `${l0} → ${load1()}`,
+  };
+}
 
 /** CPU seconds (utime + stime) and RSS of a pid from /proc. */
 function procSample(pid: number): { cpuS: number; rssMb: number } {
@@ -183,7 +209,9 @@ async function main(): Promise<void> {
       string,
       any
     >;
-  const report: Record<string, unknown> = { transfers: N, pollIntervalMs: POLL_MS, cpus: cpus().length };
+  const machine = `${cpus().length} × ${cpus()[0]?.model.trim()}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+  const report: Record<string, unknown> = { transfers: N, pollIntervalMs: POLL_MS, machine, loadAtStart: load1() };
+  console.log(`machine: ${machine}; load average (1 min) at start ${load1()}`);
   try {
     // ---- 1. registration: open loop at RATE track requests/s over N distinct txs ----
     const txs: SentTx[] = [];
@@ -234,7 +262,13 @@ async function main(): Promise<void> {
 
     // ---- 2. status at 32 connections while the N transfers are in flight ----
     const paths = txs.slice(0, 200).map((t) => `/v2/tx/status?chain_id=${t.chainId}&tx_hash=${t.txHash}`);
-    report.statusUnderLoad = await cannon(api, paths, 10);
+    const inFlightStatus = await measured(tracking.projection, () => cannon(api, paths, 10));
+    report.statusUnderLoad = {
+      ...inFlightStatus.result,
+      eventLoopDelayMs: inFlightStatus.eventLoopDelayMs,
+      chdb: inFlightStatus.chdb,
+      load: inFlightStatus.load,
+    };
     console.log('status (32 conns, transfers in flight)', report.statusUnderLoad);
 
     // ---- 3. all N in flight to completion; worker CPU / memory ----
@@ -314,10 +348,30 @@ async function main(): Promise<void> {
     console.log('detection latency', report.detectionLatency);
 
     // ---- 5. status at 32 connections on a quiet system ----
-    report.statusQuiet = await cannon(api, paths, 10);
+    const quietStatus = await measured(tracking.projection, () => cannon(api, paths, 10));
+    report.statusQuiet = {
+      ...quietStatus.result,
+      eventLoopDelayMs: quietStatus.eventLoopDelayMs,
+      chdb: quietStatus.chdb,
+      load: quietStatus.load,
+    };
     console.log('status (32 conns, quiet)', report.statusQuiet);
     report.projection = tracking.projection.stats;
+    report.loadAtEnd = load1();
     console.log(JSON.stringify(report, null, 2));
+    const q = report.statusQuiet as { p50Ms: number; p99Ms: number; rps: number };
+    const f = report.statusUnderLoad as { p50Ms: number; p99Ms: number; rps: number };
+    const d = report.detectionLatency as { p50Ms: number; maxMs: number; budgetMs: number };
+    console.log(
+      [
+        '',
+        `machine: ${machine}`,
+        `load average (1 min): ${report.loadAtStart} at start → ${report.loadAtEnd} at end`,
+        `status p50 / p99 (32 conns): quiet ${q.p50Ms} / ${q.p99Ms} ms (${q.rps} req/s); ` +
+          `in flight ${f.p50Ms} / ${f.p99Ms} ms (${f.rps} req/s); target p99 < 20 ms`,
+        `detection p50 / max: ${d.p50Ms} / ${d.maxMs} ms (budget ${d.budgetMs} ms)`,
+      ].join('\n'),
+    );
   } finally {
     worker.kill('SIGTERM');
     sim.child.kill('SIGTERM');
