@@ -2,8 +2,10 @@
 // status latency at 32 connections, detection latency, and the standalone worker's CPU / memory.
 //   npx tsx bench/tracking.ts [--transfers 1000] [--rate 100] [--poll-ms 1000]
 // Processes (all on loopback): this one = the main job (router app with the tracking routes, projection worker,
-// embedded chDB, Temporal dev server child); the chain worker (tracking/worker-main.ts); the simnet chains +
-// relayer (devnet/simnet/main.ts --control); autocannon.
+// embedded chDB, Temporal dev server child); the chain worker (tracking/worker-main.ts, as `npm start` runs it
+// since issue 14); the simnet chains + relayer (devnet/simnet/main.ts --control); autocannon.
+// The end prints the machine, the load average, status p50/p99 quiet and in flight, and per status phase the CPU
+// of each process and the main job's event-loop delay.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
@@ -38,21 +40,49 @@ const pct = (xs: number[], p: number) => {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const load1 = () => +loadavg()[0]!.toFixed(2);
 
-/** The main job's event-loop delay (p50/p99/max ms) and chDB statements while `run` lasts. */
+/**
+ * While `run` lasts: the main job's event-loop delay (p50/p99/max ms, timer lateness at 1 ms resolution), chDB
+ * statements of the projection, and the CPU (% of one core) of each process of the set-up, to see where a status
+ * request's time goes (the 2 cores are shared by all of them).
+ */
 async function measured<T>(
   projection: { stats: { inserts: number; selects: number; flushes: number; flushMs: number } },
+  pids: Record<string, number | undefined>,
   run: () => Promise<T>,
-): Promise<{ result: T; eventLoopDelayMs: Record<string, number>; chdb: Record<string, number>; load: string }> {
-  const h = monitorEventLoopDelay({ resolution: 5 });
+): Promise<{
+  result: T;
+  eventLoopDelayMs: Record<string, number>;
+  chdb: Record<string, number>;
+  cpuPct: Record<string, number>;
+  load: string;
+}> {
+  const h = monitorEventLoopDelay({ resolution: 1 });
   const s0 = { ...projection.stats };
   const l0 = load1();
+  const cpu = () =>
+    Object.fromEntries(
+      Object.entries(pids).map(([k, pid]) => {
+        try {
+          return [k, pid ? procSample(pid).cpuS : Number.NaN];
+        } catch {
+          return [k, Number.NaN];
+        }
+      }),
+    );
+  const c0 = cpu();
+  const t0 = performance.now();
   h.enable();
   const result = await run();
   h.disable();
-  const ms = (ns: number) => +(ns / 1e6).toFixed(1);
+  const c1 = cpu();
+  const secs = (performance.now() - t0) / 1000;
+  const ms = (ns: number) => +Math.max(0, ns / 1e6 - 1).toFixed(1);
   return {
     result,
     eventLoopDelayMs: { p50: ms(h.percentile(50)), p99: ms(h.percentile(99)), max: ms(h.max) },
+    cpuPct: Object.fromEntries(
+      Object.keys(pids).map((k) => [k, Math.round((100 * ((c1[k] ?? 0) - (c0[k] ?? 0))) / secs)]),
+    ),
     chdb: {
       inserts: projection.stats.inserts - s0.inserts,
       selects: projection.stats.selects - s0.selects,
@@ -210,6 +240,13 @@ async function main(): Promise<void> {
       any
     >;
   const machine = `${cpus().length} × ${cpus()[0]?.model.trim()}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+  // CPU per process during the status phases (autocannon is a child of its own; not listed).
+  const pids = {
+    mainJob: process.pid,
+    chainWorker: worker.pid,
+    temporalDevServer: tracking.devServer?.process.pid,
+    simnet: sim.child.pid,
+  };
   const report: Record<string, unknown> = { transfers: N, pollIntervalMs: POLL_MS, machine, loadAtStart: load1() };
   console.log(`machine: ${machine}; load average (1 min) at start ${load1()}`);
   try {
@@ -262,11 +299,12 @@ async function main(): Promise<void> {
 
     // ---- 2. status at 32 connections while the N transfers are in flight ----
     const paths = txs.slice(0, 200).map((t) => `/v2/tx/status?chain_id=${t.chainId}&tx_hash=${t.txHash}`);
-    const inFlightStatus = await measured(tracking.projection, () => cannon(api, paths, 10));
+    const inFlightStatus = await measured(tracking.projection, pids, () => cannon(api, paths, 10));
     report.statusUnderLoad = {
       ...inFlightStatus.result,
       eventLoopDelayMs: inFlightStatus.eventLoopDelayMs,
       chdb: inFlightStatus.chdb,
+      cpuPct: inFlightStatus.cpuPct,
       load: inFlightStatus.load,
     };
     console.log('status (32 conns, transfers in flight)', report.statusUnderLoad);
@@ -348,11 +386,12 @@ async function main(): Promise<void> {
     console.log('detection latency', report.detectionLatency);
 
     // ---- 5. status at 32 connections on a quiet system ----
-    const quietStatus = await measured(tracking.projection, () => cannon(api, paths, 10));
+    const quietStatus = await measured(tracking.projection, pids, () => cannon(api, paths, 10));
     report.statusQuiet = {
       ...quietStatus.result,
       eventLoopDelayMs: quietStatus.eventLoopDelayMs,
       chdb: quietStatus.chdb,
+      cpuPct: quietStatus.cpuPct,
       load: quietStatus.load,
     };
     console.log('status (32 conns, quiet)', report.statusQuiet);
@@ -369,6 +408,8 @@ async function main(): Promise<void> {
         `load average (1 min): ${report.loadAtStart} at start → ${report.loadAtEnd} at end`,
         `status p50 / p99 (32 conns): quiet ${q.p50Ms} / ${q.p99Ms} ms (${q.rps} req/s); ` +
           `in flight ${f.p50Ms} / ${f.p99Ms} ms (${f.rps} req/s); target p99 < 20 ms`,
+        `  in flight: CPU % of a core ${JSON.stringify((report.statusUnderLoad as { cpuPct: object }).cpuPct)}, ` +
+          `main event-loop delay ${JSON.stringify((report.statusUnderLoad as { eventLoopDelayMs: object }).eventLoopDelayMs)} ms`,
         `detection p50 / max: ${d.p50Ms} / ${d.maxMs} ms (budget ${d.budgetMs} ms)`,
       ].join('\n'),
     );
