@@ -2,8 +2,9 @@
 // status latency at 32 connections, detection latency, and the standalone worker's CPU / memory.
 //   npx tsx bench/tracking.ts [--transfers 1000] [--rate 100] [--poll-ms 1000]
 // Processes (all on loopback): this one = the main job (router app with the tracking routes, projection worker,
-// embedded chDB, Temporal dev server child); the chain worker (tracking/worker-main.ts, as `npm start` runs it
-// since issue 14); the simnet chains + relayer (devnet/simnet/main.ts --control); autocannon.
+// embedded chDB, Temporal dev server child); the chain worker (tracking/worker-main.ts, a child process started
+// by startTracking as `npm start` does since issue 14); the simnet chains + relayer (devnet/simnet/main.ts
+// --control); autocannon.
 // The end prints the machine, the load average, status p50/p99 quiet and in flight, and per status phase the CPU
 // of each process and the main job's event-loop delay.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -146,17 +147,6 @@ async function startSimnet(): Promise<{
   return { child, chains, call, includedAt };
 }
 
-async function waitLine(child: ChildProcess, marker: string): Promise<void> {
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-      if (out.includes(marker)) resolve();
-    });
-    child.once('exit', (c) => reject(new Error(`exited ${c} before ${marker}`)));
-  });
-}
-
 /** autocannon in its own process, rotating over `paths`. */
 function cannon(
   url: string,
@@ -188,6 +178,8 @@ async function main(): Promise<void> {
   await sim.call('setDelays', { recvMs: 10_000, ackMs: 5_000, depositMs: 12_000, lzMs: 12_000 });
   const store = createStore({ dataDir: path.join(dataDir, 'clickhouse') });
   const chains = staticDirectory(sim.chains);
+  const chainsFile = path.join(dataDir, 'chains.json');
+  writeFileSync(chainsFile, JSON.stringify(sim.chains));
   const tracking = await startTracking({
     config: {
       DATA_DIR: dataDir,
@@ -198,7 +190,8 @@ async function main(): Promise<void> {
     store,
     chains,
     log: createLogger({ bench: 'tracking' }),
-    runChainWorker: false,
+    // The chain worker as `npm start` runs it: a child process (tracking/worker-main.ts) of this main job.
+    chainWorkerProcess: { env: { TRACKING_CHAINS_FILE: chainsFile, LOG_LEVEL: 'warn' } },
     timings: {
       pollIntervalMs: POLL_MS,
       pollWindowMs: 20_000,
@@ -210,13 +203,7 @@ async function main(): Promise<void> {
       lzRetryWindowMs: 60_000,
     },
   });
-  const chainsFile = path.join(dataDir, 'chains.json');
-  writeFileSync(chainsFile, JSON.stringify(sim.chains));
-  const worker = tsx('tracking/worker-main.ts', [], {
-    TEMPORAL_ADDRESS: tracking.address,
-    TRACKING_CHAINS_FILE: chainsFile,
-  });
-  await waitLine(worker, 'tracking.worker.ready');
+  const workerPid = () => tracking.chainWorker!.pid!;
   const server = await listen(
     createRouterApp({
       registry: loadRouterRegistry({ ROUTER_NETWORK: 'mainnet' }),
@@ -243,7 +230,7 @@ async function main(): Promise<void> {
   // CPU per process during the status phases (autocannon is a child of its own; not listed).
   const pids = {
     mainJob: process.pid,
-    chainWorker: worker.pid,
+    chainWorker: workerPid(),
     temporalDevServer: tracking.devServer?.process.pid,
     simnet: sim.child.pid,
   };
@@ -262,7 +249,7 @@ async function main(): Promise<void> {
             : ['ibcTransfer', { from: SIM.l1, channel: k === 2 ? 'channel-1' : 'channel-2' }];
       txs.push((await sim.call(op[0] as string, op[1] as object)) as SentTx);
     }
-    const w0 = procSample(worker.pid!);
+    const w0 = procSample(workerPid());
     const lat: number[] = [];
     let retries = 0;
     const t0 = Date.now();
@@ -311,7 +298,7 @@ async function main(): Promise<void> {
 
     // ---- 3. all N in flight to completion; worker CPU / memory ----
     const peak = { rssMb: 0 };
-    const sampler = setInterval(() => (peak.rssMb = Math.max(peak.rssMb, procSample(worker.pid!).rssMb)), 500);
+    const sampler = setInterval(() => (peak.rssMb = Math.max(peak.rssMb, procSample(workerPid()).rssMb)), 500);
     const done = new Map<string, string>();
     const end = Date.now() + 600_000;
     while (done.size < N && Date.now() < end) {
@@ -324,7 +311,7 @@ async function main(): Promise<void> {
       await sleep(1_000);
     }
     clearInterval(sampler);
-    const w1 = procSample(worker.pid!);
+    const w1 = procSample(workerPid());
     const completeS = (Date.now() - t0) / 1000;
     const byState: Record<string, number> = {};
     for (const st of done.values()) byState[st] = (byState[st] ?? 0) + 1;
@@ -414,7 +401,6 @@ async function main(): Promise<void> {
       ].join('\n'),
     );
   } finally {
-    worker.kill('SIGTERM');
     sim.child.kill('SIGTERM');
     await closeServer(server);
     await tracking.stop();
