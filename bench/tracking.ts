@@ -10,7 +10,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -55,9 +55,15 @@ async function measured<T>(
   eventLoopDelayMs: Record<string, number>;
   chdb: Record<string, number>;
   cpuPct: Record<string, number>;
+  gcMs: Record<string, number>;
   load: string;
 }> {
   const h = monitorEventLoopDelay({ resolution: 1 });
+  const gcs: number[] = [];
+  const gcObs = new PerformanceObserver((l) => {
+    for (const e of l.getEntries()) gcs.push(e.duration);
+  });
+  gcObs.observe({ entryTypes: ['gc'] });
   const s0 = { ...projection.stats };
   const l0 = load1();
   const cpu = () =>
@@ -75,12 +81,18 @@ async function measured<T>(
   h.enable();
   const result = await run();
   h.disable();
+  gcObs.disconnect();
   const c1 = cpu();
   const secs = (performance.now() - t0) / 1000;
   const ms = (ns: number) => +Math.max(0, ns / 1e6 - 1).toFixed(1);
   return {
     result,
     eventLoopDelayMs: { p50: ms(h.percentile(50)), p99: ms(h.percentile(99)), max: ms(h.max) },
+    gcMs: {
+      pauses: gcs.length,
+      total: Math.round(gcs.reduce((a, b) => a + b, 0)),
+      max: +Math.max(0, ...gcs).toFixed(1),
+    },
     cpuPct: Object.fromEntries(
       Object.keys(pids).map((k) => [k, Math.round((100 * ((c1[k] ?? 0) - (c0[k] ?? 0))) / secs)]),
     ),
@@ -292,6 +304,7 @@ async function main(): Promise<void> {
       eventLoopDelayMs: inFlightStatus.eventLoopDelayMs,
       chdb: inFlightStatus.chdb,
       cpuPct: inFlightStatus.cpuPct,
+      gcMs: inFlightStatus.gcMs,
       load: inFlightStatus.load,
     };
     console.log('status (32 conns, transfers in flight)', report.statusUnderLoad);
@@ -379,6 +392,7 @@ async function main(): Promise<void> {
       eventLoopDelayMs: quietStatus.eventLoopDelayMs,
       chdb: quietStatus.chdb,
       cpuPct: quietStatus.cpuPct,
+      gcMs: quietStatus.gcMs,
       load: quietStatus.load,
     };
     console.log('status (32 conns, quiet)', report.statusQuiet);
@@ -396,7 +410,8 @@ async function main(): Promise<void> {
         `status p50 / p99 (32 conns): quiet ${q.p50Ms} / ${q.p99Ms} ms (${q.rps} req/s); ` +
           `in flight ${f.p50Ms} / ${f.p99Ms} ms (${f.rps} req/s); target p99 < 20 ms`,
         `  in flight: CPU % of a core ${JSON.stringify((report.statusUnderLoad as { cpuPct: object }).cpuPct)}, ` +
-          `main event-loop delay ${JSON.stringify((report.statusUnderLoad as { eventLoopDelayMs: object }).eventLoopDelayMs)} ms`,
+          `main event-loop delay ${JSON.stringify((report.statusUnderLoad as { eventLoopDelayMs: object }).eventLoopDelayMs)} ms, ` +
+          `GC ${JSON.stringify((report.statusUnderLoad as { gcMs: object }).gcMs)} ms`,
         `detection p50 / max: ${d.p50Ms} / ${d.maxMs} ms (budget ${d.budgetMs} ms)`,
       ].join('\n'),
     );
