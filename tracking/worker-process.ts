@@ -59,6 +59,8 @@ export async function startChainWorkerProcess(o: ChainWorkerProcessOptions): Pro
       });
       child = c;
       isReady = false;
+      // spawn failures (e.g. no node binary) arrive as 'error', possibly without 'exit'.
+      c.once('error', (e) => reject(e));
       const startedAt = Date.now();
       const timer = setTimeout(() => {
         c.kill('SIGKILL');
@@ -95,7 +97,15 @@ export async function startChainWorkerProcess(o: ChainWorkerProcessOptions): Pro
   // Never leave the child behind when this process exits without stop() (it also exits on IPC disconnect).
   const killOnExit = () => child?.kill('SIGKILL');
   process.once('exit', killOnExit);
-  await spawnChild();
+  try {
+    await spawnChild();
+  } catch (e) {
+    // The first start failed: no restarts, the caller sees the error.
+    stopping = true;
+    process.off('exit', killOnExit);
+    child?.kill('SIGKILL');
+    throw e;
+  }
   return {
     get pid() {
       return child?.pid;

@@ -1,7 +1,7 @@
 // The chain worker as a child process of the main job (tracking/worker-process.ts, `npm start`'s default):
 // transfers complete with no chain worker in the test process; a SIGKILLed child is restarted and the in-flight
 // transfers still complete exactly once; stop() ends the child.
-import { writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChainWorkerProcess, type ChainWorkerProcess } from '../../tracking/worker-process.js';
@@ -68,4 +68,29 @@ describe('chain worker child process', () => {
     await worker.stop();
     expect(alive(last)).toBe(false);
   }, 240_000);
+
+  it('a child that cannot start fails the start with its exit, without restarts', async () => {
+    const missing = path.join(h.dataDir, `missing-${process.pid}.json`);
+    await expect(
+      startChainWorkerProcess({
+        address: h.tracking.address,
+        namespace: 'default',
+        taskQueue: 'transfer-tracking',
+        log: createLogger({ test: 'worker-process' }),
+        env: { TRACKING_CHAINS_FILE: missing, LOG_LEVEL: 'warn' },
+      }),
+    ).rejects.toThrow(/exited during start-up \(code 2/);
+    // No restart after the first back-off (1 s): no process carries that chains file in its environment.
+    await new Promise((r) => setTimeout(r, 2_000));
+    const carriers = readdirSync('/proc')
+      .filter((d) => /^\d+$/.test(d))
+      .filter((d) => {
+        try {
+          return readFileSync(`/proc/${d}/environ`, 'utf8').includes(missing);
+        } catch {
+          return false;
+        }
+      });
+    expect(carriers).toEqual([]);
+  }, 60_000);
 });
