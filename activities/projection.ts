@@ -1,13 +1,19 @@
 // The ClickHouse side of tracking: append status versions (projection activity) and read the latest one
 // (status API). Rows are keyed by (chain_id, tx_hash, version) with deterministic content.
 //
-// Embedded chDB answers one statement at a time (~4 ms each, on the main thread), so per-request SQL
-// would cap status at a few hundred req/s. Hence:
-//   - writes are batched (one INSERT per ~10 ms window) and de-duplicated against existing keys, so a
+// Embedded chDB answers one statement at a time (~4 ms each idle, tens of ms under load), so status must not
+// wait on SQL. Hence:
+//   - writes are batched (one INSERT per ~5 ms window) and de-duplicated against existing keys, so a
 //     retried activity never adds a second row for the same version;
-//   - reads go through a cache that every local write updates (write-through, newest version wins);
-//     misses and expired entries are loaded in coalesced batches (one SELECT for all keys asked meanwhile).
-// Entries expire after `ttlMs` so writes made by another process (scaled-out deployment) show up too.
+//   - reads go through a bounded in-memory map of the latest document per tx that every local write updates
+//     (write-through, newest version wins); misses are loaded in coalesced batches (one SELECT for all keys
+//     asked meanwhile). ClickHouse stays the source of truth: the map is a read cache, a restart repopulates
+//     it on miss, and an evicted key is simply loaded again.
+//   - sole writer (embedded chDB: one process owns the directory, so every write goes through this object):
+//     cached documents never expire, a hit never touches the engine.
+//   - shared writers (a ClickHouse server, standalone workers also writing): an entry older than `ttlMs` is
+//     still answered at once and reloaded in the background (stale-while-revalidate), so staleness is about
+//     one TTL plus one batch; an entry older than `maxStaleMs` waits for the reload.
 import { Context } from '@temporalio/activity';
 import type { Store } from '../clickhouse/client.js';
 import {
@@ -58,8 +64,18 @@ interface Waiter<T> {
 }
 
 export interface ProjectionOptions {
-  /** Cache entry lifetime; bounds staleness when another process writes the projection. */
+  /**
+   * Every write to these rows goes through this object (default: the store is embedded chDB, which one
+   * process owns). Cached documents then never expire.
+   */
+  soleWriter?: boolean;
+  /**
+   * Shared writers: age after which a cached document is reloaded (in the background, still answered);
+   * sole writer: lifetime of a cached "never registered" answer.
+   */
   ttlMs?: number;
+  /** Shared writers: age after which a cached document is no longer answered while it is reloaded. */
+  maxStaleMs?: number;
   /** Max cached keys (oldest evicted first). */
   maxEntries?: number;
   /** Batching window of writes and reads. */
@@ -71,36 +87,73 @@ export class TrackingProjection {
   private readonly ttlMs: number;
   private readonly maxEntries: number;
   private readonly batchMs: number;
-  private pendingRows: { row: EventRow; w: Waiter<void> }[] = [];
+  private readonly soleWriter: boolean;
+  private readonly maxStaleMs: number;
+  private pendingRows: { row: EventRow; doc: StatusDocument; w: Waiter<void> }[] = [];
   private pendingReads = new Map<string, { chainId: string; txHash: string; ws: Waiter<LatestStatus | null>[] }>();
   private timer: NodeJS.Timeout | undefined;
   private busy = false;
   /** Statements issued (the bench reports them). */
-  readonly stats = { inserts: 0, selects: 0, cacheHits: 0, flushes: 0, flushMs: 0, maxFlushMs: 0 };
+  readonly stats = {
+    inserts: 0,
+    selects: 0,
+    cacheHits: 0,
+    /** Hits answered from an expired entry while it was reloaded (shared writers). */
+    staleHits: 0,
+    flushes: 0,
+    flushMs: 0,
+    maxFlushMs: 0,
+  };
 
   constructor(
     private readonly store: Store,
     o: ProjectionOptions = {},
   ) {
+    this.soleWriter = o.soleWriter ?? store.kind === 'chdb';
     this.ttlMs = o.ttlMs ?? 1_000;
+    this.maxStaleMs = Math.max(this.ttlMs, o.maxStaleMs ?? 10_000);
     this.maxEntries = o.maxEntries ?? 200_000;
     this.batchMs = o.batchMs ?? 5;
   }
 
-  /** Latest status document of a registered tx, or null when it was never registered. */
-  latest(chainId: string, txHash: string): Promise<LatestStatus | null> {
+  /**
+   * The latest status when it can be answered without waiting on ClickHouse (a cached document, or a fresh
+   * "never registered"); undefined when only `latest()` can answer. Schedules a background reload of an
+   * expired entry (shared writers).
+   */
+  peek(chainId: string, txHash: string): LatestStatus | null | undefined {
     const k = keyOf(chainId, txHash);
     const hit = this.cache.get(k);
-    if (hit && Date.now() - hit.at < this.ttlMs) {
+    if (!hit) return undefined;
+    const age = Date.now() - hit.at;
+    if (hit.v === null) {
+      if (age >= this.ttlMs) return undefined;
       this.stats.cacheHits++;
-      return Promise.resolve(hit.v);
+      return null;
     }
-    return new Promise((resolve, reject) => {
-      const p = this.pendingReads.get(k) ?? { chainId, txHash, ws: [] };
-      p.ws.push({ resolve, reject });
-      this.pendingReads.set(k, p);
-      this.schedule();
-    });
+    if (this.soleWriter || age < this.ttlMs) {
+      this.stats.cacheHits++;
+      return hit.v;
+    }
+    if (age >= this.maxStaleMs) return undefined;
+    this.stats.staleHits++;
+    this.enqueueRead(k, chainId, txHash);
+    return hit.v;
+  }
+
+  /** Latest status document of a registered tx, or null when it was never registered. */
+  latest(chainId: string, txHash: string): Promise<LatestStatus | null> {
+    const now = this.peek(chainId, txHash);
+    if (now !== undefined) return Promise.resolve(now);
+    const k = keyOf(chainId, txHash);
+    return new Promise((resolve, reject) => this.enqueueRead(k, chainId, txHash, { resolve, reject }));
+  }
+
+  private enqueueRead(k: string, chainId: string, txHash: string, w?: Waiter<LatestStatus | null>): void {
+    const p = this.pendingReads.get(k) ?? { chainId, txHash, ws: [] };
+    if (w) p.ws.push(w);
+    this.pendingReads.set(k, p);
+    this.schedule();
   }
 
   /** Append one status version; resolves once it is durably in ClickHouse (and visible to reads). */
@@ -113,7 +166,7 @@ export class TrackingProjection {
     atMs: number,
   ): Promise<void> {
     return new Promise((resolve, reject) => {
-      this.pendingRows.push({ row: row(chainId, txHash, version, phase, doc, atMs), w: { resolve, reject } });
+      this.pendingRows.push({ row: row(chainId, txHash, version, phase, doc, atMs), doc, w: { resolve, reject } });
       this.schedule();
     });
   }
@@ -161,7 +214,7 @@ export class TrackingProjection {
     }
   }
 
-  private async writeBatch(batch: { row: EventRow; w: Waiter<void> }[]): Promise<void> {
+  private async writeBatch(batch: { row: EventRow; doc: StatusDocument; w: Waiter<void> }[]): Promise<void> {
     try {
       // Drop versions already stored (a retried activity whose first attempt did insert). A key this process has
       // seen (cached) needs no query: a cached version ≥ the row's means a retry, a lower one means a new version.
@@ -194,12 +247,8 @@ export class TrackingProjection {
           fresh.map((f) => f.row),
         );
       }
-      for (const { row: r } of batch)
-        this.remember(keyOf(r.chain_id, r.tx_hash), {
-          version: r.version,
-          doc: JSON.parse(r.doc) as StatusDocument,
-          json: r.doc,
-        });
+      for (const { row: r, doc } of batch)
+        this.remember(keyOf(r.chain_id, r.tx_hash), { version: r.version, doc, json: r.doc });
       for (const b of batch) b.w.resolve();
     } catch (e) {
       for (const b of batch) b.w.reject(e);

@@ -2,11 +2,15 @@
 // status latency at 32 connections, detection latency, and the standalone worker's CPU / memory.
 //   npx tsx bench/tracking.ts [--transfers 1000] [--rate 100] [--poll-ms 1000]
 // Processes (all on loopback): this one = the main job (router app with the tracking routes, projection worker,
-// embedded chDB, Temporal dev server child); the chain worker (tracking/worker-main.ts); the simnet chains +
-// relayer (devnet/simnet/main.ts --control); autocannon.
+// embedded chDB, Temporal dev server child); the chain worker (tracking/worker-main.ts, a child process started
+// by startTracking as `npm start` does since issue 14); the simnet chains + relayer (devnet/simnet/main.ts
+// --control); autocannon.
+// The end prints the machine, the load average, status p50/p99 quiet and in flight, and per status phase the CPU
+// of each process and the main job's event-loop delay.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -35,6 +39,71 @@ const pct = (xs: number[], p: number) => {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN;
 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const load1 = () => +loadavg()[0]!.toFixed(2);
+
+/**
+ * While `run` lasts: the main job's event-loop delay (p50/p99/max ms, timer lateness at 1 ms resolution), chDB
+ * statements of the projection, and the CPU (% of one core) of each process of the set-up, to see where a status
+ * request's time goes (the 2 cores are shared by all of them).
+ */
+async function measured<T>(
+  projection: { stats: { inserts: number; selects: number; flushes: number; flushMs: number } },
+  pids: Record<string, number | undefined>,
+  run: () => Promise<T>,
+): Promise<{
+  result: T;
+  eventLoopDelayMs: Record<string, number>;
+  chdb: Record<string, number>;
+  cpuPct: Record<string, number>;
+  gcMs: Record<string, number>;
+  load: string;
+}> {
+  const h = monitorEventLoopDelay({ resolution: 1 });
+  const gcs: number[] = [];
+  const gcObs = new PerformanceObserver((l) => {
+    for (const e of l.getEntries()) gcs.push(e.duration);
+  });
+  gcObs.observe({ entryTypes: ['gc'] });
+  const s0 = { ...projection.stats };
+  const l0 = load1();
+  const cpu = () =>
+    Object.fromEntries(
+      Object.entries(pids).map(([k, pid]) => {
+        try {
+          return [k, pid ? procSample(pid).cpuS : Number.NaN];
+        } catch {
+          return [k, Number.NaN];
+        }
+      }),
+    );
+  const c0 = cpu();
+  const t0 = performance.now();
+  h.enable();
+  const result = await run();
+  h.disable();
+  gcObs.disconnect();
+  const c1 = cpu();
+  const secs = (performance.now() - t0) / 1000;
+  const ms = (ns: number) => +Math.max(0, ns / 1e6 - 1).toFixed(1);
+  return {
+    result,
+    eventLoopDelayMs: { p50: ms(h.percentile(50)), p99: ms(h.percentile(99)), max: ms(h.max) },
+    gcMs: {
+      pauses: gcs.length,
+      total: Math.round(gcs.reduce((a, b) => a + b, 0)),
+      max: +Math.max(0, ...gcs).toFixed(1),
+    },
+    cpuPct: Object.fromEntries(
+      Object.keys(pids).map((k) => [k, Math.round((100 * ((c1[k] ?? 0) - (c0[k] ?? 0))) / secs)]),
+    ),
+    chdb: {
+      inserts: projection.stats.inserts - s0.inserts,
+      selects: projection.stats.selects - s0.selects,
+      flushMs: projection.stats.flushMs - s0.flushMs,
+    },
+    load: `${l0} → ${load1()}`,
+  };
+}
 
 /** CPU seconds (utime + stime) and RSS of a pid from /proc. */
 function procSample(pid: number): { cpuS: number; rssMb: number } {
@@ -90,17 +159,6 @@ async function startSimnet(): Promise<{
   return { child, chains, call, includedAt };
 }
 
-async function waitLine(child: ChildProcess, marker: string): Promise<void> {
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-      if (out.includes(marker)) resolve();
-    });
-    child.once('exit', (c) => reject(new Error(`exited ${c} before ${marker}`)));
-  });
-}
-
 /** autocannon in its own process, rotating over `paths`. */
 function cannon(
   url: string,
@@ -132,6 +190,8 @@ async function main(): Promise<void> {
   await sim.call('setDelays', { recvMs: 10_000, ackMs: 5_000, depositMs: 12_000, lzMs: 12_000 });
   const store = createStore({ dataDir: path.join(dataDir, 'clickhouse') });
   const chains = staticDirectory(sim.chains);
+  const chainsFile = path.join(dataDir, 'chains.json');
+  writeFileSync(chainsFile, JSON.stringify(sim.chains));
   const tracking = await startTracking({
     config: {
       DATA_DIR: dataDir,
@@ -142,7 +202,8 @@ async function main(): Promise<void> {
     store,
     chains,
     log: createLogger({ bench: 'tracking' }),
-    runChainWorker: false,
+    // The chain worker as `npm start` runs it: a child process (tracking/worker-main.ts) of this main job.
+    chainWorkerProcess: { env: { TRACKING_CHAINS_FILE: chainsFile, LOG_LEVEL: 'warn' } },
     timings: {
       pollIntervalMs: POLL_MS,
       pollWindowMs: 20_000,
@@ -154,13 +215,7 @@ async function main(): Promise<void> {
       lzRetryWindowMs: 60_000,
     },
   });
-  const chainsFile = path.join(dataDir, 'chains.json');
-  writeFileSync(chainsFile, JSON.stringify(sim.chains));
-  const worker = tsx('tracking/worker-main.ts', [], {
-    TEMPORAL_ADDRESS: tracking.address,
-    TRACKING_CHAINS_FILE: chainsFile,
-  });
-  await waitLine(worker, 'tracking.worker.ready');
+  const workerPid = () => tracking.chainWorker!.pid!;
   const server = await listen(
     createRouterApp({
       registry: loadRouterRegistry({ ROUTER_NETWORK: 'mainnet' }),
@@ -183,7 +238,16 @@ async function main(): Promise<void> {
       string,
       any
     >;
-  const report: Record<string, unknown> = { transfers: N, pollIntervalMs: POLL_MS, cpus: cpus().length };
+  const machine = `${cpus().length} × ${cpus()[0]?.model.trim()}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+  // CPU per process during the status phases (autocannon is a child of its own; not listed).
+  const pids = {
+    mainJob: process.pid,
+    chainWorker: workerPid(),
+    temporalDevServer: tracking.devServer?.process.pid,
+    simnet: sim.child.pid,
+  };
+  const report: Record<string, unknown> = { transfers: N, pollIntervalMs: POLL_MS, machine, loadAtStart: load1() };
+  console.log(`machine: ${machine}; load average (1 min) at start ${load1()}`);
   try {
     // ---- 1. registration: open loop at RATE track requests/s over N distinct txs ----
     const txs: SentTx[] = [];
@@ -197,7 +261,7 @@ async function main(): Promise<void> {
             : ['ibcTransfer', { from: SIM.l1, channel: k === 2 ? 'channel-1' : 'channel-2' }];
       txs.push((await sim.call(op[0] as string, op[1] as object)) as SentTx);
     }
-    const w0 = procSample(worker.pid!);
+    const w0 = procSample(workerPid());
     const lat: number[] = [];
     let retries = 0;
     const t0 = Date.now();
@@ -234,12 +298,20 @@ async function main(): Promise<void> {
 
     // ---- 2. status at 32 connections while the N transfers are in flight ----
     const paths = txs.slice(0, 200).map((t) => `/v2/tx/status?chain_id=${t.chainId}&tx_hash=${t.txHash}`);
-    report.statusUnderLoad = await cannon(api, paths, 10);
+    const inFlightStatus = await measured(tracking.projection, pids, () => cannon(api, paths, 10));
+    report.statusUnderLoad = {
+      ...inFlightStatus.result,
+      eventLoopDelayMs: inFlightStatus.eventLoopDelayMs,
+      chdb: inFlightStatus.chdb,
+      cpuPct: inFlightStatus.cpuPct,
+      gcMs: inFlightStatus.gcMs,
+      load: inFlightStatus.load,
+    };
     console.log('status (32 conns, transfers in flight)', report.statusUnderLoad);
 
     // ---- 3. all N in flight to completion; worker CPU / memory ----
     const peak = { rssMb: 0 };
-    const sampler = setInterval(() => (peak.rssMb = Math.max(peak.rssMb, procSample(worker.pid!).rssMb)), 500);
+    const sampler = setInterval(() => (peak.rssMb = Math.max(peak.rssMb, procSample(workerPid()).rssMb)), 500);
     const done = new Map<string, string>();
     const end = Date.now() + 600_000;
     while (done.size < N && Date.now() < end) {
@@ -252,7 +324,7 @@ async function main(): Promise<void> {
       await sleep(1_000);
     }
     clearInterval(sampler);
-    const w1 = procSample(worker.pid!);
+    const w1 = procSample(workerPid());
     const completeS = (Date.now() - t0) / 1000;
     const byState: Record<string, number> = {};
     for (const st of done.values()) byState[st] = (byState[st] ?? 0) + 1;
@@ -314,12 +386,36 @@ async function main(): Promise<void> {
     console.log('detection latency', report.detectionLatency);
 
     // ---- 5. status at 32 connections on a quiet system ----
-    report.statusQuiet = await cannon(api, paths, 10);
+    const quietStatus = await measured(tracking.projection, pids, () => cannon(api, paths, 10));
+    report.statusQuiet = {
+      ...quietStatus.result,
+      eventLoopDelayMs: quietStatus.eventLoopDelayMs,
+      chdb: quietStatus.chdb,
+      cpuPct: quietStatus.cpuPct,
+      gcMs: quietStatus.gcMs,
+      load: quietStatus.load,
+    };
     console.log('status (32 conns, quiet)', report.statusQuiet);
     report.projection = tracking.projection.stats;
+    report.loadAtEnd = load1();
     console.log(JSON.stringify(report, null, 2));
+    const q = report.statusQuiet as { p50Ms: number; p99Ms: number; rps: number };
+    const f = report.statusUnderLoad as { p50Ms: number; p99Ms: number; rps: number };
+    const d = report.detectionLatency as { p50Ms: number; maxMs: number; budgetMs: number };
+    console.log(
+      [
+        '',
+        `machine: ${machine}`,
+        `load average (1 min): ${report.loadAtStart} at start → ${report.loadAtEnd} at end`,
+        `status p50 / p99 (32 conns): quiet ${q.p50Ms} / ${q.p99Ms} ms (${q.rps} req/s); ` +
+          `in flight ${f.p50Ms} / ${f.p99Ms} ms (${f.rps} req/s); target p99 < 20 ms`,
+        `  in flight: CPU % of a core ${JSON.stringify((report.statusUnderLoad as { cpuPct: object }).cpuPct)}, ` +
+          `main event-loop delay ${JSON.stringify((report.statusUnderLoad as { eventLoopDelayMs: object }).eventLoopDelayMs)} ms, ` +
+          `GC ${JSON.stringify((report.statusUnderLoad as { gcMs: object }).gcMs)} ms`,
+        `detection p50 / max: ${d.p50Ms} / ${d.maxMs} ms (budget ${d.budgetMs} ms)`,
+      ].join('\n'),
+    );
   } finally {
-    worker.kill('SIGTERM');
     sim.child.kill('SIGTERM');
     await closeServer(server);
     await tracking.stop();

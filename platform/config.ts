@@ -85,6 +85,8 @@ export const configSchema = z
     TEMPORAL_NAMESPACE: z.string().default('default'),
     TEMPORAL_TASK_QUEUE: z.string().default('transfer-tracking'),
     TRACKING_ENABLED: bool.default(true),
+    /** ROLE=all: run the chain worker in a child process (default) or in the API's own process. */
+    TRACKING_CHAIN_WORKER: z.enum(['process', 'inline']).default('process'),
     /** JSON array of ChainInfo (activities/chains.ts); replaces the registry-derived chain directory. */
     TRACKING_CHAINS_FILE: z.string().optional(),
     /** JSON objects chain id → URL (the registry has neither CometBFT RPC nor executor URLs). */

@@ -1,6 +1,7 @@
 // The main job. ROLE=all (default) runs everything in one process on embedded defaults: chDB under DATA_DIR,
 // the recorded EVM sample chain on loopback when no chain is configured, the ingest, the indexer API
-// (INDEXER_PORT), the router API (ROUTER_PORT) and transfer tracking (Temporal dev server + in-process worker).
+// (INDEXER_PORT), the router API (ROUTER_PORT) and transfer tracking (Temporal dev server, projection worker, and
+// the chain worker in a child process unless TRACKING_CHAIN_WORKER=inline).
 // ROLE=ingest|indexer|router|worker runs one part, as in docker-compose.yml.
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
@@ -178,7 +179,9 @@ export async function main(hooks: MainHooks = {}): Promise<void> {
         store,
         chains: directoryFromEnv(registry),
         log,
-        runChainWorker: role === 'all',
+        // ROLE=all: the chain worker in a child process by default, off the API's event loop (issue 14).
+        runChainWorker: role === 'all' && config.TRACKING_CHAIN_WORKER === 'inline',
+        chainWorkerProcess: role === 'all' && config.TRACKING_CHAIN_WORKER === 'process',
       });
     }
     const app = createRouterApp({

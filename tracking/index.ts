@@ -11,6 +11,7 @@ import type { TrackingTimings } from '../workflows/model.js';
 import { startDevServer, type DevServer } from './devserver.js';
 import { TrackingClient } from './client.js';
 import { startWorkers, type WorkerSet } from './worker.js';
+import { startChainWorkerProcess, type ChainWorkerProcess } from './worker-process.js';
 import { timingsFromEnv } from './timings.js';
 import { RegistrationStarter } from './starter.js';
 import { createTrackingService, type TrackingServiceImpl } from './service.js';
@@ -23,6 +24,11 @@ export interface StartTrackingOptions {
   timings?: TrackingTimings;
   /** Run the workflow/chain worker in this process (default true; false when worker-main.ts runs it). */
   runChainWorker?: boolean;
+  /**
+   * Run the workflow/chain worker in a child process (tracking/worker-process.ts) instead, restarted when it
+   * dies, stopped with tracking (`npm start`'s default, TRACKING_CHAIN_WORKER=process). Implies no in-process one.
+   */
+  chainWorkerProcess?: { env?: Record<string, string> } | boolean;
   /** Fixed dev-server port (restart tests reuse it); random when absent. */
   devServerPort?: number;
 }
@@ -36,6 +42,8 @@ export interface Tracking {
   projection: TrackingProjection;
   starter: RegistrationStarter;
   devServer?: DevServer;
+  /** The chain worker child process, when started with chainWorkerProcess. */
+  chainWorker?: ChainWorkerProcess;
   stop(): Promise<void>;
 }
 
@@ -50,6 +58,8 @@ export async function startTracking(o: StartTrackingOptions): Promise<Tracking> 
   const projection = new TrackingProjection(o.store);
   let workers: WorkerSet | undefined;
   let client: TrackingClient | undefined;
+  let chainWorker: ChainWorkerProcess | undefined;
+  const inline = o.runChainWorker !== false && !o.chainWorkerProcess;
   try {
     client = await TrackingClient.connect({
       address,
@@ -63,9 +73,18 @@ export async function startTracking(o: StartTrackingOptions): Promise<Tracking> 
       taskQueue: o.config.TEMPORAL_TASK_QUEUE,
       log,
       projection,
-      ...(o.runChainWorker === false ? {} : { chains: o.chains }),
+      ...(inline ? { chains: o.chains } : {}),
     });
+    if (o.chainWorkerProcess)
+      chainWorker = await startChainWorkerProcess({
+        address,
+        namespace: o.config.TEMPORAL_NAMESPACE,
+        taskQueue: o.config.TEMPORAL_TASK_QUEUE,
+        log,
+        env: typeof o.chainWorkerProcess === 'object' ? o.chainWorkerProcess.env : undefined,
+      });
   } catch (e) {
+    await workers?.stop().catch(() => undefined);
     await client?.close().catch(() => undefined);
     await devServer?.stop();
     throw e;
@@ -81,8 +100,10 @@ export async function startTracking(o: StartTrackingOptions): Promise<Tracking> 
     projection,
     devServer,
     starter,
+    chainWorker,
     stop: async () => {
       starter.stop();
+      await chainWorker?.stop();
       await workers?.stop();
       await client?.close();
       await devServer?.stop();

@@ -25,6 +25,9 @@ export function createTrackingService(
     async latestStatusJson(chainId: string, txHash: string): Promise<string | null> {
       return (await projection.latest(chainId, txHash))?.json ?? null;
     },
+    cachedStatusJson(chainId: string, txHash: string): string | undefined {
+      return projection.peek(chainId, txHash)?.json;
+    },
   };
 }
 

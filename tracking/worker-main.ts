@@ -50,7 +50,12 @@ async function main(): Promise<void> {
     process.exit(0);
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));
-  process.once('SIGINT', () => void stop('SIGINT'));
+  if (process.connected) {
+    // Started by the main job (tracking/worker-process.ts): it stops this process (SIGTERM), also on Ctrl-C,
+    // and this process never outlives it.
+    process.on('SIGINT', () => undefined);
+    process.once('disconnect', () => void stop('parent exited'));
+  } else process.once('SIGINT', () => void stop('SIGINT'));
   process.stdout.write(`${JSON.stringify({ event: 'tracking.worker.ready', pid: process.pid })}\n`);
   await workers.done;
 }

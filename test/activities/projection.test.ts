@@ -7,6 +7,7 @@ import { createStore, type Store } from '../../clickhouse/client.js';
 import { migrate } from '../../clickhouse/migrate.js';
 import { TrackingProjection } from '../../activities/projection.js';
 import { statusDocument } from '../../workflows/status.js';
+import { unfinishedTransfers } from '../../clickhouse/transfer-events.js';
 
 let dir: string;
 let store: Store;
@@ -61,5 +62,72 @@ describe('TrackingProjection', () => {
       { hs: Array.from({ length: 200 }, (_, i) => hash(1000 + i)) },
     );
     expect(r!.n).toBe('200');
+  });
+
+  it('sole writer (embedded chDB): cached documents never expire, a hit issues no statement', async () => {
+    const p = new TrackingProjection(store, { ttlMs: 1 });
+    await p.register('c-1', hash(3), 1_000);
+    await p.append('c-1', hash(3), 1, 'tracking', doc('tracking'), 2_000);
+    await new Promise((r) => setTimeout(r, 20)); // well past the TTL
+    const selects = p.stats.selects;
+    for (let i = 0; i < 100; i++) expect((await p.latest('c-1', hash(3)))?.version).toBe(1);
+    expect(p.peek('c-1', hash(3))?.doc.state).toBe('STATE_PENDING');
+    expect(p.stats.selects).toBe(selects);
+    // Never-registered answers do expire (bounded), so they are asked again.
+    expect(await p.latest('c-1', hash(4))).toBeNull();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(p.peek('c-1', hash(4))).toBeUndefined();
+  });
+
+  it('the cache is bounded and a restart repopulates it from ClickHouse on miss; nothing lost, nothing doubled', async () => {
+    const p = new TrackingProjection(store, { maxEntries: 10 });
+    const ids = Array.from({ length: 40 }, (_, i) => hash(5000 + i));
+    await Promise.all(ids.map((h) => p.register('c-2', h, 1_000)));
+    // Evicted keys are loaded again (one coalesced SELECT), not lost.
+    expect(p.peek('c-2', ids[0]!)).toBeUndefined();
+    expect((await p.latest('c-2', ids[0]!))?.doc.state).toBe('STATE_SUBMITTED');
+    // "Restart": a new projection over a reopened store starts with an empty map.
+    const dataDir = path.join(dir, 'clickhouse');
+    await store.close();
+    store = createStore({ dataDir });
+    const q = new TrackingProjection(store);
+    expect(q.peek('c-2', ids[1]!)).toBeUndefined();
+    const docs = await Promise.all(ids.map((h) => q.latest('c-2', h)));
+    expect(docs.every((d) => d?.version === 0 && d.doc.state === 'STATE_SUBMITTED')).toBe(true);
+    expect(q.stats.selects).toBeLessThanOrEqual(3);
+    expect(q.peek('c-2', ids[1]!)?.version).toBe(0);
+    // A retried registration after the restart adds no row; reconcile() still sees every registration.
+    await Promise.all(ids.map((h) => q.register('c-2', h, 9_000)));
+    const [r] = await store.rows<{ n: string }>(
+      `SELECT count() AS n FROM transfer_events WHERE tx_hash IN {hs:Array(String)}`,
+      { hs: ids },
+    );
+    expect(r!.n).toBe('40');
+    const open = new Set((await unfinishedTransfers(store)).filter((u) => u.chain_id === 'c-2').map((u) => u.tx_hash));
+    expect(ids.every((h) => open.has(h))).toBe(true);
+  });
+
+  it('shared writers: an expired document is answered at once and reloaded in the background', async () => {
+    const reader = new TrackingProjection(store, { soleWriter: false, ttlMs: 50, maxStaleMs: 2_000 });
+    const other = new TrackingProjection(store, { soleWriter: false }); // another process writing
+    await reader.register('c-3', hash(6), 1_000);
+    await other.append('c-3', hash(6), 1, 'finished', doc('finished'), 2_000);
+    expect(reader.peek('c-3', hash(6))?.version).toBe(0); // fresh: not reloaded yet
+    await new Promise((r) => setTimeout(r, 60));
+    expect(reader.peek('c-3', hash(6))?.version).toBe(0); // stale, answered, reload scheduled
+    expect(reader.stats.staleHits).toBe(1);
+    const end = Date.now() + 5_000;
+    while (reader.peek('c-3', hash(6))?.version !== 1 && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
+    expect(reader.peek('c-3', hash(6))?.doc.state).toBe('STATE_COMPLETED_SUCCESS');
+  });
+
+  it('shared writers: a document older than maxStaleMs waits for the reload', async () => {
+    const reader = new TrackingProjection(store, { soleWriter: false, ttlMs: 10, maxStaleMs: 30 });
+    const other = new TrackingProjection(store, { soleWriter: false });
+    await reader.register('c-3', hash(7), 1_000);
+    await other.append('c-3', hash(7), 1, 'finished', doc('finished'), 2_000);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(reader.peek('c-3', hash(7))).toBeUndefined();
+    expect((await reader.latest('c-3', hash(7)))?.version).toBe(1);
   });
 });

@@ -1,7 +1,7 @@
 // The tracking HTTP routes (POST /v2/tx/track, GET /v2/tx/status), built over the TrackingService interface
 // that tracking/ implements. The router app merges the OpenAPI paths and mounts the routes.
 import type { Router } from 'express';
-import { mountTrackingHandlers } from './handlers.js';
+import { mountTrackingHandlers, statusFastPath } from './handlers.js';
 import type { TrackingService } from './service.js';
 import { trackingPaths, trackingSchemas } from './openapi.js';
 
@@ -12,6 +12,8 @@ export interface TrackingRoutes {
   openapiSchemas: Record<string, unknown>;
   /** Mount the handlers on the router app's express Router (after validation middleware). */
   mount(router: Router): void;
+  /** Mount what answers before validation (the in-memory status fast path); errors still go through it. */
+  mountBeforeValidation?(router: Router): void;
 }
 
 export function createTrackingRoutes(service: TrackingService): TrackingRoutes {
@@ -19,6 +21,9 @@ export function createTrackingRoutes(service: TrackingService): TrackingRoutes {
     openapiPaths: trackingPaths,
     openapiSchemas: trackingSchemas,
     mount: (router) => mountTrackingHandlers(router, service),
+    mountBeforeValidation: (router) => {
+      router.get('/v2/tx/status', statusFastPath(service));
+    },
   };
 }
 

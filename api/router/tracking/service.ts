@@ -24,4 +24,9 @@ export interface TrackingService {
   startWorkflow(chainId: string, txHash: string, registeredAtMs: number): void;
   /** The latest status document as served JSON, or null when the tx was never registered. */
   latestStatusJson(chainId: string, txHash: string): Promise<string | null>;
+  /**
+   * The latest status document as served JSON when it is in memory (no storage round trip), else undefined.
+   * Lets the status route answer the common case before request validation and routing.
+   */
+  cachedStatusJson?(chainId: string, txHash: string): string | undefined;
 }

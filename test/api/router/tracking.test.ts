@@ -1,0 +1,99 @@
+// GET /v2/tx/status through the real router app (OpenAPI validation on) over real tracking (chDB, Temporal dev
+// server, simnet): the in-memory fast path answers exactly what the validated route answers, never touches
+// ClickHouse for a tracked tx, and leaves every error answer to the validator and the handler.
+import type { Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRouterApp } from '../../../api/router/app.js';
+import { createTrackingRoutes } from '../../../api/router/tracking/index.js';
+import { loadRouterRegistry } from '../../../routing/registry.js';
+import { closeServer, listen } from '../../../api/http/app.js';
+import { startHarness, terminal, type Harness } from '../../tracking/harness.js';
+import { SIM } from '../../../devnet/simnet/index.js';
+
+let h: Harness;
+let server: Server;
+let url: string;
+beforeAll(async () => {
+  h = await startHarness({ simnet: { delays: { recvMs: 1_000, ackMs: 500 } } });
+  const app = createRouterApp({
+    registry: loadRouterRegistry({ ROUTER_NETWORK: 'mainnet' }),
+    tracking: createTrackingRoutes(h.tracking.service),
+  });
+  server = await listen(app, 0);
+  url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+});
+afterAll(async () => {
+  if (server) await closeServer(server);
+  await h?.close();
+});
+
+const get = async (query: string) => {
+  const r = await fetch(`${url}/v2/tx/status?${query}`);
+  return { status: r.status, type: r.headers.get('content-type'), text: await r.text() };
+};
+
+describe('GET /v2/tx/status on the router app', () => {
+  it('answers STATE_SUBMITTED right after registration and follows the transfer to the end from memory', async () => {
+    const tx = h.simnet.ibcTransfer({ from: SIM.l1, channel: 'channel-1' });
+    const tracked = await fetch(`${url}/v2/tx/track`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ chain_id: tx.chainId, tx_hash: tx.txHash }),
+    });
+    expect(tracked.status).toBe(200);
+    const selects = h.tracking.projection.stats.selects;
+    const q = `chain_id=${tx.chainId}&tx_hash=${tx.txHash}`;
+    const first = await get(q);
+    expect(first.status).toBe(200);
+    expect(first.type).toMatch(/^application\/json/);
+    expect(JSON.parse(first.text).state).toBe('STATE_SUBMITTED');
+    const states: string[] = [];
+    const end = Date.now() + 30_000;
+    let body: Record<string, unknown> = {};
+    while (Date.now() < end) {
+      const r = await get(q);
+      expect(r.status).toBe(200);
+      body = JSON.parse(r.text);
+      if (states.at(-1) !== body.state) states.push(body.state as string);
+      if (terminal(body)) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(body.state).toBe('STATE_COMPLETED_SUCCESS');
+    expect(states[0]).toBe('STATE_SUBMITTED');
+    // Every status answer came from memory: no ClickHouse read for this tx after its registration.
+    expect(h.tracking.projection.stats.selects).toBe(selects);
+    // Same bytes as the validated route (the harness app has no fast path) and as a lowercase hash.
+    expect((await get(`chain_id=${tx.chainId}&tx_hash=${tx.txHash.toLowerCase()}`)).text).toBe(JSON.stringify(body));
+    const slow = await fetch(`${h.url}/v2/tx/status?${q}`);
+    expect(await slow.text()).toBe(JSON.stringify(body));
+  }, 60_000);
+
+  it('errors are unchanged: unknown or repeated parameters, bad hashes, unregistered txs', async () => {
+    const tx = h.simnet.deposit({ l2: SIM.move });
+    expect((await h.track(tx.chainId, tx.txHash)).status).toBe(200);
+    const q = `chain_id=${tx.chainId}&tx_hash=${tx.txHash}`;
+    expect((await get(q)).status).toBe(200);
+    // The tx is in memory, yet these are the validator's 400s, as without the fast path.
+    const extra = await get(`${q}&foo=1`);
+    expect(extra.status).toBe(400);
+    expect(JSON.parse(extra.text)).toMatchObject({ code: 3 });
+    const repeated = await get(`${q}&chain_id=${tx.chainId}`);
+    expect(repeated.status).toBe(400);
+    const tooLong = await get(`chain_id=${tx.chainId}&tx_hash=${'A'.repeat(131)}`);
+    expect(tooLong.status).toBe(400);
+    expect(JSON.parse(tooLong.text).message).toMatch(/^tx_hash: /);
+    const missing = await get(`chain_id=${tx.chainId}`);
+    expect(missing.status).toBe(400);
+    expect(JSON.parse(missing.text).message).toMatch(/^tx_hash: /);
+    const malformed = await get(`chain_id=${tx.chainId}&tx_hash=xyz`);
+    expect(malformed.status).toBe(400);
+    expect(JSON.parse(malformed.text)).toMatchObject({ code: 3 });
+    const unknown = await get(`chain_id=${tx.chainId}&tx_hash=${'CD'.repeat(32)}`);
+    expect({ status: unknown.status, body: JSON.parse(unknown.text) }).toEqual({
+      status: 404,
+      body: { code: 5, message: 'tx not found', details: [] },
+    });
+    const otherChain = await get(`chain_id=nochain-1&tx_hash=${tx.txHash}`);
+    expect(otherChain.status).toBe(404);
+  }, 60_000);
+});
