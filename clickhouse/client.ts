@@ -70,12 +70,22 @@ export function createStore(opts: StoreOptions): Store {
 }
 
 function wrap(kind: Store['kind'], client: ClickHouseClient, close: () => Promise<void>): Store {
+  // Reads in flight, so close() lets them land first: a background reader (the API's status feed) must never
+  // leave an embedded session closing under a running query (chDB then refuses to open another directory).
+  const reading = new Set<Promise<unknown>>();
+  let closed = false;
   return {
     kind,
     client,
     async rows<T>(query: string, params?: QueryParams) {
-      const rs = await client.query({ query, query_params: params, format: 'JSONEachRow' });
-      return (await rs.json()) as T[];
+      if (closed) throw new Error('store closed');
+      const p = client.query({ query, query_params: params, format: 'JSONEachRow' }).then((rs) => rs.json());
+      reading.add(p);
+      try {
+        return (await p) as T[];
+      } finally {
+        reading.delete(p);
+      }
     },
     async exec(query: string, params?: QueryParams) {
       await client.command({ query, query_params: params });
@@ -89,6 +99,10 @@ function wrap(kind: Store['kind'], client: ClickHouseClient, close: () => Promis
         ...(settings ? { clickhouse_settings: settings } : {}),
       });
     },
-    close,
+    async close() {
+      closed = true;
+      await Promise.allSettled([...reading]);
+      await close();
+    },
   };
 }

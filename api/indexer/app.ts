@@ -9,7 +9,8 @@ import type { Store } from '../../clickhouse/client.js';
 import type { AppConfig } from '../../platform/config.js';
 import { responseCache } from './cache.js';
 import { createChainLookups, type ChainLookups } from './chain.js';
-import { tipCache, type IndexerContext } from './context.js';
+import type { IndexerContext } from './context.js';
+import { statusFeed } from './status-feed.js';
 import { indexerOpenApi } from './openapi.js';
 import { paginationMessages } from './pagination.js';
 import { registerStatus } from './status.js';
@@ -77,6 +78,11 @@ const paginationWording: ErrorRequestHandler = (err, req, _res, next) => {
 
 export function createIndexerApp(opts: IndexerAppOptions): Express {
   const { config } = opts;
+  const feed = statusFeed(opts.store, {
+    internalTxs: false, // internal_tx_height is the indexed height (api/indexer/status.ts)
+    richList: config.VM === 'evm',
+    chainId: config.CHAIN_ID === undefined,
+  });
   const ctx: IndexerContext = {
     store: opts.store,
     vm: config.VM,
@@ -86,7 +92,8 @@ export function createIndexerApp(opts: IndexerAppOptions): Express {
     commitHash: config.COMMIT_HASH,
     evmInternalTxs: config.EVM_INTERNAL_TXS,
     chain: opts.lookups ?? createChainLookups(opts.chain?.restUrl),
-    tip: tipCache(opts.store),
+    tip: feed.tip,
+    statusFacts: feed.facts,
   };
   const app = createServiceApp({
     service: 'indexer',
