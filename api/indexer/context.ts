@@ -3,6 +3,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { Store } from '../../clickhouse/client.js';
 import type { StatusFacts } from '../../clickhouse/queries/status.js';
 import type { ChainLookups } from './chain.js';
+import type { ImmutableCache } from './immutable.js';
 import type { Vm } from './params.js';
 
 export interface IndexerContext {
@@ -21,6 +22,10 @@ export interface IndexerContext {
   tip(): Promise<number>;
   /** The /status facts, from the same in-memory feed as the tip. */
   statusFacts(): Promise<StatusFacts>;
+  /** Answers that can no longer change (api/indexer/immutable.ts). */
+  immutable: ImmutableCache;
+  /** List totals, keyed by list and tip (a total changes with every block that adds to the list). */
+  totals: ImmutableCache;
 }
 
 /** Express 4 does not catch rejected promises: route them to the error handler. */

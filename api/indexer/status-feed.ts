@@ -12,6 +12,8 @@ export interface StatusFeedOptions {
   maxAgeMs?: number;
   /** No request for this long: the background refresh pauses (an idle API asks the engine nothing). */
   idleMs?: number;
+  /** The indexed height went down (a re-ingest moved the checkpoint back): drop what was cached as final. */
+  onRewind?: () => void;
 }
 
 export interface StatusFeed {
@@ -35,6 +37,8 @@ export function statusFeed(store: Store, wants: StatusWants, opts: StatusFeedOpt
     if (pending) return pending;
     const started = Date.now();
     const p = statusFacts(store, wants).then((facts) => {
+      const before = current?.facts.height ?? null;
+      if (before !== null && (facts.height === null || facts.height < before)) opts.onRewind?.();
       if (!current || current.at <= started) current = { facts, at: started };
       return facts;
     });

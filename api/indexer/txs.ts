@@ -3,7 +3,14 @@
 // documents, spliced into the response as text.
 import type { Request, Response, Router } from 'express';
 import { badRequest, notFound } from '../http/errors.js';
-import { listTxDocs, sequenceAbove, txDocByHash, type TxList } from '../../clickhouse/queries/txs.js';
+import {
+  countTxs,
+  pickTxPage,
+  sequenceAbove,
+  txDocByHash,
+  txDocsBySequence,
+  type TxList,
+} from '../../clickhouse/queries/txs.js';
 import { tokenExists } from '../../clickhouse/queries/tokens.js';
 import { handle, sendJson, str, type IndexerContext } from './context.js';
 import { pageResult, parsePage, type PaginationObject, type RawPageQuery } from './pagination.js';
@@ -23,6 +30,32 @@ function sendTxs(res: Response, docs: readonly string[], pagination: PaginationO
   sendJson(res, `{"txs":[${docs.join(',')}],"pagination":${JSON.stringify(pagination)}}`);
 }
 
+/**
+ * The documents of picked sequences (all below the tip, so final): from the immutable cache, the rest in one
+ * engine call. Returned in the page's order.
+ */
+async function docsOf(
+  ctx: IndexerContext,
+  sequences: readonly string[],
+): Promise<{ sequence: string; json: string }[]> {
+  const found = new Map<string, string>();
+  const missing: string[] = [];
+  for (const q of sequences) {
+    const doc = ctx.immutable.get<string>(`doc|${q}`);
+    if (doc === undefined) missing.push(q);
+    else found.set(q, doc);
+  }
+  if (missing.length > 0)
+    for (const [q, json] of await txDocsBySequence(ctx.store, missing)) {
+      found.set(q, json);
+      ctx.immutable.set(`doc|${q}`, json);
+    }
+  return sequences.flatMap((q) => {
+    const json = found.get(q);
+    return json === undefined ? [] : [{ sequence: q, json }];
+  });
+}
+
 async function txPage(
   ctx: IndexerContext,
   req: Request,
@@ -33,13 +66,31 @@ async function txPage(
   const page = parsePage(req.query as RawPageQuery, ['sequence']);
   const tip = await ctx.tip();
   const cursor = page.cursor?.kind === 'sequence' ? page.cursor.sequence : null;
-  const { docs, total } = await listTxDocs(
-    ctx.store,
-    list,
-    { desc: page.reverse, limit: page.limit + 1, offset: page.offset },
-    { msgs, maxSequence: sequenceAbove(tip), cursor },
-    page.countTotal,
-  );
+  const maxSequence = sequenceAbove(tip);
+  const scope = { msgs, maxSequence, cursor };
+  const w = { desc: page.reverse, limit: page.limit + 1, offset: page.offset };
+  // A page that no new block can change: every page of one height at or below the tip (the caller checked),
+  // or a descending page after a cursor at or below the tip. Its sequences are kept; its total is not final
+  // (except for a height) and is kept apart, keyed by the tip.
+  const final = list.kind === 'height' || (cursor !== null && page.reverse && BigInt(cursor) <= maxSequence);
+  let sequences: string[];
+  let total = '0';
+  if (final && ctx.immutable.enabled) {
+    const listKey = JSON.stringify([list, msgs]);
+    const picked = await ctx.immutable.through(
+      `txpage|${listKey}|${page.reverse}|${w.limit}|${w.offset}|${cursor}`,
+      async () => (await pickTxPage(ctx.store, list, w, scope, false)).sequences,
+    );
+    sequences = picked ?? [];
+    if (page.countTotal)
+      total =
+        (await ctx.totals.through(list.kind === 'height' ? `txs|${listKey}` : `txs|${listKey}|${tip}`, () =>
+          countTxs(ctx.store, list, scope),
+        )) ?? '0';
+  } else {
+    ({ sequences, total } = await pickTxPage(ctx.store, list, w, scope, page.countTotal));
+  }
+  const docs = await docsOf(ctx, sequences);
   const { rows, pagination } = pageResult(page, docs, total, (d) => ({
     kind: 'sequence',
     sequence: Number(d.sequence),
@@ -93,7 +144,8 @@ export function registerTxs(r: Router, ctx: IndexerContext): void {
       // Hex of the wrong length cannot name a tx: not found, as upstream (no query needed).
       if (hash === null) throw notFound('[NOT_FOUND] transaction not found');
       const tip = await ctx.tip();
-      const doc = await txDocByHash(ctx.store, hash, sequenceAbove(tip));
+      // A tx found below the tip is final (instant finality); a miss is never kept.
+      const doc = await ctx.immutable.through(`tx|${hash}`, () => txDocByHash(ctx.store, hash, sequenceAbove(tip)));
       if (doc === undefined) throw notFound('[NOT_FOUND] transaction not found');
       sendJson(res, `{"tx":${doc}}`);
     }),
