@@ -87,7 +87,8 @@ const paginationWording: ErrorRequestHandler = (err, req, _res, next) => {
 export function createIndexerApp(opts: IndexerAppOptions): Express {
   const { config } = opts;
   const immutable = opts.immutableCache ?? new ImmutableCache(opts.immutableCacheBytes ?? 64 * 2 ** 20);
-  const totals = new ImmutableCache(immutable.enabled ? Math.max(2 ** 20, immutable.maxBytes / 16) : 0);
+  // Totals are keyed by the tip (or are final), so they stay on even when the cache of answers is off.
+  const totals = new ImmutableCache(Math.max(2 ** 20, immutable.maxBytes / 16));
   const feed = statusFeed(
     opts.store,
     {
