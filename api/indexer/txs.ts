@@ -70,28 +70,27 @@ async function txPage(
   const scope = { msgs, maxSequence, cursor };
   const w = { desc: page.reverse, limit: page.limit + 1, offset: page.offset };
   // A page that no new block can change: every page of one height at or below the tip (the caller checked),
-  // or a descending page after a cursor at or below the tip. Its sequences are kept; its total is not final
-  // (except for a height) and is kept apart, keyed by the tip.
+  // or a descending page after a cursor at or below the tip. Its sequences are kept by the full query.
   const final = list.kind === 'height' || (cursor !== null && page.reverse && BigInt(cursor) <= maxSequence);
-  let sequences: string[];
-  let total = '0';
-  if (final && ctx.immutable.enabled) {
-    const listKey = JSON.stringify([list, msgs]);
-    const picked = await ctx.immutable.through(
-      `txpage|${listKey}|${page.reverse}|${w.limit}|${w.offset}|${cursor}`,
-      async () => (await pickTxPage(ctx.store, list, w, scope, false)).sequences,
-    );
-    sequences = picked ?? [];
-    if (page.countTotal)
-      total =
-        (await ctx.totals.through(list.kind === 'height' ? `txs|${listKey}` : `txs|${listKey}|${tip}`, () =>
-          countTxs(ctx.store, list, scope),
-        )) ?? '0';
-  } else {
-    ({ sequences, total } = await pickTxPage(ctx.store, list, w, scope, page.countTotal));
+  // Totals are kept apart, keyed by the list and the tip (a height's total is final): the first page asked at a
+  // tip pays for the count (riding along in the page's statement), the others reuse it.
+  const listKey = JSON.stringify([list, msgs]);
+  const totalKey = list.kind === 'height' ? `txs|${listKey}` : `txs|${listKey}|${tip}`;
+  let total = page.countTotal ? ctx.totals.get<string>(totalKey) : '0';
+  const needTotal = total === undefined;
+  const pageKey = `txpage|${listKey}|${page.reverse}|${w.limit}|${w.offset}|${cursor}`;
+  let sequences = final ? ctx.immutable.get<string[]>(pageKey) : undefined;
+  if (sequences === undefined) {
+    const got = await pickTxPage(ctx.store, list, w, scope, needTotal);
+    sequences = got.sequences;
+    if (needTotal) total = got.total;
+    if (final) ctx.immutable.set(pageKey, sequences);
+  } else if (needTotal) {
+    total = await countTxs(ctx.store, list, scope);
   }
+  if (needTotal && total !== undefined) ctx.totals.set(totalKey, total);
   const docs = await docsOf(ctx, sequences);
-  const { rows, pagination } = pageResult(page, docs, total, (d) => ({
+  const { rows, pagination } = pageResult(page, docs, total ?? '0', (d) => ({
     kind: 'sequence',
     sequence: Number(d.sequence),
   }));
