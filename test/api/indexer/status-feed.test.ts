@@ -57,4 +57,23 @@ describe('status feed', () => {
       feed.stop();
     }
   });
+
+  it('calls onRewind when the indexed height goes down (a re-ingest moved the checkpoint back)', async () => {
+    let rewinds = 0;
+    const feed = statusFeed(
+      store,
+      { internalTxs: false, richList: false, chainId: true },
+      { intervalMs: 10_000, maxAgeMs: 50, onRewind: () => rewinds++ },
+    );
+    try {
+      const top = await feed.tip();
+      expect(top).toBeGreaterThan(0);
+      await store.exec('DELETE FROM ingest_checkpoints WHERE height >= {h:UInt64}', { h: top });
+      await sleep(80);
+      expect(await feed.tip()).toBeLessThan(top);
+      expect(rewinds).toBe(1);
+    } finally {
+      feed.stop();
+    }
+  });
 });
