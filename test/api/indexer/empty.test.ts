@@ -110,7 +110,7 @@ describe('empty store', () => {
     expect((await get('/indexer/block/v1/blocks/1')).status).toBe(404);
     expect((await get('/indexer/tx/v1/txs')).body.txs).toEqual([]);
     await store.insert('ingest_checkpoints', [{ height: 1 }]);
-    await new Promise((r) => setTimeout(r, 250)); // the tip is re-read at most every 200 ms
+    await statusRefresh(); // the tip is refreshed in the background every 150 ms
     const shown = await get(`/indexer/tx/v1/txs/${rec.txhash}`);
     expect(shown.status).toBe(200);
     expect((shown.body.tx as { events: unknown }).events).toEqual(rec.events);
@@ -167,7 +167,7 @@ describe('empty store', () => {
       ]);
       await store.insert('blocks', [block(2, 0)]);
       await store.insert('ingest_checkpoints', [{ height: 2 }]);
-      await new Promise((r) => setTimeout(r, 250));
+      await statusRefresh();
       expect((await get('/status')).body).toMatchObject({ height: 2 });
       expect((await fetch(`${traced.base}/status`).then((r) => r.json())) as object).toEqual({
         version: 'dev',
