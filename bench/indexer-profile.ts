@@ -2,7 +2,7 @@
 // requests, the clock of a shared machine). Parts:
 //  - engine floor: `SELECT 1` and a 1-row point read through the Store;
 //  - the tx list statements of one random by_account page (picker + documents + total) through the Store, and
-//    the same call split into @clickhouse/client `query()` (engine + SET prefix) and `.json()` (framing + parse);
+//    the former single documents statement split into @clickhouse/client `query()` and `.text()` + JSON.parse;
 //  - HTTP on loopback: a route that needs no engine (by_height above the tip), a response-cache hit, /status, and
 //    the full by_account page, with and without the response cache.
 // Usage: BENCH_SMALL=1 npx tsx bench/indexer-profile.ts <dataDir> [n]
@@ -60,10 +60,11 @@ await timed('by_account page: picker only (sequences)', () =>
     { a: account(), m: maxSequence.toString() },
   ),
 );
-await timed('by_account page: documents + total (one statement, today)', () => page(true));
-await timed('by_account page: documents, no total', () => page(false));
+await timed('by_account page: listTxDocs with total (2 statements)', () => page(true));
+await timed('by_account page: listTxDocs without total', () => page(false));
 {
-  // The same statement split: client.query() (engine + SET prefix) vs .json() (framing + JSON.parse).
+  // The pre-issue-14 single documents statement through @clickhouse/client, split: client.query() (engine + SET
+  // prefix) vs text() + JSON.parse (framing + parse).
   let q = 0;
   let j = 0;
   let bytes = 0;
@@ -83,7 +84,7 @@ await timed('by_account page: documents, no total', () => page(false));
     j += Number(t2 - t1) / 1e6;
   }
   process.stdout.write(
-    `documents statement split: client.query ${(q / N).toFixed(2)} ms, text+JSON.parse ${(j / N).toFixed(2)} ms, ${Math.round(bytes / N)} bytes/page\n`,
+    `old documents statement via @clickhouse/client: client.query ${(q / N).toFixed(2)} ms, text+JSON.parse ${(j / N).toFixed(2)} ms, ${Math.round(bytes / N)} bytes/page\n`,
   );
 }
 
