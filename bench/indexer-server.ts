@@ -55,6 +55,12 @@ const app = createIndexerApp({
   },
   // BENCH_NO_CACHE=1 measures every request against the engine (no upstream-style response cache).
   responseCache: process.env.BENCH_NO_CACHE !== '1',
+  // The cache of final answers stays on as in production (it is not the response cache); BENCH_IMMUTABLE_CACHE_MB=0
+  // turns it off to time every request's engine path.
+  immutableCacheBytes:
+    process.env.BENCH_IMMUTABLE_CACHE_MB === undefined
+      ? undefined
+      : Number(process.env.BENCH_IMMUTABLE_CACHE_MB) * 2 ** 20,
 });
 // Bench-only route (never in the production app): the engine floor measured in the API's own process, since
 // chDB binds one data directory per process.
