@@ -147,6 +147,30 @@ function rssMb(pid: number): number {
   return m ? Math.round(Number(m[1]) / 1024) : 0;
 }
 
+const machine = () => ({
+  cpus: os.cpus().length,
+  cpu: os.cpus()[0]?.model,
+  memGb: Math.round(os.totalmem() / 2 ** 30),
+  node: process.version,
+  load: os.loadavg().map((l) => Math.round(l * 100) / 100),
+});
+
+interface FloorFigures {
+  n: number;
+  p50: number;
+  p99: number;
+  mean: number;
+}
+type Floor = { select1: FloorFigures; pointRead: FloorFigures };
+/** The engine's floor, measured inside the API process through its Store (bench/indexer-server.ts). */
+async function floor(base: string): Promise<Floor> {
+  const r = await fetch(`${base}/__bench/floor?n=300`);
+  return (await r.json()) as Floor;
+}
+const floorLine = (label: string, f: Floor) =>
+  `engine floor ${label}: SELECT 1 p50 ${f.select1.p50} ms p99 ${f.select1.p99} ms; 1-row point read p50 ${f.pointRead.p50} ms p99 ${f.pointRead.p99} ms (n=${f.select1.n}, same Store as the API)\n`;
+
+process.stdout.write(`machine ${JSON.stringify(machine())}\n`);
 const server = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'indexer-server.ts'), dataDir], {
   stdio: ['ignore', 'pipe', 'inherit'],
   env: { ...process.env, LOG_LEVEL: 'warn', BENCH_NO_CACHE: noCache ? '1' : '0' },
@@ -162,6 +186,8 @@ const base = await new Promise<string>((resolve, reject) => {
 });
 try {
   const rssIdle = rssMb(server.pid!);
+  const floorBefore = await floor(base);
+  process.stdout.write(floorLine('(before)', floorBefore));
   const latency: Result[] = [];
   for (const [name, p] of scenarios) {
     await run(base, name, p, 1, 1); // warm-up
@@ -194,23 +220,29 @@ try {
       `32 conns ${name.padEnd(31)} ${r.rps} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  non2xx ${r.non2xx}  RSS peak ${peak} MB\n`,
     );
   }
-  const machine = {
-    cpus: os.cpus().length,
-    cpu: os.cpus()[0]?.model,
-    memGb: Math.round(os.totalmem() / 2 ** 30),
-    node: process.version,
-    load: os.loadavg(),
-  };
+  const floorAfter = await floor(base);
+  process.stdout.write(floorLine('(after)', floorAfter));
+  const machineAfter = machine();
   mkdirSync(path.join(here, 'results'), { recursive: true });
   writeFileSync(
     path.join(here, 'results', noCache ? 'indexer-nocache.json' : 'indexer.json'),
     JSON.stringify(
-      { at: new Date().toISOString(), dataDir, seconds, noCache, machine, rssIdleMb: rssIdle, latency, throughput },
+      {
+        at: new Date().toISOString(),
+        dataDir,
+        seconds,
+        noCache,
+        machine: machineAfter,
+        engineFloor: { before: floorBefore, after: floorAfter },
+        rssIdleMb: rssIdle,
+        latency,
+        throughput,
+      },
       null,
       2,
     ),
   );
-  process.stdout.write(`idle RSS ${rssIdle} MB; machine ${JSON.stringify(machine)}\n`);
+  process.stdout.write(`idle RSS ${rssIdle} MB; machine ${JSON.stringify(machineAfter)}\n`);
 } finally {
   server.kill('SIGTERM');
 }

@@ -77,6 +77,8 @@ export const configSchema = z
     CORS_MAX_AGE: z.coerce.number().int().min(0).max(86_400).default(600),
     /** The indexer's in-memory response cache (docs/indexer.md); false for cache-less benchmarks. */
     INDEXER_RESPONSE_CACHE: bool.default(true),
+    /** MiB of the indexer's cache of final answers (api/indexer/immutable.ts); 0 turns it off. */
+    INDEXER_IMMUTABLE_CACHE_MB: z.coerce.number().int().min(0).max(65_536).default(64),
     // router and tracking
     ROUTER_ENABLED: bool.default(true),
     ROUTER_NETWORK: z.enum(['mainnet', 'testnet', 'custom']).default('mainnet'),

@@ -157,6 +157,7 @@ export async function main(hooks: MainHooks = {}): Promise<void> {
         role === 'all' && config.ROUTER_ENABLED ? `http://${config.HTTP_HOST}:${config.ROUTER_PORT}` : undefined,
       cors: corsFromConfig(config),
       responseCache: config.INDEXER_RESPONSE_CACHE,
+      immutableCacheBytes: config.INDEXER_IMMUTABLE_CACHE_MB * 2 ** 20,
     });
     servers.push(await listen(app, config.INDEXER_PORT, config.HTTP_HOST));
     log.info('indexer.listening', {

@@ -9,7 +9,9 @@ import type { Store } from '../../clickhouse/client.js';
 import type { AppConfig } from '../../platform/config.js';
 import { responseCache } from './cache.js';
 import { createChainLookups, type ChainLookups } from './chain.js';
-import { tipCache, type IndexerContext } from './context.js';
+import type { IndexerContext } from './context.js';
+import { statusFeed } from './status-feed.js';
+import { ImmutableCache } from './immutable.js';
 import { indexerOpenApi } from './openapi.js';
 import { paginationMessages } from './pagination.js';
 import { registerStatus } from './status.js';
@@ -33,6 +35,13 @@ export interface IndexerAppOptions {
   lookups?: ChainLookups;
   /** Upstream-style response cache (1 s lists, 10 s single objects); on unless false. */
   responseCache?: boolean;
+  /**
+   * Bytes of the in-process cache of answers that can no longer change (api/indexer/immutable.ts), 0 = off;
+   * 64 MiB by default. Independent of `responseCache`.
+   */
+  immutableCacheBytes?: number;
+  /** Use this instance instead (tests inspect it). */
+  immutableCache?: ImmutableCache;
   /** Router service base URL: the dashboard shows its transfer statistics when set. */
   routerUrl?: string;
   /** Cross-origin access; default: any origin (api/http/cors.ts). */
@@ -77,6 +86,23 @@ const paginationWording: ErrorRequestHandler = (err, req, _res, next) => {
 
 export function createIndexerApp(opts: IndexerAppOptions): Express {
   const { config } = opts;
+  const immutable = opts.immutableCache ?? new ImmutableCache(opts.immutableCacheBytes ?? 64 * 2 ** 20);
+  // Totals are keyed by the tip (or are final), so they stay on even when the cache of answers is off.
+  const totals = new ImmutableCache(Math.max(2 ** 20, immutable.maxBytes / 16));
+  const feed = statusFeed(
+    opts.store,
+    {
+      internalTxs: false, // internal_tx_height is the indexed height (api/indexer/status.ts)
+      richList: config.VM === 'evm',
+      chainId: config.CHAIN_ID === undefined,
+    },
+    {
+      onRewind: () => {
+        immutable.clear();
+        totals.clear();
+      },
+    },
+  );
   const ctx: IndexerContext = {
     store: opts.store,
     vm: config.VM,
@@ -86,7 +112,10 @@ export function createIndexerApp(opts: IndexerAppOptions): Express {
     commitHash: config.COMMIT_HASH,
     evmInternalTxs: config.EVM_INTERNAL_TXS,
     chain: opts.lookups ?? createChainLookups(opts.chain?.restUrl),
-    tip: tipCache(opts.store),
+    tip: feed.tip,
+    statusFacts: feed.facts,
+    immutable,
+    totals,
   };
   const app = createServiceApp({
     service: 'indexer',

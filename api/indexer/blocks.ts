@@ -64,12 +64,14 @@ export function registerBlocks(r: Router, ctx: IndexerContext): void {
       const page = parsePage(req.query as RawPageQuery, ['height']);
       const tip = await ctx.tip();
       const cursor = page.cursor?.kind === 'height' ? page.cursor.height : null;
-      const rows = await listBlocks(
-        ctx.store,
-        { desc: page.reverse, limit: page.limit + 1, offset: page.offset },
-        cursor,
-        tip,
-      );
+      const w = { desc: page.reverse, limit: page.limit + 1, offset: page.offset };
+      // A descending page after a cursor at or below the tip + 1 holds only final blocks: kept.
+      const rows =
+        cursor !== null && page.reverse && cursor <= tip + 1
+          ? ((await ctx.immutable.through(`blocks|${w.limit}|${cursor}`, () =>
+              listBlocks(ctx.store, w, cursor, tip),
+            )) ?? [])
+          : await listBlocks(ctx.store, w, cursor, tip);
       // total is the latest height regardless of count_total (§3.5)
       const { rows: shown, pagination } = pageResult(page, rows, String(tip), (b) => ({
         kind: 'height',
@@ -84,7 +86,11 @@ export function registerBlocks(r: Router, ctx: IndexerContext): void {
     handle(async (req, res) => {
       const height = parseBlockHeight(str(req.params.height));
       const tip = await ctx.tip();
-      const b = height <= tip ? await blockByHeight(ctx.store, height, tip) : undefined;
+      // A block at or below the tip is final; above it (or not found) nothing is kept.
+      const b =
+        height <= tip
+          ? await ctx.immutable.through(`block|${height}`, () => blockByHeight(ctx.store, height, tip))
+          : undefined;
       if (!b) throw notFound('[NOT_FOUND] block not found');
       res.json({ block: await render(ctx, b) });
     }),

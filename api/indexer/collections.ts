@@ -92,9 +92,15 @@ export function registerCollections(r: Router, ctx: IndexerContext): void {
   const list = async (scope: CollectionScope, query: RawPageQuery) => {
     const page = parsePage(query, ['collection']);
     const cursor = page.cursor?.kind === 'collection' ? page.cursor : null;
+    const tip = await ctx.tip();
     const [rows, total, through] = await Promise.all([
       listCollections(ctx.store, scope, { desc: page.reverse, limit: page.limit + 1, offset: page.offset }, cursor),
-      page.countTotal ? countCollections(ctx.store, scope) : Promise.resolve('0'),
+      // The total is kept apart, keyed by the list and the tip: one count per list per block.
+      page.countTotal
+        ? ctx.totals
+            .through(`collections|${JSON.stringify(scope)}|${tip}`, () => countCollections(ctx.store, scope))
+            .then((n) => n ?? '0')
+        : Promise.resolve('0'),
       cursor ? countCollectionsThrough(ctx.store, scope, page.reverse, cursor) : Promise.resolve(undefined),
     ]);
     const { rows: shown, pagination } = pageResult(page, rows, total, cursorOf, true, through);

@@ -1,8 +1,9 @@
 // What every indexer handler needs: the store, chain settings, REST lookups, and the indexed tip.
 import type { Request, RequestHandler, Response } from 'express';
 import type { Store } from '../../clickhouse/client.js';
-import { indexedHeight } from '../../clickhouse/queries/status.js';
+import type { StatusFacts } from '../../clickhouse/queries/status.js';
 import type { ChainLookups } from './chain.js';
+import type { ImmutableCache } from './immutable.js';
 import type { Vm } from './params.js';
 
 export interface IndexerContext {
@@ -14,26 +15,17 @@ export interface IndexerContext {
   commitHash: string;
   evmInternalTxs: boolean;
   chain: ChainLookups;
-  /** Last complete indexed height; reads never show rows above it (a block being written is invisible). */
+  /**
+   * Last complete indexed height; reads never show rows above it (a block being written is invisible). Kept in
+   * memory by the status feed (api/indexer/status-feed.ts): at most ~150 ms old while the API is in use.
+   */
   tip(): Promise<number>;
-}
-
-/** The tip is read at most every `ttlMs` (one query shared by all concurrent requests). */
-export function tipCache(store: Store, ttlMs = 200): () => Promise<number> {
-  let value: Promise<number> | null = null;
-  let at = 0;
-  return () => {
-    const now = Date.now();
-    if (!value || now - at > ttlMs) {
-      at = now;
-      const next = indexedHeight(store);
-      value = next;
-      next.catch(() => {
-        if (value === next) value = null; // do not cache a failure
-      });
-    }
-    return value;
-  };
+  /** The /status facts, from the same in-memory feed as the tip. */
+  statusFacts(): Promise<StatusFacts>;
+  /** Answers that can no longer change (api/indexer/immutable.ts). */
+  immutable: ImmutableCache;
+  /** List totals, keyed by list and tip (a total changes with every block that adds to the list). */
+  totals: ImmutableCache;
 }
 
 /** Express 4 does not catch rejected promises: route them to the error handler. */

@@ -4,7 +4,7 @@
 // the latest snapshot height itself is re-read at most once a second.
 import type { Router } from 'express';
 import { ApiError } from '../http/errors.js';
-import { holdersPage, latestSnapshot, type HolderPage } from '../../clickhouse/queries/richlist.js';
+import { holdersPage, holdersTotal, latestSnapshot, type HolderPage } from '../../clickhouse/queries/richlist.js';
 import { handle, str, type IndexerContext } from './context.js';
 import { pageResult, parsePage, type RawPageQuery } from './pagination.js';
 import { normaliseDenom } from './params.js';
@@ -53,9 +53,14 @@ export function registerRichList(r: Router, ctx: IndexerContext): void {
       const height = await currentSnapshot();
       const got =
         height > 0
-          ? await pages.get(`${token}|${height}|${page.reverse}|${page.offset}|${page.limit}`, () =>
-              holdersPage(ctx.store, token, height, page.reverse, page.offset, page.limit + 1),
-            )
+          ? await pages.get(`${token}|${height}|${page.reverse}|${page.offset}|${page.limit}`, async () => {
+              // The holder count of a snapshot is final: read once, kept apart from the pages.
+              const total =
+                (await ctx.totals.through(`richlist|${token}|${height}`, () =>
+                  holdersTotal(ctx.store, token, height),
+                )) ?? 0;
+              return holdersPage(ctx.store, token, height, page.reverse, page.offset, page.limit + 1, total);
+            })
           : { snapshot: 0, total: 0, rows: [] };
       const { rows, pagination } = pageResult(page, got.rows, page.countTotal ? String(got.total) : '0', 'offset');
       res.json({ holders: rows, pagination });

@@ -23,9 +23,15 @@ export function registerTokens(r: Router, ctx: IndexerContext): void {
     const order = parseOrderBy(req.query.order_by);
     const c = p.cursor?.kind === 'token' ? p.cursor : null;
     const cursor = c ? { height: c.height, tokenId: c.tokenId, collection: c.collection } : null;
+    const tip = await ctx.tip();
     const [rows, total, through] = await Promise.all([
       listTokens(ctx.store, scope, order, { desc: p.reverse, limit: p.limit + 1, offset: p.offset }, cursor),
-      p.countTotal ? countTokens(ctx.store, scope) : Promise.resolve('0'),
+      // The total is kept apart, keyed by the list and the tip: one count per list per block.
+      p.countTotal
+        ? ctx.totals
+            .through(`tokens|${JSON.stringify(scope)}|${tip}`, () => countTokens(ctx.store, scope))
+            .then((n) => n ?? '0')
+        : Promise.resolve('0'),
       cursor ? countTokensThrough(ctx.store, scope, order, p.reverse, cursor) : Promise.resolve(undefined),
     ]);
     const multi = scope.kind === 'owner';

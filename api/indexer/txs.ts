@@ -3,7 +3,14 @@
 // documents, spliced into the response as text.
 import type { Request, Response, Router } from 'express';
 import { badRequest, notFound } from '../http/errors.js';
-import { listTxDocs, sequenceAbove, txDocByHash, type TxList } from '../../clickhouse/queries/txs.js';
+import {
+  countTxs,
+  pickTxPage,
+  sequenceAbove,
+  txDocByHash,
+  txDocsBySequence,
+  type TxList,
+} from '../../clickhouse/queries/txs.js';
 import { tokenExists } from '../../clickhouse/queries/tokens.js';
 import { handle, sendJson, str, type IndexerContext } from './context.js';
 import { pageResult, parsePage, type PaginationObject, type RawPageQuery } from './pagination.js';
@@ -23,6 +30,32 @@ function sendTxs(res: Response, docs: readonly string[], pagination: PaginationO
   sendJson(res, `{"txs":[${docs.join(',')}],"pagination":${JSON.stringify(pagination)}}`);
 }
 
+/**
+ * The documents of picked sequences (all below the tip, so final): from the immutable cache, the rest in one
+ * engine call. Returned in the page's order.
+ */
+async function docsOf(
+  ctx: IndexerContext,
+  sequences: readonly string[],
+): Promise<{ sequence: string; json: string }[]> {
+  const found = new Map<string, string>();
+  const missing: string[] = [];
+  for (const q of sequences) {
+    const doc = ctx.immutable.get<string>(`doc|${q}`);
+    if (doc === undefined) missing.push(q);
+    else found.set(q, doc);
+  }
+  if (missing.length > 0)
+    for (const [q, json] of await txDocsBySequence(ctx.store, missing)) {
+      found.set(q, json);
+      ctx.immutable.set(`doc|${q}`, json);
+    }
+  return sequences.flatMap((q) => {
+    const json = found.get(q);
+    return json === undefined ? [] : [{ sequence: q, json }];
+  });
+}
+
 async function txPage(
   ctx: IndexerContext,
   req: Request,
@@ -33,14 +66,31 @@ async function txPage(
   const page = parsePage(req.query as RawPageQuery, ['sequence']);
   const tip = await ctx.tip();
   const cursor = page.cursor?.kind === 'sequence' ? page.cursor.sequence : null;
-  const { docs, total } = await listTxDocs(
-    ctx.store,
-    list,
-    { desc: page.reverse, limit: page.limit + 1, offset: page.offset },
-    { msgs, maxSequence: sequenceAbove(tip), cursor },
-    page.countTotal,
-  );
-  const { rows, pagination } = pageResult(page, docs, total, (d) => ({
+  const maxSequence = sequenceAbove(tip);
+  const scope = { msgs, maxSequence, cursor };
+  const w = { desc: page.reverse, limit: page.limit + 1, offset: page.offset };
+  // A page that no new block can change: every page of one height at or below the tip (the caller checked),
+  // or a descending page after a cursor at or below the tip. Its sequences are kept by the full query.
+  const final = list.kind === 'height' || (cursor !== null && page.reverse && BigInt(cursor) <= maxSequence);
+  // Totals are kept apart, keyed by the list and the tip (a height's total is final): the first page asked at a
+  // tip pays for the count (riding along in the page's statement), the others reuse it.
+  const listKey = JSON.stringify([list, msgs]);
+  const totalKey = list.kind === 'height' ? `txs|${listKey}` : `txs|${listKey}|${tip}`;
+  let total = page.countTotal ? ctx.totals.get<string>(totalKey) : '0';
+  const needTotal = total === undefined;
+  const pageKey = `txpage|${listKey}|${page.reverse}|${w.limit}|${w.offset}|${cursor}`;
+  let sequences = final ? ctx.immutable.get<string[]>(pageKey) : undefined;
+  if (sequences === undefined) {
+    const got = await pickTxPage(ctx.store, list, w, scope, needTotal);
+    sequences = got.sequences;
+    if (needTotal) total = got.total;
+    if (final) ctx.immutable.set(pageKey, sequences);
+  } else if (needTotal) {
+    total = await countTxs(ctx.store, list, scope);
+  }
+  if (needTotal && total !== undefined) ctx.totals.set(totalKey, total);
+  const docs = await docsOf(ctx, sequences);
+  const { rows, pagination } = pageResult(page, docs, total ?? '0', (d) => ({
     kind: 'sequence',
     sequence: Number(d.sequence),
   }));
@@ -93,7 +143,8 @@ export function registerTxs(r: Router, ctx: IndexerContext): void {
       // Hex of the wrong length cannot name a tx: not found, as upstream (no query needed).
       if (hash === null) throw notFound('[NOT_FOUND] transaction not found');
       const tip = await ctx.tip();
-      const doc = await txDocByHash(ctx.store, hash, sequenceAbove(tip));
+      // A tx found below the tip is final (instant finality); a miss is never kept.
+      const doc = await ctx.immutable.through(`tx|${hash}`, () => txDocByHash(ctx.store, hash, sequenceAbove(tip)));
       if (doc === undefined) throw notFound('[NOT_FOUND] transaction not found');
       sendJson(res, `{"tx":${doc}}`);
     }),

@@ -21,9 +21,18 @@ export async function latestSnapshot(store: Store): Promise<number> {
   return r ? Number(r.h) : 0;
 }
 
+/** Holders of `token` in a snapshot (its last rank). A snapshot never changes: callers may keep this. */
+export async function holdersTotal(store: Store, token: string, snapshot: number): Promise<number> {
+  const [r] = await store.rows<{ total: string }>(
+    'SELECT rank AS total FROM richlist WHERE token = {token:String} AND snapshot_height = {h:UInt64} ORDER BY rank DESC LIMIT 1',
+    { token, h: snapshot },
+  );
+  return Number(r?.total ?? 0);
+}
+
 /**
- * One page after skipping `offset` holders in the chosen direction (desc = largest first), with the holder
- * count, in ONE engine call: the snapshot and count are scalar subqueries, then a key-range read on rank.
+ * One page after skipping `offset` holders in the chosen direction (desc = largest first), given the holder
+ * count: a key range on rank, no subquery. Ascending pages count from the end, so they need `total`.
  */
 export async function holdersPage(
   store: Store,
@@ -32,21 +41,18 @@ export async function holdersPage(
   desc: boolean,
   offset: number,
   limit: number,
+  total: number,
 ): Promise<HolderPage> {
-  const total = `(SELECT rank FROM richlist WHERE token = {token:String} AND snapshot_height = {h:UInt64} ORDER BY rank DESC LIMIT 1)`;
-  const range = desc
-    ? 'rank > {offset:UInt64} ORDER BY rank'
-    : `rank <= toInt64(ifNull(${total}, 0)) - {offset:UInt64} ORDER BY rank DESC`;
-  const params = { token, h: snapshot, offset, limit };
-  const rows = await store.rows<HolderRow & { total: string | null }>(
-    `SELECT account, toString(amount) AS amount, ${total} AS total FROM richlist
-     WHERE token = {token:String} AND snapshot_height = {h:UInt64} AND ${range} LIMIT {limit:UInt32}`,
-    params,
-  );
-  let n = rows[0]?.total;
-  if (n === undefined) {
-    const [r] = await store.rows<{ total: string | null }>(`SELECT ${total} AS total`, { token, h: snapshot });
-    n = r?.total ?? null;
-  }
-  return { snapshot, total: Number(n ?? 0), rows: rows.map((r) => ({ account: r.account, amount: r.amount })) };
+  const hi = desc ? offset + limit : total - offset;
+  const lo = desc ? offset : Math.max(0, hi - limit);
+  const rows =
+    hi <= lo
+      ? []
+      : await store.rows<HolderRow>(
+          `SELECT account, toString(amount) AS amount FROM richlist
+           WHERE token = {token:String} AND snapshot_height = {h:UInt64} AND rank > {lo:UInt64} AND rank <= {hi:UInt64}
+           ORDER BY rank ${desc ? 'ASC' : 'DESC'}`,
+          { token, h: snapshot, lo, hi },
+        );
+  return { snapshot, total, rows };
 }

@@ -30,6 +30,11 @@ type Params = Record<string, unknown>;
 interface Picker {
   /** A SELECT returning the page's distinct sequences, ordered and limited. */
   sql: string;
+  /**
+   * The same SELECT with the total as a window count over the matching rows (lists whose matching rows are few
+   * or a key range: account, height, NFT), or null when the total is better read as `countSql` (all txs, types).
+   */
+  sqlWithTotal: string | null;
   /** A scalar SELECT: the number of matching distinct txs. */
   countSql: string;
   params: Params;
@@ -49,23 +54,6 @@ function window(w: ListWindow, s: TxListScope, params: Params): { keyset: string
   return { keyset: '', limit: `ORDER BY sequence ${dir(w)} LIMIT {limit:UInt32} OFFSET {offset:UInt32}` };
 }
 
-/**
- * Read the documents of the picked sequences, in the list's order, one per sequence. The total rides along
- * as a scalar subquery: one engine call per page (embedded chDB runs parameterized queries one at a time).
- */
-async function docs(
-  store: Store,
-  pick: Picker,
-  w: ListWindow,
-  withTotal: boolean,
-): Promise<(TxDoc & { total?: string })[]> {
-  return store.rows<TxDoc & { total?: string }>(
-    `SELECT sequence, json${withTotal ? `, toString((${pick.countSql})) AS total` : ''} FROM tx_docs WHERE sequence IN (${pick.sql})
-     ORDER BY sequence ${dir(w)} LIMIT 1 BY sequence`,
-    pick.params,
-  );
-}
-
 async function count(store: Store, pick: Picker): Promise<string> {
   const [r] = await store.rows<{ n: string }>(`SELECT toString((${pick.countSql})) AS n`, pick.params);
   return r?.n ?? '0';
@@ -79,12 +67,21 @@ async function count(store: Store, pick: Picker): Promise<string> {
 const belowTip = (table: string, filter: string) =>
   `SELECT (SELECT count() FROM ${table}${filter ? ` WHERE ${filter}` : ''}) - (SELECT count() FROM ${table} WHERE ${filter ? `${filter} AND ` : ''}sequence >= {maxSeq:UInt64})`;
 
+/**
+ * The page's sequences and, on every row, the number of matching rows (all of them, not just the page's: a
+ * window count is computed before the keyset, ORDER BY and LIMIT are applied, so the keyset moves into a
+ * filter on the windowed rows). One statement instead of picker + scalar count subqueries.
+ */
+const withWindowTotal = (table: string, filter: string, keyset: string, limit: string, group: string) =>
+  `SELECT sequence, total FROM (SELECT sequence, toString(count() OVER ()) AS total FROM ${table} WHERE ${filter} ${group}) WHERE 1 ${keyset} ${limit}`;
+
 function allTxs(w: ListWindow, s: TxListScope): Picker {
   const params: Params = {};
   const { keyset, limit } = window(w, s, params);
   if (s.msgs === null) {
     return {
       sql: `SELECT sequence FROM txs WHERE sequence < {maxSeq:UInt64} ${keyset} ${limit}`,
+      sqlWithTotal: null,
       countSql: belowTip('txs', ''),
       params,
     };
@@ -95,12 +92,14 @@ function allTxs(w: ListWindow, s: TxListScope): Picker {
     params.type = s.msgs[0];
     return {
       sql: `SELECT sequence FROM msg_type_txs WHERE msg_type = {type:String} AND sequence < {maxSeq:UInt64} ${keyset} ${limit}`,
+      sqlWithTotal: null,
       countSql: belowTip('msg_type_txs', 'msg_type = {type:String}'),
       params,
     };
   }
   return {
     sql: `SELECT sequence FROM msg_type_txs WHERE msg_type IN {types:Array(String)} AND sequence < {maxSeq:UInt64} ${keyset} GROUP BY sequence ${limit}`,
+    sqlWithTotal: null,
     countSql:
       'SELECT uniqExact(sequence) FROM msg_type_txs WHERE msg_type IN {types:Array(String)} AND sequence < {maxSeq:UInt64}',
     params,
@@ -121,6 +120,7 @@ function accountTxs(w: ListWindow, s: TxListScope, account: string, isSigner: bo
   // by height, so no GROUP BY is needed and the read follows the (account, sequence) sorting key.
   return {
     sql: `SELECT sequence FROM account_txs WHERE ${filter} ${keyset} ${limit}`,
+    sqlWithTotal: withWindowTotal('account_txs', filter, keyset, limit, ''),
     countSql: belowTip('account_txs', match),
     params,
   };
@@ -136,6 +136,7 @@ function heightTxs(w: ListWindow, s: TxListScope, height: number): Picker {
   }
   return {
     sql: `SELECT sequence FROM txs WHERE ${filter} ${keyset} ${limit}`,
+    sqlWithTotal: withWindowTotal('txs', filter, keyset, limit, ''),
     countSql: `SELECT count() FROM txs WHERE ${filter}`,
     params,
   };
@@ -147,6 +148,7 @@ function nftTxs(w: ListWindow, s: TxListScope, collection: string, tokenId: stri
   const filter = 'collection = {collection:String} AND token_id = {tokenId:String} AND sequence < {maxSeq:UInt64}';
   return {
     sql: `SELECT sequence FROM nft_token_txs WHERE ${filter} ${keyset} GROUP BY sequence ${limit}`,
+    sqlWithTotal: withWindowTotal('nft_token_txs', filter, keyset, limit, 'GROUP BY sequence'),
     countSql: `SELECT uniqExact(sequence) FROM nft_token_txs WHERE ${filter}`,
     params,
   };
@@ -171,7 +173,48 @@ function picker(list: TxList, w: ListWindow, s: TxListScope): Picker {
   }
 }
 
-/** One page of tx documents (window.limit should include the look-ahead row) and, if asked, the total. */
+/**
+ * The sequences of one page (window.limit should include the look-ahead row) and, if asked, the list's total, in
+ * one statement; an empty page (e.g. a cursor past the end) asks for the total alone.
+ */
+export async function pickTxPage(
+  store: Store,
+  list: TxList,
+  w: ListWindow,
+  s: TxListScope,
+  withTotal: boolean,
+): Promise<{ sequences: string[]; total: string }> {
+  const pick = picker(list, w, s);
+  if (!withTotal) {
+    const rows = await store.rows<{ sequence: string }>(pick.sql, pick.params);
+    return { sequences: rows.map((r) => r.sequence), total: '0' };
+  }
+  const sql = pick.sqlWithTotal ?? `SELECT sequence, toString((${pick.countSql})) AS total FROM (${pick.sql})`;
+  const rows = await store.rows<{ sequence: string; total: string }>(sql, pick.params);
+  const total = rows[0]?.total ?? (await count(store, pick));
+  return { sequences: rows.map((r) => r.sequence), total };
+}
+
+/** The list's total alone (pages kept in memory still need a fresh total). */
+export async function countTxs(store: Store, list: TxList, s: TxListScope): Promise<string> {
+  return count(store, picker(list, { desc: true, limit: 1, offset: 0 }, { ...s, cursor: null }));
+}
+
+/**
+ * The stored documents of the given sequences (picked by `pickTxPage`, so below the tip), by sequence. No ORDER BY
+ * or LIMIT BY in the engine: the caller orders by its page and takes one document per sequence.
+ */
+export async function txDocsBySequence(store: Store, sequences: readonly string[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  if (sequences.length === 0) return out;
+  const rows = await store.rows<TxDoc>('SELECT sequence, json FROM tx_docs WHERE sequence IN {s:Array(UInt64)}', {
+    s: sequences.map((x) => BigInt(x)),
+  });
+  for (const r of rows) if (!out.has(r.sequence)) out.set(r.sequence, r.json);
+  return out;
+}
+
+/** One page of tx documents in the list's order (window.limit should include the look-ahead row) and the total. */
 export async function listTxDocs(
   store: Store,
   list: TxList,
@@ -179,12 +222,9 @@ export async function listTxDocs(
   s: TxListScope,
   withTotal: boolean,
 ): Promise<{ docs: TxDoc[]; total: string }> {
-  const pick = picker(list, w, s);
-  const page = await docs(store, pick, w, withTotal);
-  if (!withTotal) return { docs: page, total: '0' };
-  // An empty page (e.g. a cursor past the end) carries no total: ask for it alone.
-  const total = page[0]?.total ?? (await count(store, pick));
-  return { docs: page, total };
+  const { sequences, total } = await pickTxPage(store, list, w, s, withTotal);
+  const byseq = await txDocsBySequence(store, sequences);
+  return { docs: sequences.flatMap((q) => (byseq.has(q) ? [{ sequence: q, json: byseq.get(q)! }] : [])), total };
 }
 
 /** The stored document of a tx by its uppercase hex hash. */

@@ -21,6 +21,9 @@ const get = async (p: string) => {
   };
 };
 
+/** /status and the tip are read from memory, refreshed every 150 ms while the API is in use (status-feed.ts). */
+const statusRefresh = () => new Promise((r) => setTimeout(r, 400));
+
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'indexer-empty-'));
   store = createStore({ dataDir: dir });
@@ -107,7 +110,7 @@ describe('empty store', () => {
     expect((await get('/indexer/block/v1/blocks/1')).status).toBe(404);
     expect((await get('/indexer/tx/v1/txs')).body.txs).toEqual([]);
     await store.insert('ingest_checkpoints', [{ height: 1 }]);
-    await new Promise((r) => setTimeout(r, 250)); // the tip is re-read at most every 200 ms
+    await statusRefresh(); // the tip is refreshed in the background every 150 ms
     const shown = await get(`/indexer/tx/v1/txs/${rec.txhash}`);
     expect(shown.status).toBe(200);
     expect((shown.body.tx as { events: unknown }).events).toEqual(rec.events);
@@ -164,7 +167,7 @@ describe('empty store', () => {
       ]);
       await store.insert('blocks', [block(2, 0)]);
       await store.insert('ingest_checkpoints', [{ height: 2 }]);
-      await new Promise((r) => setTimeout(r, 250));
+      await statusRefresh();
       expect((await get('/status')).body).toMatchObject({ height: 2 });
       expect((await fetch(`${traced.base}/status`).then((r) => r.json())) as object).toEqual({
         version: 'dev',
@@ -175,6 +178,7 @@ describe('empty store', () => {
       });
       await store.insert('blocks', [block(3, 4)]);
       await store.insert('ingest_checkpoints', [{ height: 3 }]);
+      await statusRefresh();
       expect((await fetch(`${traced.base}/status`).then((r) => r.json())) as object).toMatchObject({
         height: 3,
         internal_tx_height: 3,
@@ -186,6 +190,7 @@ describe('empty store', () => {
   it('rich_list_height is the indexed height while no ERC20 Transfer log lies above the last snapshot', async () => {
     // blocks 1..3 and checkpoint 3 from the test above; a snapshot built at 2 (the last height with logs)
     await store.insert('richlist_snapshots', [{ snapshot_height: 2, holders: 1 }]);
+    await statusRefresh();
     expect((await get('/status')).body).toMatchObject({ height: 3, rich_list_height: 3 });
     // a Transfer at 3 that no snapshot covers yet: the list is only exact at 2
     const word = (a: string) => `0x${a.padStart(64, '0')}`;
@@ -203,6 +208,7 @@ describe('empty store', () => {
         data: word('1'),
       },
     ]);
+    await statusRefresh();
     expect((await get('/status')).body).toMatchObject({ height: 3, rich_list_height: 2 });
   });
 });

@@ -1,0 +1,73 @@
+// The indexed tip and the /status facts, kept in memory. CometBFT has instant finality, so these are the only
+// figures that move; one query refreshes them in the background every `intervalMs` while the API is in use, and
+// requests read them from memory (no engine call on the request path). A request that finds them older than
+// `maxAgeMs` (the API was idle) waits for one fresh read, shared with every concurrent request.
+import { statusFacts, type StatusFacts, type StatusWants } from '../../clickhouse/queries/status.js';
+import type { Store } from '../../clickhouse/client.js';
+
+export interface StatusFeedOptions {
+  /** Background refresh period while requests come in. */
+  intervalMs?: number;
+  /** Older than this, a request waits for a fresh read instead of answering from memory. */
+  maxAgeMs?: number;
+  /** No request for this long: the background refresh pauses (an idle API asks the engine nothing). */
+  idleMs?: number;
+  /** The indexed height went down (a re-ingest moved the checkpoint back): drop what was cached as final. */
+  onRewind?: () => void;
+}
+
+export interface StatusFeed {
+  /** The latest facts, at most `maxAgeMs` old (at most ~`intervalMs` while in use). */
+  facts(): Promise<StatusFacts>;
+  /** Last complete indexed height, 0 when nothing is indexed. */
+  tip(): Promise<number>;
+  /** Stop the background refresh (tests, shutdown). */
+  stop(): void;
+}
+
+export function statusFeed(store: Store, wants: StatusWants, opts: StatusFeedOptions = {}): StatusFeed {
+  const intervalMs = opts.intervalMs ?? 150;
+  const maxAgeMs = opts.maxAgeMs ?? 1000;
+  const idleMs = opts.idleMs ?? 5000;
+  let current: { facts: StatusFacts; at: number } | null = null;
+  let pending: Promise<StatusFacts> | null = null;
+  let lastUse = 0;
+
+  const refresh = (): Promise<StatusFacts> => {
+    if (pending) return pending;
+    const started = Date.now();
+    const p = statusFacts(store, wants).then((facts) => {
+      const before = current?.facts.height ?? null;
+      if (before !== null && (facts.height === null || facts.height < before)) opts.onRewind?.();
+      if (!current || current.at <= started) current = { facts, at: started };
+      return facts;
+    });
+    pending = p;
+    const clear = () => {
+      if (pending === p) pending = null;
+    };
+    p.then(clear, clear);
+    return p;
+  };
+
+  const timer = setInterval(() => {
+    if (Date.now() - lastUse < idleMs) refresh().catch(() => undefined); // a failure keeps the last facts
+  }, intervalMs);
+  timer.unref();
+
+  const facts = (): Promise<StatusFacts> => {
+    const now = Date.now();
+    lastUse = now;
+    if (current && now - current.at <= maxAgeMs) {
+      if (now - current.at > intervalMs) refresh().catch(() => undefined);
+      return Promise.resolve(current.facts);
+    }
+    return refresh();
+  };
+
+  return {
+    facts,
+    tip: async () => (await facts()).height ?? 0,
+    stop: () => clearInterval(timer),
+  };
+}
