@@ -182,6 +182,22 @@ function successRelease(hops: Hop[]): AssetRelease | null {
   }
 }
 
+/**
+ * The first failed hop's outcome. A failed IBC hop that was forwarded (packet forwarding) from the previous IBC
+ * hop is refunded on the middle chain, which then writes an error acknowledgement for the previous hop: the funds
+ * travel on back to its sender. Until that hop has failed too (the same tx on the middle chain, which the feed may
+ * deliver a moment later), the failure is still pending and nothing is released.
+ */
+function firstFailure(hops: readonly Hop[]): ReturnType<typeof failureRelease> {
+  const at = hops.findIndex((h) => !!failureRelease(h));
+  if (at < 0) return undefined;
+  const failure = failureRelease(hops[at]!)!;
+  const prev = hops[at - 1];
+  if (hops[at]!.kind === 'ibc' && prev?.kind === 'ibc' && prev.state === 'TRANSFER_RECEIVED')
+    return { ...failure, state: 'STATE_PENDING_ERROR', release: { ...failure.release, released: false } };
+  return failure;
+}
+
 function transferOf(s: TrackingState): TransferStatus {
   const seq = s.hops.map(transferEvent);
   const firstOpen = s.hops.findIndex((h) => !hopSucceeded(h));
@@ -206,7 +222,7 @@ function transferOf(s: TrackingState): TransferStatus {
         details: { code: s.sourceTx?.code ?? 0, message: s.sourceTx?.log ?? '' },
       },
     };
-  const failure = s.hops.map(failureRelease).find((f) => !!f);
+  const failure = firstFailure(s.hops);
   if (s.phase === 'abandoned')
     return {
       ...base,

@@ -75,6 +75,26 @@ describe('status document', () => {
     expect(d2.next_blocking_transfer).toBeNull();
     expect(d2.transfer_asset_release?.released).toBe(true);
   });
+  it('forwarded hop failed and settled on the middle chain, previous hop not yet failed → PENDING_ERROR, nothing released', () => {
+    const first = ibc({ state: 'TRANSFER_RECEIVED', receiveTx: ref('b-1', 'R'), forwardsDerived: true });
+    const failed = ibc({
+      fromChainId: 'b-1',
+      toChainId: 'c-1',
+      srcChannel: 'channel-2',
+      sendTx: ref('b-1', 'R'),
+      state: 'TRANSFER_FAILURE',
+      acknowledgeTx: ref('b-1', 'A'),
+      error: { type: 'PACKET_ERROR_ACKNOWLEDGEMENT', message: 'forward failed' },
+    });
+    const mid = statusDocument(st([first, failed]));
+    expect(mid.state).toBe('STATE_PENDING_ERROR');
+    expect(mid.transfer_asset_release).toMatchObject({ released: false });
+    // The middle chain's error ack for the first hop, relayed back to the origin: both failed, refund on a-1.
+    const back = { ...first, state: 'TRANSFER_FAILURE' as const, acknowledgeTx: ref('a-1', 'B') };
+    const done = statusDocument(st([back, failed]));
+    expect(done.state).toBe('STATE_COMPLETED_ERROR');
+    expect(done.transfer_asset_release).toMatchObject({ chain_id: 'a-1', released: true });
+  });
   it('source tx failure → COMPLETED_ERROR with TRANSACTION_EXECUTION and no hops', () => {
     const d = statusDocument({
       ...st([], 'source_failed'),
