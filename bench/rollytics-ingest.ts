@@ -84,7 +84,7 @@ async function statusHeight(base: string): Promise<number> {
   }
 }
 /** Polls until `base` reports `height`, sampling the summed RSS of `pids()` every 200 ms. */
-async function backfill(base: string, height: number, pids: () => number[], t0: number) {
+async function backfill(base: string, height: number, pids: () => number[], t0: number, alive?: () => string | null) {
   let peakKb = 0;
   const timer = setInterval(() => {
     peakKb = Math.max(
@@ -96,6 +96,8 @@ async function backfill(base: string, height: number, pids: () => number[], t0: 
     for (;;) {
       const h = await statusHeight(base);
       if (h >= height) break;
+      const dead = alive?.();
+      if (dead) throw new Error(`backfill at ${h} of ${height}: ${dead}`);
       if (Date.now() - t0 > LIMIT_MS) throw new Error(`backfill at ${h} of ${height} after 15 minutes: lower --txs`);
       await sleep(200);
     }
@@ -166,6 +168,10 @@ try {
       COMETBFT_RPC_URL: chain.rpcUrl,
       COSMOS_REST_URL: chain.restUrl,
       EVM_JSONRPC_URL: chain.evmUrl,
+      // rollytics' rich-list extension starts by reading every account and its bank balances at the head
+      // (/cosmos/auth/v1beta1/accounts, /cosmos/bank/v1beta1/balances/…), state chain-sim does not keep: it
+      // panics without it. Off here, so this backfill favours rollytics (ours builds its rich list meanwhile).
+      ROLLYTICS_EXTRA_ENV: `${process.env.ROLLYTICS_EXTRA_ENV ?? ''} RICH_LIST=false`.trim(),
     }),
   );
   const t0 = Date.now();
@@ -186,7 +192,16 @@ try {
     }
     return ids;
   };
-  const theirIngest = await backfill(r.ROLLYTICS_API_URL ?? '', height, rPids, t0);
+  const indexerAlive = () => {
+    const pid = Number(readFileSync(path.join(rState, 'indexer.pid'), 'utf8'));
+    try {
+      process.kill(pid, 0);
+      return null;
+    } catch {
+      return `the rollytics indexer (pid ${pid}) exited; its log is in ${rState}`;
+    }
+  };
+  const theirIngest = await backfill(r.ROLLYTICS_API_URL ?? '', height, rPids, t0, indexerAlive);
   process.stdout.write(`rollytics: ${theirIngest.seconds.toFixed(1)} s, peak RSS ${theirIngest.peakRssMb} MB\n`);
   const theirBytes = Number(
     execFileSync('psql', ['-X', '-At', r.ROLLYTICS_DB_DSN ?? '', '-c', 'select pg_database_size(current_database())'], {
