@@ -27,6 +27,16 @@ export const BENCH = {
 } as const;
 export const BLOCKS = BENCH.txs / BENCH.txsPerBlock;
 
+/** The indexer settings every benchmark serves this set with (bench/indexer-server.ts, bench/indexer-profile.ts). */
+export const BENCH_INDEXER_CONFIG = {
+  CHAIN_ID: BENCH.chainId,
+  VM: 'evm',
+  BECH32_PREFIX: 'init',
+  VERSION: 'bench',
+  COMMIT_HASH: 'bench',
+  EVM_INTERNAL_TXS: false,
+} as const;
+
 export const defaultBenchDir = () => path.join(os.homedir(), '.cache', 'chain-infra', 'bench-indexer');
 
 /** Account k as the ingest stores it: bech32 of 20 bytes. */

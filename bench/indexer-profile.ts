@@ -12,7 +12,7 @@ import { createIndexerApp } from '../api/indexer/app.js';
 import { createStore } from '../clickhouse/client.js';
 import { listTxDocs, sequenceAbove } from '../clickhouse/queries/txs.js';
 import { indexedHeight } from '../clickhouse/queries/status.js';
-import { BENCH, BLOCKS, benchAccount } from './indexer-data.js';
+import { BENCH, BENCH_INDEXER_CONFIG, BLOCKS, benchAccount } from './indexer-data.js';
 
 const dataDir = process.argv[2];
 if (!dataDir) throw new Error('usage: indexer-profile.ts <dataDir> [n]');
@@ -92,14 +92,7 @@ process.stdout.write('-- HTTP on loopback (express, cors, metrics, validator, ha
 for (const cache of [false, true]) {
   const app = createIndexerApp({
     store,
-    config: {
-      CHAIN_ID: BENCH.chainId,
-      VM: 'evm',
-      BECH32_PREFIX: 'init',
-      VERSION: 'bench',
-      COMMIT_HASH: 'bench',
-      EVM_INTERNAL_TXS: false,
-    },
+    config: BENCH_INDEXER_CONFIG,
     responseCache: cache,
     // Off here: these lines time the engine path of every request (the immutable cache is timed in the bench).
     immutableCacheBytes: 0,

@@ -8,7 +8,7 @@ import { listen } from '../api/http/app.js';
 import { createIndexerApp } from '../api/indexer/app.js';
 import { installJsonClientErrors } from '../api/http/client-errors.js';
 import { createStore, type Store } from '../clickhouse/client.js';
-import { BENCH, BLOCKS, buildBenchData, defaultBenchDir } from './indexer-data.js';
+import { BENCH_INDEXER_CONFIG, BLOCKS, buildBenchData, defaultBenchDir } from './indexer-data.js';
 
 export interface FloorFigures {
   n: number;
@@ -45,14 +45,7 @@ const store = createStore({ dataDir: process.argv[2] ?? defaultBenchDir() });
 await buildBenchData(store);
 const app = createIndexerApp({
   store,
-  config: {
-    CHAIN_ID: BENCH.chainId,
-    VM: 'evm',
-    BECH32_PREFIX: 'init',
-    VERSION: 'bench',
-    COMMIT_HASH: 'bench',
-    EVM_INTERNAL_TXS: false,
-  },
+  config: BENCH_INDEXER_CONFIG,
   // BENCH_NO_CACHE=1 measures every request against the engine (no upstream-style response cache).
   responseCache: process.env.BENCH_NO_CACHE !== '1',
   // The cache of final answers stays on as in production (it is not the response cache); BENCH_IMMUTABLE_CACHE_MB=0

@@ -9,102 +9,24 @@
 // `pg_database_size`), and ours ÷ rollytics. Machine line and load average included; the table is printed and
 // written with the raw figures to bench/results/rollytics-ingest-<time>.json. Each backfill has 15 minutes.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { createStore } from '../clickhouse/client.js';
 import { freePort, IngestProcess } from '../devnet/minievm/ingest-process.js';
-import { sleep, type NodeEndpoints } from '../devnet/minievm/node-client.js';
+import type { NodeEndpoints } from '../devnet/minievm/node-client.js';
+import { backfill, option, parseEnv, ROOT, rollyticsIndexerExited, rollyticsPids, sh } from './side-by-side.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const ROOT = path.resolve(here, '..');
 const args = process.argv.slice(2);
-const opt = (name: string, dflt: string) => {
-  const i = args.indexOf(name);
-  return i >= 0 && args[i + 1] ? (args[i + 1] as string) : dflt;
-};
+const opt = (name: string, dflt: string) => option(args, name, dflt);
 const txs = Number(opt('--txs', '200000'));
 const perBlock = Number(opt('--per-block', '100'));
-const LIMIT_MS = 900_000;
 if (!Number.isSafeInteger(txs) || txs < 100 || !Number.isSafeInteger(perBlock) || perBlock < 1 || perBlock > 10_000) {
   console.error('usage: bench/rollytics-ingest.ts [--txs N ≥ 100] [--per-block 1..10000]');
   process.exit(2);
-}
-
-function sh(script: string, scriptArgs: string[], env: Record<string, string> = {}): string {
-  return execFileSync('bash', [script, ...scriptArgs], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-    timeout: 1_800_000,
-  });
-}
-const parseEnv = (out: string) =>
-  Object.fromEntries(
-    out
-      .trim()
-      .split('\n')
-      .filter((l) => l.includes('='))
-      .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
-  ) as Record<string, string>;
-
-function rssKb(pid: number): number {
-  try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) : 0;
-  } catch {
-    return 0;
-  }
-}
-/** pid and every descendant (Postgres backends are children of the postmaster). */
-function withChildren(root: number): number[] {
-  const parent = new Map<number, number>();
-  for (const d of readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
-      parent.set(Number(d), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-    } catch {
-      // the process ended while the table was read
-    }
-  }
-  const out = [root];
-  for (let i = 0; i < out.length; i++) for (const [p, pp] of parent) if (pp === out[i]) out.push(p);
-  return out;
-}
-async function statusHeight(base: string): Promise<number> {
-  try {
-    const r = await fetch(`${base}/status`, { signal: AbortSignal.timeout(5_000) });
-    return r.ok ? Number(((await r.json()) as { height?: number }).height ?? 0) : 0;
-  } catch {
-    return 0;
-  }
-}
-/** Polls until `base` reports `height`, sampling the summed RSS of `pids()` every 200 ms. */
-async function backfill(base: string, height: number, pids: () => number[], t0: number, alive?: () => string | null) {
-  let peakKb = 0;
-  const timer = setInterval(() => {
-    peakKb = Math.max(
-      peakKb,
-      pids().reduce((s, p) => s + rssKb(p), 0),
-    );
-  }, 200);
-  try {
-    for (;;) {
-      const h = await statusHeight(base);
-      if (h >= height) break;
-      const dead = alive?.();
-      if (dead) throw new Error(`backfill at ${h} of ${height}: ${dead}`);
-      if (Date.now() - t0 > LIMIT_MS) throw new Error(`backfill at ${h} of ${height} after 15 minutes: lower --txs`);
-      await sleep(200);
-    }
-    return { seconds: (Date.now() - t0) / 1000, peakRssMb: Math.round(peakKb / 1024) };
-  } finally {
-    clearInterval(timer);
-  }
 }
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'bench-rollytics-ingest-'));
@@ -175,33 +97,13 @@ try {
     }),
   );
   const t0 = Date.now();
-  const pgData = readFileSync(path.join(rState, 'pgdata.path'), 'utf8').trim();
-  const rPids = () => {
-    const ids: number[] = [];
-    for (const f of ['indexer.pid', 'api.pid']) {
-      try {
-        ids.push(Number(readFileSync(path.join(rState, f), 'utf8')));
-      } catch {
-        // not started yet
-      }
-    }
-    try {
-      ids.push(...withChildren(Number(readFileSync(path.join(pgData, 'postmaster.pid'), 'utf8').split('\n')[0])));
-    } catch {
-      // the postmaster is not readable by this user or is gone
-    }
-    return ids;
-  };
-  const indexerAlive = () => {
-    const pid = Number(readFileSync(path.join(rState, 'indexer.pid'), 'utf8'));
-    try {
-      process.kill(pid, 0);
-      return null;
-    } catch {
-      return `the rollytics indexer (pid ${pid}) exited; its log is in ${rState}`;
-    }
-  };
-  const theirIngest = await backfill(r.ROLLYTICS_API_URL ?? '', height, rPids, t0, indexerAlive);
+  const theirIngest = await backfill(
+    r.ROLLYTICS_API_URL ?? '',
+    height,
+    () => rollyticsPids(rState),
+    t0,
+    () => rollyticsIndexerExited(rState),
+  );
   process.stdout.write(`rollytics: ${theirIngest.seconds.toFixed(1)} s, peak RSS ${theirIngest.peakRssMb} MB\n`);
   const theirBytes = Number(
     execFileSync('psql', ['-X', '-At', r.ROLLYTICS_DB_DSN ?? '', '-c', 'select pg_database_size(current_database())'], {

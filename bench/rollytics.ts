@@ -14,7 +14,7 @@
 // Usage: npx tsx bench/rollytics.ts [--scale N (1)] [--seconds S (5)] [--endpoints a,b (all)]
 //   A tiny proof run: --scale 1 --seconds 1. Real figures: a quiet machine (docs/bench-rollytics.md).
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,18 +23,15 @@ import autocannonUntyped from 'autocannon';
 import { bech32ToEvm } from '../devnet/minievm/accounts.js';
 import { freePort, IngestProcess } from '../devnet/minievm/ingest-process.js';
 import { latestHeight, sleep, type NodeEndpoints } from '../devnet/minievm/node-client.js';
+import { backfill, option, parseEnv, ROOT, rollyticsIndexerExited, rollyticsPids, sh } from './side-by-side.js';
 import { runTraffic } from '../devnet/minievm/traffic.js';
 import { DEFAULT_SHAPE, planTraffic, type TrafficShape } from '../devnet/minievm/traffic-plan.js';
 import { freePortBase } from '../devnet/minievm/devnet-process.js';
 import { readChainKeys, waitForFeeData } from '../devnet/rollytics/probes.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const ROOT = path.resolve(here, '..');
 const args = process.argv.slice(2);
-const opt = (name: string, dflt: string) => {
-  const i = args.indexOf(name);
-  return i >= 0 && args[i + 1] ? (args[i + 1] as string) : dflt;
-};
+const opt = (name: string, dflt: string) => option(args, name, dflt);
 const scale = Number(opt('--scale', '1'));
 const seconds = Number(opt('--seconds', '5'));
 const only = opt('--endpoints', '').split(',').filter(Boolean);
@@ -52,48 +49,6 @@ interface CannonResult {
 }
 const autocannon = autocannonUntyped as (opts: Record<string, unknown>) => Promise<CannonResult>;
 
-function sh(script: string, scriptArgs: string[], env: Record<string, string> = {}): string {
-  return execFileSync('bash', [script, ...scriptArgs], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-    timeout: 1_800_000,
-  });
-}
-const parseEnv = (out: string) =>
-  Object.fromEntries(
-    out
-      .trim()
-      .split('\n')
-      .filter((l) => l.includes('='))
-      .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
-  ) as Record<string, string>;
-
-function rssKb(pid: number): number {
-  try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) : 0;
-  } catch {
-    return 0;
-  }
-}
-/** pid and every descendant (Postgres backends are children of the postmaster). */
-function withChildren(root: number): number[] {
-  const parent = new Map<number, number>();
-  for (const d of readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
-      parent.set(Number(d), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-    } catch {
-      // exited meanwhile
-    }
-  }
-  const out = [root];
-  for (let i = 0; i < out.length; i++) for (const [p, pp] of parent) if (pp === out[i]) out.push(p);
-  return out;
-}
 function duBytes(dir: string): number {
   let n = 0;
   for (const e of readdirSync(dir, { withFileTypes: true })) {
@@ -102,35 +57,6 @@ function duBytes(dir: string): number {
     else if (e.isFile()) n += statSync(p).size;
   }
   return n;
-}
-async function statusHeight(base: string): Promise<number> {
-  try {
-    const r = await fetch(`${base}/status`, { signal: AbortSignal.timeout(5_000) });
-    return r.ok ? Number(((await r.json()) as { height?: number }).height ?? 0) : 0;
-  } catch {
-    return 0;
-  }
-}
-
-/** Polls until `base` reports `height`, sampling the RSS of `pids()` every 200 ms. */
-async function backfill(base: () => string, height: number, pids: () => number[], t0: number) {
-  let peakKb = 0;
-  const timer = setInterval(() => {
-    peakKb = Math.max(
-      peakKb,
-      pids().reduce((s, p) => s + rssKb(p), 0),
-    );
-  }, 200);
-  try {
-    for (;;) {
-      if ((await statusHeight(base())) >= height) break;
-      if (Date.now() - t0 > 900_000) throw new Error(`backfill did not reach ${height} within 15 minutes`);
-      await sleep(100);
-    }
-    return { seconds: (Date.now() - t0) / 1000, peakRssMb: Math.round(peakKb / 1024) };
-  } finally {
-    clearInterval(timer);
-  }
 }
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'bench-rollytics-'));
@@ -197,12 +123,7 @@ try {
   ours = new IngestProcess({ endpoints: ep, dataDir: oursDir, port: await freePort(), extraEnv: oursEnv });
   await ours.start();
   let t0 = Date.now();
-  const oursIngest = await backfill(
-    () => ours?.baseUrl ?? '',
-    height,
-    () => (ours?.pid ? [ours.pid] : []),
-    t0,
-  );
+  const oursIngest = await backfill(ours.baseUrl, height, () => (ours?.pid ? [ours.pid] : []), t0);
   const oursBytes = duBytes(oursDir);
 
   const rState = path.join(tmp, 'rollytics');
@@ -210,24 +131,13 @@ try {
   const r = parseEnv(sh(path.join(ROOT, 'devnet/rollytics/start.sh'), [rState], nodeEnv));
   t0 = Date.now();
   const theirs = r.ROLLYTICS_API_URL ?? '';
-  const pgData = readFileSync(path.join(rState, 'pgdata.path'), 'utf8').trim();
-  const rPids = () => {
-    const ids: number[] = [];
-    for (const f of ['indexer.pid', 'api.pid']) {
-      try {
-        ids.push(Number(readFileSync(path.join(rState, f), 'utf8')));
-      } catch {
-        // not started yet
-      }
-    }
-    try {
-      ids.push(...withChildren(Number(readFileSync(path.join(pgData, 'postmaster.pid'), 'utf8').split('\n')[0])));
-    } catch {
-      // not started yet
-    }
-    return ids;
-  };
-  const theirIngest = await backfill(() => theirs, height, rPids, t0);
+  const theirIngest = await backfill(
+    theirs,
+    height,
+    () => rollyticsPids(rState),
+    t0,
+    () => rollyticsIndexerExited(rState),
+  );
   const theirBytes = Number(
     execFileSync('psql', ['-X', '-At', r.ROLLYTICS_DB_DSN ?? '', '-c', 'select pg_database_size(current_database())'], {
       encoding: 'utf8',

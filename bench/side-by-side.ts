@@ -1,0 +1,138 @@
+// What the two side-by-side benchmarks with rollytics share (bench/rollytics.ts: API on a devnet;
+// bench/rollytics-ingest.ts: backfill of chain-sim's replicated chain): the project's shell scripts, their
+// KEY=VALUE output, process memory from /proc, and a backfill timed until an indexer's /status reaches a height.
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sleep } from '../devnet/minievm/node-client.js';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** The value after `--name` in the command line, or `dflt`. */
+export function option(args: readonly string[], name: string, dflt: string): string {
+  const i = args.indexOf(name);
+  return i >= 0 && args[i + 1] ? (args[i + 1] as string) : dflt;
+}
+
+/** Run one of the project's bash scripts from the repository root; its stdout (stderr passes through). */
+export function sh(script: string, scriptArgs: string[], env: Record<string, string> = {}): string {
+  return execFileSync('bash', [script, ...scriptArgs], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    timeout: 1_800_000,
+  });
+}
+
+/** The KEY=VALUE lines a start script prints. */
+export const parseEnv = (out: string) =>
+  Object.fromEntries(
+    out
+      .trim()
+      .split('\n')
+      .filter((l) => l.includes('='))
+      .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+  ) as Record<string, string>;
+
+export function rssKb(pid: number): number {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** pid and every descendant (Postgres backends are children of the postmaster). */
+export function withChildren(root: number): number[] {
+  const parent = new Map<number, number>();
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      parent.set(Number(d), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // the process ended while the table was read
+    }
+  }
+  const out = [root];
+  for (let i = 0; i < out.length; i++) for (const [p, pp] of parent) if (pp === out[i]) out.push(p);
+  return out;
+}
+
+/** Every process of a rollytics started by devnet/rollytics/start.sh: indexer, API, Postgres and its backends. */
+export function rollyticsPids(stateDir: string): number[] {
+  const ids: number[] = [];
+  for (const f of ['indexer.pid', 'api.pid']) {
+    try {
+      ids.push(Number(readFileSync(path.join(stateDir, f), 'utf8')));
+    } catch {
+      // not started yet
+    }
+  }
+  try {
+    const pgData = readFileSync(path.join(stateDir, 'pgdata.path'), 'utf8').trim();
+    ids.push(...withChildren(Number(readFileSync(path.join(pgData, 'postmaster.pid'), 'utf8').split('\n')[0])));
+  } catch {
+    // not started yet, gone, or the postmaster is not readable by this user
+  }
+  return ids;
+}
+
+/** Why the rollytics indexer is no longer running (it panics on what it cannot read), or null while it runs. */
+export function rollyticsIndexerExited(stateDir: string): string | null {
+  const pid = Number(readFileSync(path.join(stateDir, 'indexer.pid'), 'utf8'));
+  try {
+    process.kill(pid, 0);
+    return null;
+  } catch {
+    return `the rollytics indexer (pid ${pid}) exited; its log is in ${stateDir}`;
+  }
+}
+
+async function statusHeight(base: string): Promise<number> {
+  try {
+    const r = await fetch(`${base}/status`, { signal: AbortSignal.timeout(5_000) });
+    return r.ok ? Number(((await r.json()) as { height?: number }).height ?? 0) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+const BACKFILL_LIMIT_MS = 900_000;
+
+/**
+ * Poll `base`'s /status until it reports `height`, sampling the summed RSS of `pids()` every 200 ms. Fails
+ * after 15 minutes, or at once when `exited()` names a reason.
+ */
+export async function backfill(
+  base: string,
+  height: number,
+  pids: () => number[],
+  t0: number,
+  exited: () => string | null = () => null,
+): Promise<{ seconds: number; peakRssMb: number }> {
+  let peakKb = 0;
+  const timer = setInterval(() => {
+    peakKb = Math.max(
+      peakKb,
+      pids().reduce((s, p) => s + rssKb(p), 0),
+    );
+  }, 200);
+  try {
+    for (;;) {
+      const h = await statusHeight(base);
+      if (h >= height) break;
+      const why = exited();
+      if (why) throw new Error(`backfill at ${h} of ${height}: ${why}`);
+      if (Date.now() - t0 > BACKFILL_LIMIT_MS)
+        throw new Error(`backfill at ${h} of ${height} after 15 minutes (use a smaller chain)`);
+      await sleep(100);
+    }
+    return { seconds: (Date.now() - t0) / 1000, peakRssMb: Math.round(peakKb / 1024) };
+  } finally {
+    clearInterval(timer);
+  }
+}
