@@ -17,7 +17,8 @@ import { fileURLToPath } from 'node:url';
 import { createStore } from '../clickhouse/client.js';
 import { freePort, IngestProcess } from '../devnet/minievm/ingest-process.js';
 import type { NodeEndpoints } from '../devnet/minievm/node-client.js';
-import { backfill, option, parseEnv, ROOT, rollyticsIndexerExited, rollyticsPids, sh } from './side-by-side.js';
+import { REPO_ROOT, scriptEnv } from '../devnet/run-script.js';
+import { backfill, option, rollyticsIndexerExited, rollyticsPids, sh } from './side-by-side.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
@@ -33,14 +34,14 @@ const tmp = mkdtempSync(path.join(os.tmpdir(), 'bench-rollytics-ingest-'));
 const sim = spawn(
   process.execPath,
   ['--import', 'tsx', path.join(here, 'ingest-chain.ts'), String(txs), String(perBlock), 'evm', 'real-signers'],
-  { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+  { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
 );
 process.on('exit', () => sim.kill('SIGKILL'));
 let ours: IngestProcess | undefined;
 let rollyticsUp = false;
 try {
-  sh(path.join(ROOT, 'devnet/rollytics/build.sh'), []);
-  sh(path.join(ROOT, 'devnet/rollytics/install-postgres.sh'), []);
+  sh(path.join(REPO_ROOT, 'devnet/rollytics/build.sh'), []);
+  sh(path.join(REPO_ROOT, 'devnet/rollytics/install-postgres.sh'), []);
   const first = await new Promise<string>((resolve, reject) => {
     sim.once('exit', (code) => reject(new Error(`bench/ingest-chain.ts exited (${code})`)));
     readline.createInterface({ input: sim.stdout as NodeJS.ReadableStream }).once('line', resolve);
@@ -84,8 +85,8 @@ try {
   // 2. rollytics
   const rState = path.join(tmp, 'rollytics');
   rollyticsUp = true;
-  const r = parseEnv(
-    sh(path.join(ROOT, 'devnet/rollytics/start.sh'), [rState], {
+  const r = scriptEnv(
+    sh(path.join(REPO_ROOT, 'devnet/rollytics/start.sh'), [rState], {
       CHAIN_ID: chain.chainId,
       COMETBFT_RPC_URL: chain.rpcUrl,
       COSMOS_REST_URL: chain.restUrl,
@@ -157,10 +158,10 @@ try {
       1,
     ),
   );
-  process.stdout.write(`results: ${path.relative(ROOT, out)}\n`);
+  process.stdout.write(`results: ${path.relative(REPO_ROOT, out)}\n`);
 } finally {
   await ours?.stop();
-  if (rollyticsUp) sh(path.join(ROOT, 'devnet/rollytics/stop.sh'), [path.join(tmp, 'rollytics')]);
+  if (rollyticsUp) sh(path.join(REPO_ROOT, 'devnet/rollytics/stop.sh'), [path.join(tmp, 'rollytics')]);
   sim.kill('SIGTERM');
   rmSync(tmp, { recursive: true, force: true });
 }

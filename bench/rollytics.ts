@@ -23,7 +23,8 @@ import autocannonUntyped from 'autocannon';
 import { bech32ToEvm } from '../devnet/minievm/accounts.js';
 import { freePort, IngestProcess } from '../devnet/minievm/ingest-process.js';
 import { latestHeight, sleep, type NodeEndpoints } from '../devnet/minievm/node-client.js';
-import { backfill, option, parseEnv, ROOT, rollyticsIndexerExited, rollyticsPids, sh } from './side-by-side.js';
+import { REPO_ROOT, scriptEnv } from '../devnet/run-script.js';
+import { backfill, option, rollyticsIndexerExited, rollyticsPids, sh } from './side-by-side.js';
 import { runTraffic } from '../devnet/minievm/traffic.js';
 import { DEFAULT_SHAPE, planTraffic, type TrafficShape } from '../devnet/minievm/traffic-plan.js';
 import { freePortBase } from '../devnet/minievm/devnet-process.js';
@@ -65,8 +66,8 @@ let rollyticsUp = false;
 let nodeUp = false;
 try {
   // 1. chain
-  sh(path.join(ROOT, 'devnet/minievm/build.sh'), []);
-  sh(path.join(ROOT, 'devnet/rollytics/build.sh'), []);
+  sh(path.join(REPO_ROOT, 'devnet/minievm/build.sh'), []);
+  sh(path.join(REPO_ROOT, 'devnet/rollytics/build.sh'), []);
   const shape: TrafficShape = {
     ...DEFAULT_SHAPE,
     bankSends: DEFAULT_SHAPE.bankSends * scale,
@@ -80,7 +81,7 @@ try {
     DEVNET_ACCOUNTS: String(shape.accounts),
     GENESIS_FOR_ROLLYTICS: '1',
   };
-  const nodeEnv = parseEnv(sh(path.join(ROOT, 'devnet/minievm/start.sh'), [path.join(tmp, 'node')], nodeOpts));
+  const nodeEnv = scriptEnv(sh(path.join(REPO_ROOT, 'devnet/minievm/start.sh'), [path.join(tmp, 'node')], nodeOpts));
   nodeUp = true;
   const ep: NodeEndpoints = {
     chainId: nodeEnv.CHAIN_ID ?? '',
@@ -94,8 +95,8 @@ try {
   // rollytics' rich list runs 5 blocks behind its head: let 7 empty blocks pass before the head stops
   while ((await latestHeight(ep)) < traffic.lastHeight + 7) await sleep(250);
   // still head: the node restarted on its data without empty blocks
-  sh(path.join(ROOT, 'devnet/minievm/stop.sh'), [path.join(tmp, 'node')]);
-  sh(path.join(ROOT, 'devnet/minievm/start.sh'), [path.join(tmp, 'node')], {
+  sh(path.join(REPO_ROOT, 'devnet/minievm/stop.sh'), [path.join(tmp, 'node')]);
+  sh(path.join(REPO_ROOT, 'devnet/minievm/start.sh'), [path.join(tmp, 'node')], {
     ...nodeOpts,
     RESUME: '1',
     EMPTY_BLOCKS: 'false',
@@ -128,7 +129,7 @@ try {
 
   const rState = path.join(tmp, 'rollytics');
   rollyticsUp = true;
-  const r = parseEnv(sh(path.join(ROOT, 'devnet/rollytics/start.sh'), [rState], nodeEnv));
+  const r = scriptEnv(sh(path.join(REPO_ROOT, 'devnet/rollytics/start.sh'), [rState], nodeEnv));
   t0 = Date.now();
   const theirs = r.ROLLYTICS_API_URL ?? '';
   const theirIngest = await backfill(
@@ -285,10 +286,10 @@ try {
       1,
     ),
   );
-  process.stdout.write(`results: ${path.relative(ROOT, out)}\n`);
+  process.stdout.write(`results: ${path.relative(REPO_ROOT, out)}\n`);
 } finally {
   await ours?.stop();
-  if (rollyticsUp) sh(path.join(ROOT, 'devnet/rollytics/stop.sh'), [path.join(tmp, 'rollytics')]);
-  if (nodeUp) sh(path.join(ROOT, 'devnet/minievm/stop.sh'), [path.join(tmp, 'node')]);
+  if (rollyticsUp) sh(path.join(REPO_ROOT, 'devnet/rollytics/stop.sh'), [path.join(tmp, 'rollytics')]);
+  if (nodeUp) sh(path.join(REPO_ROOT, 'devnet/minievm/stop.sh'), [path.join(tmp, 'node')]);
   rmSync(tmp, { recursive: true, force: true });
 }

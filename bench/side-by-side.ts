@@ -1,13 +1,10 @@
 // What the two side-by-side benchmarks with rollytics share (bench/rollytics.ts: API on a devnet;
-// bench/rollytics-ingest.ts: backfill of chain-sim's replicated chain): the project's shell scripts, their
-// KEY=VALUE output, process memory from /proc, and a backfill timed until an indexer's /status reaches a height.
-import { execFileSync } from 'node:child_process';
+// bench/rollytics-ingest.ts: backfill of chain-sim's replicated chain): the scripts run with their stderr shown,
+// process memory from /proc, rollytics' processes, and a backfill timed until an indexer's /status reaches a height.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { sleep } from '../devnet/minievm/node-client.js';
-
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+import { runScript } from '../devnet/run-script.js';
 
 /** The value after `--name` in the command line, or `dflt`. */
 export function option(args: readonly string[], name: string, dflt: string): string {
@@ -15,26 +12,9 @@ export function option(args: readonly string[], name: string, dflt: string): str
   return i >= 0 && args[i + 1] ? (args[i + 1] as string) : dflt;
 }
 
-/** Run one of the project's bash scripts from the repository root; its stdout (stderr passes through). */
-export function sh(script: string, scriptArgs: string[], env: Record<string, string> = {}): string {
-  return execFileSync('bash', [script, ...scriptArgs], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-    timeout: 1_800_000,
-  });
-}
-
-/** The KEY=VALUE lines a start script prints. */
-export const parseEnv = (out: string) =>
-  Object.fromEntries(
-    out
-      .trim()
-      .split('\n')
-      .filter((l) => l.includes('='))
-      .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
-  ) as Record<string, string>;
+/** Run one of the project's bash scripts from the repository root (stderr shows live); its stdout. */
+export const sh = (script: string, scriptArgs: string[], env: Record<string, string> = {}): string =>
+  runScript(script, scriptArgs, env, undefined, { stderr: 'inherit', timeoutMs: 1_800_000 });
 
 export function rssKb(pid: number): number {
   try {

@@ -1,19 +1,7 @@
-// Differential test: our indexer against the reference indexer rollytics on the same real chain.
-//
-// A minievm devnet (rollytics' two genesis edits) gets the traffic generator's workload, then restarts without
-// empty blocks so its head stops; our ingest + indexer API and rollytics (private Postgres) then both index it. Once
-// both report the chain's final height, every endpoint both serve is requested with every key the chain has
-// (read from the node: heights, tx hashes, accounts, message types; the generator's collection, tokens and
-// denoms), lists walked page by page in both orders with count_total on and off, and the JSON compared.
-// Allowed differences: NORMALISATIONS in devnet/rollytics/differential.ts (reasons in docs/indexer.md).
-//
-// Needs minitiad (devnet/minievm/build.sh), rollytics (devnet/rollytics/build.sh) and PostgreSQL
-// (devnet/rollytics/install-postgres.sh installs Debian's package): a missing piece fails the suite.
-//   npx vitest run -c devnet/rollytics/vitest.e2e.config.ts
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { runScript, scriptEnv } from '../../../devnet/run-script.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, IngestProcess } from '../../../devnet/minievm/ingest-process.js';
 import { latestHeight, sleep, type NodeEndpoints } from '../../../devnet/minievm/node-client.js';
@@ -46,34 +34,6 @@ let rollyticsStarted = false;
 let plan: Plan;
 let traffic: TrafficResult;
 let keys: ChainKeys;
-
-function parseEnv(out: string): Record<string, string> {
-  return Object.fromEntries(
-    out
-      .trim()
-      .split('\n')
-      .filter((l) => l.includes('='))
-      .map((l) => {
-        const i = l.indexOf('=');
-        return [l.slice(0, i), l.slice(i + 1)];
-      }),
-  );
-}
-
-function run(script: string, args: string[], env: Record<string, string>, what: string): string {
-  try {
-    return execFileSync('bash', [script, ...args], {
-      cwd: ROOT,
-      env: { ...process.env, ...env },
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-      timeout: 900_000,
-    });
-  } catch (e) {
-    const err = e as { stderr?: string; status?: number };
-    throw new Error(`${what} failed (exit ${err.status}):\n${(err.stderr ?? String(e)).slice(-3000)}`);
-  }
-}
 
 /** The head stops once the traffic is done (EMPTY_BLOCKS=false): wait until it has not moved for 3 s. */
 async function stillHead(): Promise<number> {
@@ -128,9 +88,9 @@ async function waitForByName(base: string, word: string, timeoutMs: number): Pro
 beforeAll(async () => {
   tmp = mkdtempSync(path.join(os.tmpdir(), 'rollytics-diff-'));
   // 1. Both binaries first: a build failure fails the suite with the build's own message.
-  run(path.join(MINIEVM, 'build.sh'), [], {}, 'devnet/minievm/build.sh (minitiad)');
-  run(path.join(ROLLYTICS, 'build.sh'), [], {}, 'devnet/rollytics/build.sh (rollytics)');
-  run(path.join(ROLLYTICS, 'install-postgres.sh'), [], {}, 'devnet/rollytics/install-postgres.sh (PostgreSQL)');
+  runScript(path.join(MINIEVM, 'build.sh'), [], {}, 'devnet/minievm/build.sh (minitiad)');
+  runScript(path.join(ROLLYTICS, 'build.sh'), [], {}, 'devnet/rollytics/build.sh (rollytics)');
+  runScript(path.join(ROLLYTICS, 'install-postgres.sh'), [], {}, 'devnet/rollytics/install-postgres.sh (PostgreSQL)');
   // 2. The chain.
   plan = planTraffic(DEFAULT_SHAPE);
   const nodeOpts = {
@@ -138,8 +98,8 @@ beforeAll(async () => {
     DEVNET_ACCOUNTS: String(DEFAULT_SHAPE.accounts),
     GENESIS_FOR_ROLLYTICS: '1',
   };
-  const nodeEnv = parseEnv(
-    run(path.join(MINIEVM, 'start.sh'), [path.join(tmp, 'node')], nodeOpts, 'devnet/minievm/start.sh'),
+  const nodeEnv = scriptEnv(
+    runScript(path.join(MINIEVM, 'start.sh'), [path.join(tmp, 'node')], nodeOpts, 'devnet/minievm/start.sh'),
   );
   nodeStarted = true;
   ep = {
@@ -155,8 +115,8 @@ beforeAll(async () => {
   // Upstream's rich list stays RICH_LIST_BLOCK_DELAY (5) blocks behind the head: let a few empty blocks pass so
   // that its last processed height lies above the last tx.
   while ((await latestHeight(ep)) < traffic.lastHeight + RICH_LIST_BLOCK_DELAY + 2) await sleep(250);
-  run(path.join(MINIEVM, 'stop.sh'), [path.join(tmp, 'node')], {}, 'devnet/minievm/stop.sh');
-  run(
+  runScript(path.join(MINIEVM, 'stop.sh'), [path.join(tmp, 'node')], {}, 'devnet/minievm/stop.sh');
+  runScript(
     path.join(MINIEVM, 'start.sh'),
     [path.join(tmp, 'node')],
     { ...nodeOpts, RESUME: '1', EMPTY_BLOCKS: 'false' },
@@ -173,8 +133,8 @@ beforeAll(async () => {
   });
   await ours.start();
   rollyticsStarted = true;
-  const r = parseEnv(
-    run(path.join(ROLLYTICS, 'start.sh'), [path.join(tmp, 'rollytics')], nodeEnv, 'devnet/rollytics/start.sh'),
+  const r = scriptEnv(
+    runScript(path.join(ROLLYTICS, 'start.sh'), [path.join(tmp, 'rollytics')], nodeEnv, 'devnet/rollytics/start.sh'),
   );
   theirs = r.ROLLYTICS_API_URL ?? '';
   await bothCaughtUp(height);
@@ -189,8 +149,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await ours?.stop();
   if (rollyticsStarted)
-    run(path.join(ROLLYTICS, 'stop.sh'), [path.join(tmp, 'rollytics')], {}, 'devnet/rollytics/stop.sh');
-  if (nodeStarted) run(path.join(MINIEVM, 'stop.sh'), [path.join(tmp, 'node')], {}, 'devnet/minievm/stop.sh');
+    runScript(path.join(ROLLYTICS, 'stop.sh'), [path.join(tmp, 'rollytics')], {}, 'devnet/rollytics/stop.sh');
+  if (nodeStarted) runScript(path.join(MINIEVM, 'stop.sh'), [path.join(tmp, 'node')], {}, 'devnet/minievm/stop.sh');
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
 

@@ -4,11 +4,12 @@
 // has, as on the minievm devnet (differential.e2e.ts), except the NFT endpoints (see below). The sample chains
 // themselves cannot be indexed by rollytics (docs/bench-rollytics.md says why for each).
 //   npx vitest run -c devnet/rollytics/vitest.e2e.config.ts
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
+import { runScript } from '../../../devnet/run-script.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, IngestProcess } from '../../../devnet/minievm/ingest-process.js';
 import { sleep, type NodeEndpoints } from '../../../devnet/minievm/node-client.js';
@@ -31,21 +32,6 @@ let theirs = '';
 let rollyticsStarted = false;
 let keys: ChainKeys;
 
-function run(script: string, args: string[], env: Record<string, string>, what: string): string {
-  try {
-    return execFileSync('bash', [script, ...args], {
-      cwd: ROOT,
-      env: { ...process.env, ...env },
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-      timeout: 900_000,
-    });
-  } catch (e) {
-    const err = e as { stderr?: string; status?: number };
-    throw new Error(`${what} failed (exit ${err.status}):\n${(err.stderr ?? String(e)).slice(-3000)}`);
-  }
-}
-
 async function heightOf(base: string): Promise<number> {
   const a = await fetchAnswer(base, '/status').catch(() => undefined);
   return a?.status === 200 ? Number((a.body as { height?: number }).height ?? 0) : 0;
@@ -53,8 +39,8 @@ async function heightOf(base: string): Promise<number> {
 
 beforeAll(async () => {
   tmp = mkdtempSync(path.join(os.tmpdir(), 'rollytics-replicated-'));
-  run(path.join(ROLLYTICS, 'build.sh'), [], {}, 'devnet/rollytics/build.sh (rollytics)');
-  run(path.join(ROLLYTICS, 'install-postgres.sh'), [], {}, 'devnet/rollytics/install-postgres.sh (PostgreSQL)');
+  runScript(path.join(ROLLYTICS, 'build.sh'), [], {}, 'devnet/rollytics/build.sh (rollytics)');
+  runScript(path.join(ROLLYTICS, 'install-postgres.sh'), [], {}, 'devnet/rollytics/install-postgres.sh (PostgreSQL)');
   const child = spawn(
     process.execPath,
     [
@@ -94,7 +80,7 @@ beforeAll(async () => {
   });
   await ours.start();
   rollyticsStarted = true;
-  const out = run(
+  const out = runScript(
     path.join(ROLLYTICS, 'start.sh'),
     [path.join(tmp, 'rollytics')],
     {
@@ -138,7 +124,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await ours?.stop();
   if (rollyticsStarted)
-    run(path.join(ROLLYTICS, 'stop.sh'), [path.join(tmp, 'rollytics')], {}, 'devnet/rollytics/stop.sh');
+    runScript(path.join(ROLLYTICS, 'stop.sh'), [path.join(tmp, 'rollytics')], {}, 'devnet/rollytics/stop.sh');
   sim?.kill('SIGTERM');
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
