@@ -8,6 +8,7 @@ import { listen } from '../api/http/app.js';
 import { createIndexerApp } from '../api/indexer/app.js';
 import { installJsonClientErrors } from '../api/http/client-errors.js';
 import { createStore, type Store } from '../clickhouse/client.js';
+import { loadConfig } from '../platform/config.js';
 import { BENCH_INDEXER_CONFIG, BLOCKS, buildBenchData, defaultBenchDir } from './indexer-data.js';
 
 export interface FloorFigures {
@@ -41,7 +42,11 @@ export async function engineFloor(store: Store, n = 200) {
   return { select1, pointRead };
 }
 
-const store = createStore({ dataDir: process.argv[2] ?? defaultBenchDir() });
+// CHDB_READ_SESSIONS as in production (platform/config.ts): the embedded engine's parallel readers.
+const store = createStore({
+  dataDir: process.argv[2] ?? defaultBenchDir(),
+  readSessions: loadConfig(process.env).CHDB_READ_SESSIONS,
+});
 await buildBenchData(store);
 const app = createIndexerApp({
   store,

@@ -18,7 +18,13 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
 const secIdx = args.indexOf('--seconds');
 const seconds = secIdx >= 0 ? Number(args[secIdx + 1]) : 5;
-const dataDir = args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--seconds') ?? defaultBenchDir();
+const onlyIdx = args.indexOf('--only');
+/** `--only a,b`: run just the scenarios whose name contains one of these (a quick A/B; not the official run). */
+const only = onlyIdx >= 0 ? (args[onlyIdx + 1] ?? '').split(',').filter(Boolean) : [];
+const picked = (name: string) => only.length === 0 || only.some((o) => name.includes(o));
+const dataDir =
+  args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--seconds' && args[i - 1] !== '--only') ??
+  defaultBenchDir();
 const noCache = args.includes('--no-cache');
 
 const rnd = (n: number) => Math.floor(Math.random() * n);
@@ -190,6 +196,7 @@ try {
   process.stdout.write(floorLine('(before)', floorBefore));
   const latency: Result[] = [];
   for (const [name, p] of scenarios) {
+    if (!picked(name)) continue;
     await run(base, name, p, 1, 1); // warm-up
     const r = await run(base, name, p, 1, seconds);
     latency.push(r);
@@ -210,6 +217,7 @@ try {
     'richlist deep (offset key)',
     'richlist first page',
   ]) {
+    if (!picked(name)) continue;
     const p = scenarios.find(([n]) => n === name)![1];
     let peak = 0;
     const t = setInterval(() => (peak = Math.max(peak, rssMb(server.pid!))), 100);

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { createClient, type ClickHouseClient } from '@clickhouse/client';
 import { Session } from 'chdb';
 import { createChdbConnection } from 'chdb/connection';
+import { setParamsStatement } from './session-params.js';
 
 export interface StoreOptions {
   /** Server URL; when absent the embedded chDB engine is used at `dataDir`. */
@@ -14,6 +15,8 @@ export interface StoreOptions {
   database?: string;
   /** Directory holding the embedded engine's data (DATA_DIR/clickhouse by default). */
   dataDir?: string;
+  /** Embedded engine: native sessions that serve reads in parallel (CHDB_READ_SESSIONS; 3 by default). */
+  readSessions?: number;
 }
 
 export type QueryParams = Record<string, unknown>;
@@ -62,23 +65,44 @@ export function createStore(opts: StoreOptions): Store {
     connection: createChdbConnection({ path: dir }),
     clickhouse_settings: settings,
   } as Parameters<typeof createClient>[0]);
-  // Reads go straight to a second native session on the same directory (chDB allows several per directory): the
-  // same engine and parameter binding as the @clickhouse/client connection, without its stream framing and without
-  // the `SET` statements it prefixes to every query (set once here). About 0.5 ms less per read
-  // (docs/bench-indexer.md, "Where a request's time goes").
-  const reader = new Session(dir);
-  const ready = (async () => {
-    for (const [k, v] of Object.entries(settings))
-      await reader.queryAsync(`SET ${k} = ${typeof v === 'number' ? v : `'${v}'`}`);
-  })();
-  ready.catch(() => undefined); // surfaced by the first read
+  // Reads go straight to a pool of native sessions on the same directory (chDB allows several per directory): the
+  // same engine as the @clickhouse/client connection, without its stream framing and without the `SET` statements
+  // it prefixes to every query (set once per session here). Each session runs one query at a time; different
+  // sessions run in parallel. Parameters are given to the session as settings (clickhouse/session-params.ts),
+  // because chdb-node's native binding takes one process-wide lock (docs/bench-indexer.md).
+  const readers = Array.from({ length: Math.max(1, opts.readSessions ?? 3) }, () => {
+    const session = new Session(dir);
+    const ready = (async () => {
+      for (const [k, v] of Object.entries(settings))
+        await session.queryAsync(`SET ${k} = ${typeof v === 'number' ? v : `'${v}'`}`);
+    })();
+    ready.catch(() => undefined); // surfaced by the first read
+    return { session, ready };
+  });
+  const idle = [...readers];
+  const waiting: ((r: (typeof readers)[number]) => void)[] = [];
+  const acquire = () =>
+    new Promise<(typeof readers)[number]>((resolve) => {
+      const r = idle.pop();
+      if (r) resolve(r);
+      else waiting.push(resolve);
+    });
+  const release = (r: (typeof readers)[number]) => {
+    const next = waiting.shift();
+    if (next) next(r);
+    else idle.push(r);
+  };
   const read = async (query: string, params?: QueryParams): Promise<unknown[]> => {
-    await ready;
-    const r =
-      params && Object.keys(params).length > 0
-        ? await reader.queryBindAsync(query, params, { format: 'JSONEachRow' })
-        : await reader.queryAsync(query, { format: 'JSONEachRow' });
-    const text = r.text().trim();
+    const set = setParamsStatement(query, params); // before taking a session: a bad value fails alone
+    const r = await acquire();
+    let text: string;
+    try {
+      await r.ready;
+      if (set) await r.session.queryAsync(set);
+      text = (await r.session.queryAsync(query, { format: 'JSONEachRow' })).text().trim();
+    } finally {
+      release(r);
+    }
     return text === '' ? [] : (JSON.parse(`[${text.split('\n').join(',')}]`) as unknown[]);
   };
   const store = wrap(
@@ -86,7 +110,7 @@ export function createStore(opts: StoreOptions): Store {
     client,
     async () => {
       embedded.delete(dir);
-      reader.close();
+      for (const r of readers) r.session.close();
       await client.close();
     },
     read,

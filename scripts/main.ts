@@ -78,7 +78,7 @@ export async function main(hooks: MainHooks = {}): Promise<void> {
           password: config.CLICKHOUSE_PASSWORD,
           database: config.CLICKHOUSE_DATABASE,
         }
-      : { dataDir: path.join(config.DATA_DIR, 'clickhouse') },
+      : { dataDir: path.join(config.DATA_DIR, 'clickhouse'), readSessions: config.CHDB_READ_SESSIONS },
   );
   const applied = await migrate(store);
   log.info('storage.ready', { engine: store.kind, migrations_applied: applied });
