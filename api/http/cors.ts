@@ -66,6 +66,16 @@ export function corsMiddleware(s: CorsSettings = defaultCors): RequestHandler {
   });
 }
 
+/**
+ * The CORS headers of every simple (non-preflight) response when they do not depend on the request: none when
+ * CORS is off, `Access-Control-Allow-Origin: *` for any origin. null when they depend on the request's origin
+ * (then only the middleware may answer).
+ */
+export function staticCorsHeaders(s: CorsSettings = defaultCors): Record<string, string> | null {
+  if (!s.enabled) return {};
+  return s.origins.includes('*') ? { 'Access-Control-Allow-Origin': '*' } : null;
+}
+
 /** The settings from the validated configuration (platform/config.ts CORS_*). */
 export function corsFromConfig(
   c: Pick<

@@ -2,8 +2,8 @@
 // One OpenAPI document drives both /swagger/doc.json and request validation.
 import express, { type Express } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
-import { createServiceApp } from '../http/app.js';
-import type { CorsSettings } from '../http/cors.js';
+import { addFastLane, createServiceApp } from '../http/app.js';
+import { type CorsSettings, staticCorsHeaders } from '../http/cors.js';
 import { errorHandler, notFoundHandler } from '../http/errors.js';
 import { createQuoteProvider, type LzQuoteProvider } from '../../routing/lz-quote.js';
 import type { Registry } from '../../routing/registry.js';
@@ -40,6 +40,9 @@ export function createRouterApp(opts: RouterAppOptions): Express {
   });
   // The status of a tx in memory is answered before validation (same answer, a third of the CPU).
   opts.tracking?.mountBeforeValidation?.(app);
+  // …and, once the server listens, before express itself (same answers; express is most of a status request's CPU).
+  const lane = opts.tracking?.fastLane?.(staticCorsHeaders(opts.cors));
+  if (lane) addFastLane(app, lane);
   app.use(
     OpenApiValidator.middleware({
       // The validator mutates the spec it is given; keep the served document pristine.

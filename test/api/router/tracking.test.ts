@@ -1,12 +1,14 @@
 // GET /v2/tx/status through the real router app (OpenAPI validation on) over real tracking (chDB, Temporal dev
 // server, simnet): the in-memory fast path answers exactly what the validated route answers, never touches
 // ClickHouse for a tracked tx, and leaves every error answer to the validator and the handler.
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRouterApp } from '../../../api/router/app.js';
 import { createTrackingRoutes } from '../../../api/router/tracking/index.js';
+import { statusFastLane } from '../../../api/router/tracking/handlers.js';
 import { loadRouterRegistry } from '../../../routing/registry.js';
 import { closeServer, listen } from '../../../api/http/app.js';
+import { registry } from '../../../platform/metrics.js';
 import { startHarness, terminal, type Harness } from '../../tracking/harness.js';
 import { SIM } from '../../../devnet/simnet/index.js';
 
@@ -95,5 +97,101 @@ describe('GET /v2/tx/status on the router app', () => {
     });
     const otherChain = await get(`chain_id=nochain-1&tx_hash=${tx.txHash}`);
     expect(otherChain.status).toBe(404);
+  }, 60_000);
+
+  it('answers from the fast lane before express exactly as express does, and counts it in the metrics', async () => {
+    const tx = h.simnet.deposit({ l2: SIM.move });
+    expect((await h.track(tx.chainId, tx.txHash)).status).toBe(200);
+    const app = createRouterApp({
+      registry: loadRouterRegistry({ ROUTER_NETWORK: 'mainnet' }),
+      tracking: createTrackingRoutes(h.tracking.service),
+    });
+    // The same app without the lane: a plain node server over express.
+    const plain = createServer(app).listen(0, '127.0.0.1');
+    await new Promise((r) => plain.once('listening', r));
+    const viaLane = await listen(app, 0);
+    const base = (s: Server) => `http://127.0.0.1:${(s.address() as { port: number }).port}`;
+    const q = `/v2/tx/status?chain_id=${tx.chainId}&tx_hash=${tx.txHash}`;
+    const served = async () =>
+      Number(
+        (await registry.getSingleMetricAsString('http_requests_total'))
+          .split('\n')
+          .find((l) => l.includes('service="router"') && l.includes('route="/v2/tx/status"') && l.includes('"200"'))
+          ?.split(' ')
+          .at(-1) ?? 0,
+      );
+    try {
+      const before = await served();
+      const [a, b] = await Promise.all([fetch(`${base(viaLane)}${q}`), fetch(`${base(plain)}${q}`)]);
+      const headers = (r: Response) =>
+        Object.fromEntries([...r.headers].filter(([k]) => !['date', 'connection', 'keep-alive'].includes(k)).sort());
+      expect(headers(a)).toEqual(headers(b));
+      expect(headers(a)['access-control-allow-origin']).toBe('*');
+      expect(await a.text()).toBe(await b.text());
+      expect(await served()).toBe(before + 2);
+      // HEAD and a different path spelling go on to express, which still answers them.
+      expect((await fetch(`${base(viaLane)}${q}`, { method: 'HEAD' })).status).toBe(200);
+      expect((await fetch(`${base(viaLane)}${q.replace('/status?', '/status/?')}`)).status).toBe(200);
+    } finally {
+      await closeServer(viaLane);
+      await closeServer(plain);
+    }
+  }, 60_000);
+
+  it('leaves the answer to express when the CORS headers depend on the origin', async () => {
+    const tx = h.simnet.deposit({ l2: SIM.move });
+    expect((await h.track(tx.chainId, tx.txHash)).status).toBe(200);
+    const app = createRouterApp({
+      registry: loadRouterRegistry({ ROUTER_NETWORK: 'mainnet' }),
+      tracking: createTrackingRoutes(h.tracking.service),
+      cors: { enabled: true, origins: ['https://scan.example.com'], methods: ['GET'], headers: ['*'], maxAge: 0 },
+    });
+    const s = await listen(app, 0);
+    try {
+      const r = await fetch(
+        `http://127.0.0.1:${(s.address() as { port: number }).port}/v2/tx/status?chain_id=${tx.chainId}&tx_hash=${tx.txHash}`,
+        { headers: { origin: 'https://scan.example.com' } },
+      );
+      expect(r.status).toBe(200);
+      expect(r.headers.get('access-control-allow-origin')).toBe('https://scan.example.com');
+      expect(r.headers.get('vary')).toMatch(/Origin/);
+    } finally {
+      await closeServer(s);
+    }
+  }, 60_000);
+
+  it('the lane answers only a GET of exactly the two parameters with the tx in memory, and hands on the rest', async () => {
+    const tx = h.simnet.deposit({ l2: SIM.move });
+    expect((await h.track(tx.chainId, tx.txHash)).status).toBe(200);
+    const lane = statusFastLane(h.tracking.service, {});
+    expect(lane).toBeDefined();
+    expect(statusFastLane(h.tracking.service, null)).toBeUndefined();
+    // A server with only the lane: 599 marks "handed on".
+    const s = createServer((req, res) => {
+      if (lane?.(req, res) === null) res.writeHead(599).end();
+    }).listen(0, '127.0.0.1');
+    await new Promise((r) => s.once('listening', r));
+    const at = (path: string, method = 'GET') =>
+      fetch(`http://127.0.0.1:${(s.address() as { port: number }).port}${path}`, { method }).then((r) => r.status);
+    const q = `chain_id=${tx.chainId}&tx_hash=${tx.txHash}`;
+    try {
+      expect(await at(`/v2/tx/status?${q}`)).toBe(200);
+      expect(await at(`/v2/tx/status?tx_hash=${tx.txHash.toLowerCase()}&chain_id=${tx.chainId}`)).toBe(200);
+      for (const handedOn of [
+        `/v2/tx/status?${q}&foo=1`,
+        `/v2/tx/status?${q}&chain_id=${tx.chainId}`,
+        `/v2/tx/status?chain_id=${tx.chainId}`,
+        `/v2/tx/status?chain_id=${tx.chainId}&tx_hash[]=${tx.txHash}`,
+        `/v2/tx/status?chain_id=${tx.chainId}&tx_hash=xyz`,
+        `/v2/tx/status?chain_id=${tx.chainId}&tx_hash=${'CD'.repeat(32)}`,
+        `/v2/tx/status?chain_id=bad%20chain&tx_hash=${tx.txHash}`,
+        `/v2/tx/status/?${q}`,
+        `/v2/tx/STATUS?${q}`,
+      ])
+        expect([handedOn, await at(handedOn)]).toEqual([handedOn, 599]);
+      expect(await at(`/v2/tx/status?${q}`, 'HEAD')).toBe(599);
+    } finally {
+      await closeServer(s);
+    }
   }, 60_000);
 });
