@@ -1,11 +1,11 @@
 // The latest rich-list snapshot of each token, held in memory so a page (any offset, either direction) is a slice
 // instead of an engine query (embedded chDB runs parameterised queries one at a time, so engine time per page caps
-// throughput). docs/indexer.md, "Rich list in memory".
+// throughput). docs/indexer.md, "Rich list".
 //
 // - Compact form: one Buffer per snapshot with every holder as a record `[tag][account][amount]` in rank order,
 //   plus a Uint32Array of record starts (n + 1 entries). `tag` is the account's UTF-8 length (< 128), or 0x80 when
 //   the account is `0x` + 40 lowercase hex digits, stored as its 20 bytes. The amount is its decimal text. About
-//   47 bytes per EVM holder (1 M holders ≈ 47 MB); a page builds its ≤ 1000 row objects on demand.
+//   48 bytes per EVM holder with its offset (1 M holders ≈ 48 MB); a page builds its ≤ 1000 row objects on demand.
 // - Loading: the first request for a token at a snapshot not held queues a background load and is answered by the
 //   engine, as are all requests until the load is complete. Loads run one at a time, in chunks of `chunkRows`
 //   ranks, one query each, yielding to requests in between, so the serialized engine is never held for long.
