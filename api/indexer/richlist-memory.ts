@@ -18,7 +18,9 @@
 // - Bound: `budgetBytes` over all held snapshots (INDEXER_RICHLIST_MEMORY_MB), least recently used token out
 //   first; a snapshot larger than the budget is never held (found while loading, remembered for that snapshot);
 //   0 turns the whole thing off. A load in progress also counts against the budget, so the bound holds while it
-//   runs, apart from the final join of its chunks (briefly twice the snapshot's size).
+//   runs, apart from the final join of its chunks (briefly twice the snapshot's size). Each held snapshot also
+//   counts a fixed 256 bytes, and at most 10,000 tokens are known at once (least recently used forgotten first),
+//   so requests for many unknown tokens (each an empty snapshot) stay bounded too.
 import type { Store } from '../../clickhouse/client.js';
 import { holdersByRank, holdersTotal, type HolderPage, type HolderRow } from '../../clickhouse/queries/richlist.js';
 import { log } from '../../platform/log.js';
@@ -35,9 +37,13 @@ const HEX_TAG = 0x80;
 const HEX_ACCOUNT = /^0x[0-9a-f]{40}$/;
 const DECIMAL = /^\d+$/;
 const MAX_BYTES = 0xffff_ffff;
+/** Counted per held snapshot besides its arrays (objects, map entry), so many tiny ones stay bounded too. */
+const OVERHEAD_BYTES = 256;
+/** Tokens known at once (held or not): requests for many unknown tokens must not grow the map without end. */
+const MAX_TOKENS = 10_000;
 
-/** Memory a held snapshot takes (its records plus its offsets). */
-export const heldBytes = (h: HeldSnapshot): number => h.data.length + h.starts.byteLength;
+/** Memory a held snapshot takes (its records, its offsets and a fixed overhead). */
+export const heldBytes = (h: HeldSnapshot): number => h.data.length + h.starts.byteLength + OVERHEAD_BYTES;
 
 /** Encode rows (in rank order) as consecutive records; `ends[i]` = end of row i's record within the chunk. */
 export function encodeRows(rows: readonly HolderRow[]): { data: Buffer; ends: Uint32Array } {
@@ -82,7 +88,7 @@ export class SnapshotBuilder {
   }
   /** Bytes the finished snapshot will take with what has been added so far. */
   get bytes(): number {
-    return this.size + this.starts.byteLength;
+    return this.size + this.starts.byteLength + OVERHEAD_BYTES;
   }
   add(rows: readonly HolderRow[]): void {
     if (this.count + rows.length > this.holders) throw new Error('more rich-list rows than holders');
@@ -230,6 +236,10 @@ export class RichListMemory {
     this.entries.delete(token);
     const e: Entry = { snapshot, state: 'queued', held: null, previous, retryAt: 0, loadingBytes: 0 };
     this.entries.set(token, e);
+    for (const t of this.entries.keys()) {
+      if (this.entries.size <= MAX_TOKENS) break;
+      if (this.entries.get(t)?.state !== 'loading') this.drop(t);
+    }
     this.enqueue(token);
     return e;
   }
@@ -290,7 +300,7 @@ export class RichListMemory {
     try {
       const n = await this.source.total(token, e.snapshot);
       // The smallest a record can be is 2 bytes (tag, one digit): skip a snapshot that cannot fit at all.
-      const fits = (n + 1) * 4 + n * 2 <= this.budgetBytes;
+      const fits = (n + 1) * 4 + n * 2 + OVERHEAD_BYTES <= this.budgetBytes;
       const b = new SnapshotBuilder(fits ? n : 0);
       const over = () => !fits || b.bytes > this.budgetBytes;
       while (!over() && b.rows < n && this.current(token, e)) {
