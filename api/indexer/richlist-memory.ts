@@ -11,9 +11,10 @@
 //   ranks, one query each, yielding to requests in between, so the serialized engine is never held for long.
 //   A snapshot is served only once every rank 1..n is in memory; a chunk of the wrong size (the snapshot was
 //   dropped under the load) fails the load.
-// - A newer snapshot for a token is loaded while the held one keeps answering (pages at most as stale as the load
-//   takes, less than the response cache's 10 s for this route); the old one is dropped when the new one is
-//   complete, or at once if the new load fails or does not fit. Without an older one held, the engine answers.
+// - A newer snapshot for a token drops the held one at once: the route only ever asks for the latest snapshot,
+//   whose pages go to the engine until the new load completes. Serving the old one meanwhile was tried and left
+//   out: once /status reports `rich_list_height` H, every page must be at H (devnet/minievm/verify-state.ts
+//   checks pages against the bank at H right after), and the old snapshot's engine rows are already dropped.
 // - A failed load is logged (`indexer.richlist_memory_load_failed`) and retried by a request after `retryMs`.
 // - Bound: `budgetBytes` over all held snapshots (INDEXER_RICHLIST_MEMORY_MB), least recently used token out
 //   first; a snapshot larger than the budget is never held (found while loading, remembered for that snapshot);
@@ -156,8 +157,6 @@ interface Entry {
   readonly snapshot: number;
   state: State;
   held: HeldSnapshot | null;
-  /** queued or loading: the token's previous snapshot, complete, served until this one is (then dropped). */
-  previous: { snapshot: number; held: HeldSnapshot } | null;
   /** failed: not retried before this time. */
   retryAt: number;
   /** loading: bytes taken so far. */
@@ -200,21 +199,19 @@ export class RichListMemory {
    */
   page(token: string, snapshot: number, desc: boolean, offset: number, limit: number): HolderPage | null {
     if (this.budgetBytes === 0) return null;
-    let e = this.entries.get(token);
-    if (!e || e.snapshot < snapshot) e = this.want(token, snapshot);
+    const e = this.entries.get(token);
+    if (e?.held && e.snapshot === snapshot) {
+      this.entries.delete(token); // most recently used last
+      this.entries.set(token, e);
+      return { snapshot, total: e.held.holders, rows: pageOf(e.held, desc, offset, limit) };
+    }
+    if (!e || e.snapshot < snapshot) this.want(token, snapshot);
     else if (e.snapshot === snapshot && e.state === 'failed' && Date.now() >= e.retryAt) {
       e.state = 'queued';
       this.enqueue(token);
     }
-    // An older snapshot than the one known (a height read just before a new one): the engine.
-    if (e.snapshot !== snapshot) return null;
-    // Held, or the previous complete snapshot while this one loads (as stale as a cached response, at most the
-    // load's time); queued, loading without a previous one, failed, too large: the engine.
-    const h = e.held ? { snapshot, held: e.held } : e.previous;
-    if (!h) return null;
-    this.entries.delete(token); // most recently used last
-    this.entries.set(token, e);
-    return { snapshot: h.snapshot, total: h.held.holders, rows: pageOf(h.held, desc, offset, limit) };
+    // An older snapshot than the one known (a height read just before a new one), queued, loading, too large: engine.
+    return null;
   }
 
   /** Forget everything (the indexed height went down: snapshots may be rebuilt). */
@@ -229,34 +226,22 @@ export class RichListMemory {
     while (this.worker) await this.worker;
   }
 
-  /** A newer snapshot of a token: load it, keeping the last complete one to serve meanwhile. */
-  private want(token: string, snapshot: number): Entry {
-    const old = this.entries.get(token);
-    const previous = old?.held ? { snapshot: old.snapshot, held: old.held } : (old?.previous ?? null);
-    this.entries.delete(token);
-    const e: Entry = { snapshot, state: 'queued', held: null, previous, retryAt: 0, loadingBytes: 0 };
-    this.entries.set(token, e);
+  /** A newer snapshot of a token (the held one, if any, is dropped at once): load it. */
+  private want(token: string, snapshot: number): void {
+    this.drop(token);
+    this.entries.set(token, { snapshot, state: 'queued', held: null, retryAt: 0, loadingBytes: 0 });
     for (const t of this.entries.keys()) {
       if (this.entries.size <= MAX_TOKENS) break;
       if (this.entries.get(t)?.state !== 'loading') this.drop(t);
     }
     this.enqueue(token);
-    return e;
   }
 
   private drop(token: string): void {
     const e = this.entries.get(token);
     if (!e) return;
     if (e.held) this.heldTotal -= heldBytes(e.held);
-    this.dropPrevious(e);
     this.entries.delete(token);
-    metrics.richListMemoryBytes.set(this.heldTotal);
-  }
-
-  private dropPrevious(e: Entry): void {
-    if (!e.previous) return;
-    this.heldTotal -= heldBytes(e.previous.held);
-    e.previous = null;
     metrics.richListMemoryBytes.set(this.heldTotal);
   }
 
@@ -318,7 +303,6 @@ export class RichListMemory {
       e.loadingBytes = 0;
       if (!this.current(token, e)) return;
       if (over()) {
-        this.dropPrevious(e);
         e.state = 'too_large';
         metrics.richListMemoryLoads.inc({ result: 'too_large' });
         log.info('indexer.richlist_memory_too_large', {
@@ -330,7 +314,6 @@ export class RichListMemory {
         return;
       }
       const held = b.finish();
-      this.dropPrevious(e);
       e.held = held;
       e.state = 'held';
       this.heldTotal += heldBytes(held);
@@ -347,7 +330,6 @@ export class RichListMemory {
     } catch (err) {
       e.loadingBytes = 0;
       if (!this.current(token, e)) return;
-      this.dropPrevious(e); // never serve the old one for longer than a load takes
       e.state = 'failed';
       e.retryAt = Date.now() + this.retryMs;
       metrics.richListMemoryLoads.inc({ result: 'failed' });
@@ -360,14 +342,11 @@ export class RichListMemory {
     }
   }
 
-  /** Drop least recently used snapshots of other tokens until `more` bytes fit in the budget. */
+  /** Drop least recently used held snapshots of other tokens until `more` bytes fit in the budget. */
   private evictFor(token: string, more: number): void {
     for (const [t, x] of this.entries) {
       if (this.committed() + more <= this.budgetBytes) return;
-      if (t !== token && (x.held || x.previous)) this.drop(t);
+      if (t !== token && x.held) this.drop(t);
     }
-    // Still no room: the token's own previous snapshot goes (the engine answers until the new one is held).
-    const own = this.entries.get(token);
-    if (own && this.committed() + more > this.budgetBytes) this.dropPrevious(own);
   }
 }
