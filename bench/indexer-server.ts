@@ -59,6 +59,11 @@ const app = createIndexerApp({
     process.env.BENCH_IMMUTABLE_CACHE_MB === undefined
       ? undefined
       : Number(process.env.BENCH_IMMUTABLE_CACHE_MB) * 2 ** 20,
+  // Rich-list snapshots held in memory as in production (256 MiB); BENCH_RICHLIST_MEMORY_MB=0 keeps the engine path.
+  richListMemoryBytes:
+    process.env.BENCH_RICHLIST_MEMORY_MB === undefined
+      ? undefined
+      : Number(process.env.BENCH_RICHLIST_MEMORY_MB) * 2 ** 20,
 });
 // Bench-only route (never in the production app): the engine floor measured in the API's own process, since
 // chDB binds one data directory per process.

@@ -31,4 +31,15 @@ export const metrics = {
     labelNames: ['kind'],
     registers: [registry],
   }),
+  richListMemoryBytes: new client.Gauge({
+    name: 'indexer_richlist_memory_bytes',
+    help: 'Bytes of rich-list snapshots the indexer holds in memory (INDEXER_RICHLIST_MEMORY_MB)',
+    registers: [registry],
+  }),
+  richListMemoryLoads: new client.Counter({
+    name: 'indexer_richlist_memory_loads_total',
+    help: 'Rich-list snapshot loads into memory by result (held, too_large, failed)',
+    labelNames: ['result'],
+    registers: [registry],
+  }),
 };

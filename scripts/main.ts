@@ -158,6 +158,7 @@ export async function main(hooks: MainHooks = {}): Promise<void> {
       cors: corsFromConfig(config),
       responseCache: config.INDEXER_RESPONSE_CACHE,
       immutableCacheBytes: config.INDEXER_IMMUTABLE_CACHE_MB * 2 ** 20,
+      richListMemoryBytes: config.INDEXER_RICHLIST_MEMORY_MB * 2 ** 20,
     });
     servers.push(await listen(app, config.INDEXER_PORT, config.HTTP_HOST));
     log.info('indexer.listening', {

@@ -21,6 +21,7 @@ import { registerEvm } from './evm.js';
 import { registerCollections } from './collections.js';
 import { registerTokens } from './tokens.js';
 import { registerRichList } from './richlist.js';
+import { RichListMemory, storeSource } from './richlist-memory.js';
 import { registerStats } from './stats.js';
 import { registerDashboard } from './dashboard.js';
 
@@ -42,6 +43,12 @@ export interface IndexerAppOptions {
   immutableCacheBytes?: number;
   /** Use this instance instead (tests inspect it). */
   immutableCache?: ImmutableCache;
+  /**
+   * Bytes of rich-list snapshots held in memory (api/indexer/richlist-memory.ts), 0 = off; 256 MiB by default.
+   */
+  richListMemoryBytes?: number;
+  /** Use this instance instead (tests inspect it). */
+  richListMemory?: RichListMemory;
   /** Router service base URL: the dashboard shows its transfer statistics when set. */
   routerUrl?: string;
   /** Cross-origin access; default: any origin (api/http/cors.ts). */
@@ -89,6 +96,9 @@ export function createIndexerApp(opts: IndexerAppOptions): Express {
   const immutable = opts.immutableCache ?? new ImmutableCache(opts.immutableCacheBytes ?? 64 * 2 ** 20);
   // Totals are keyed by the tip (or are final), so they stay on even when the cache of answers is off.
   const totals = new ImmutableCache(Math.max(2 ** 20, immutable.maxBytes / 16));
+  const richList =
+    opts.richListMemory ??
+    new RichListMemory(storeSource(opts.store), { budgetBytes: opts.richListMemoryBytes ?? 256 * 2 ** 20 });
   const feed = statusFeed(
     opts.store,
     {
@@ -100,6 +110,7 @@ export function createIndexerApp(opts: IndexerAppOptions): Express {
       onRewind: () => {
         immutable.clear();
         totals.clear();
+        richList.clear();
       },
     },
   );
@@ -149,7 +160,7 @@ export function createIndexerApp(opts: IndexerAppOptions): Express {
   registerEvm(router, ctx);
   registerCollections(router, ctx);
   registerTokens(router, ctx);
-  registerRichList(router, ctx);
+  registerRichList(router, ctx, richList);
   registerStats(router, ctx, { restUrl: opts.chain?.restUrl });
   app.use(router);
   app.use(notFoundHandler());

@@ -1,13 +1,15 @@
 // GET /indexer/richlist/v1/{denom} (docs/indexer.md). EVM rollups only (product rule); ordered by
 // amount then account (the ingest's rank), paged by offset, which is a key range on rank.
 // A snapshot never changes once written, so pages are cached by (token, snapshot, direction, offset, limit);
-// the latest snapshot height itself is re-read at most once a second.
+// the latest snapshot height itself is re-read at most once a second. Once the latest snapshot of a token is
+// loaded into memory (api/indexer/richlist-memory.ts, INDEXER_RICHLIST_MEMORY_MB), its pages are slices of it.
 import type { Router } from 'express';
 import { ApiError } from '../http/errors.js';
 import { holdersPage, holdersTotal, latestSnapshot, type HolderPage } from '../../clickhouse/queries/richlist.js';
 import { handle, str, type IndexerContext } from './context.js';
 import { pageResult, parsePage, type RawPageQuery } from './pagination.js';
 import { normaliseDenom } from './params.js';
+import type { RichListMemory } from './richlist-memory.js';
 
 const SNAPSHOT_TTL_MS = 1000;
 const MAX_CACHED_PAGES = 2000;
@@ -26,7 +28,7 @@ class PageCache {
   }
 }
 
-export function registerRichList(r: Router, ctx: IndexerContext): void {
+export function registerRichList(r: Router, ctx: IndexerContext, memory: RichListMemory): void {
   const pages = new PageCache();
   let snapshot: { at: number; value: Promise<number> } | null = null;
   const currentSnapshot = () => {
@@ -53,14 +55,15 @@ export function registerRichList(r: Router, ctx: IndexerContext): void {
       const height = await currentSnapshot();
       const got =
         height > 0
-          ? await pages.get(`${token}|${height}|${page.reverse}|${page.offset}|${page.limit}`, async () => {
+          ? (memory.page(token, height, page.reverse, page.offset, page.limit + 1) ??
+            (await pages.get(`${token}|${height}|${page.reverse}|${page.offset}|${page.limit}`, async () => {
               // The holder count of a snapshot is final: read once, kept apart from the pages.
               const total =
                 (await ctx.totals.through(`richlist|${token}|${height}`, () =>
                   holdersTotal(ctx.store, token, height),
                 )) ?? 0;
               return holdersPage(ctx.store, token, height, page.reverse, page.offset, page.limit + 1, total);
-            })
+            })))
           : { snapshot: 0, total: 0, rows: [] };
       const { rows, pagination } = pageResult(page, got.rows, page.countTotal ? String(got.total) : '0', 'offset');
       res.json({ holders: rows, pagination });

@@ -56,3 +56,23 @@ export async function holdersPage(
         );
   return { snapshot, total, rows };
 }
+
+/**
+ * Holders with `lo < rank <= hi`, in rank order (largest first): how the API loads a whole snapshot into memory
+ * in bounded chunks (api/indexer/richlist-memory.ts). A key range on the primary key, like a page.
+ */
+export async function holdersByRank(
+  store: Store,
+  token: string,
+  snapshot: number,
+  lo: number,
+  hi: number,
+): Promise<HolderRow[]> {
+  if (hi <= lo) return [];
+  return store.rows<HolderRow>(
+    `SELECT account, toString(amount) AS amount FROM richlist
+     WHERE token = {token:String} AND snapshot_height = {h:UInt64} AND rank > {lo:UInt64} AND rank <= {hi:UInt64}
+     ORDER BY rank ASC`,
+    { token, h: snapshot, lo, hi },
+  );
+}
