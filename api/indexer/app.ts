@@ -2,12 +2,12 @@
 // OpenAPI document it serves at /swagger/doc.json.
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
-import { createServiceApp } from '../http/app.js';
-import type { CorsSettings } from '../http/cors.js';
+import { addFastLane, createServiceApp } from '../http/app.js';
+import { type CorsSettings, staticCorsHeaders } from '../http/cors.js';
 import { ApiError, errorHandler, notFoundHandler } from '../http/errors.js';
 import type { Store } from '../../clickhouse/client.js';
 import type { AppConfig } from '../../platform/config.js';
-import { responseCache } from './cache.js';
+import { createResponseCache } from './cache.js';
 import { createChainLookups, type ChainLookups } from './chain.js';
 import type { IndexerContext } from './context.js';
 import { statusFeed } from './status-feed.js';
@@ -139,7 +139,13 @@ export function createIndexerApp(opts: IndexerAppOptions): Express {
   registerDashboard(app, { routerUrl: opts.routerUrl, vm: config.VM });
   app.use(trailingSlash);
   app.use(emptyFilters);
-  if (opts.responseCache !== false) app.use(responseCache());
+  if (opts.responseCache !== false) {
+    const cache = createResponseCache();
+    app.use(cache.middleware);
+    // Hits are also answered before express once the server listens (same answers; api/http/app.ts FastLane).
+    const cors = staticCorsHeaders(opts.cors);
+    if (cors) addFastLane(app, cache.lane(cors));
+  }
   app.use(
     OpenApiValidator.middleware({
       // The validator mutates what it is given; keep the served document pristine.

@@ -2,6 +2,9 @@
 // (1 s for lists and status, 10 s for single objects, avg_blocktime and the rich list), `X-Cache: hit|miss`.
 // Only 200 answers are kept. Bounded by total bytes, oldest entries evicted first. Concurrent misses on one key
 // wait for the first to finish instead of all asking the engine (no stampede when a hot page expires).
+// A hit is also served before express (`lane`, api/http/app.ts FastLane): express's per-request work was most
+// of a hit's cost.
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
 
 interface Entry {
@@ -21,7 +24,25 @@ export function ttlFor(path: string): number {
   return TEN_SECONDS.some((r) => r.test(path)) ? 10_000 : 1_000;
 }
 
+export interface ResponseCache {
+  /** The express middleware: serves hits, stores cacheable 200 answers. */
+  middleware: RequestHandler;
+  /**
+   * A hit answered before express, with the headers express sends for it plus `corsHeaders` (the app's CORS
+   * headers when they do not depend on the request, api/http/cors.ts `staticCorsHeaders`); null hands the request
+   * on. A key only exists once the same raw URL went through the whole chain and answered 200.
+   */
+  lane(corsHeaders: Record<string, string>): (req: IncomingMessage, res: ServerResponse) => string | null;
+}
+
+/** Route label of the request metrics for a hit served by the lane. */
+export const CACHE_HIT_ROUTE = 'response_cache_hit';
+
 export function responseCache(maxBytes = 64 * 1024 * 1024): RequestHandler {
+  return createResponseCache(maxBytes).middleware;
+}
+
+export function createResponseCache(maxBytes = 64 * 1024 * 1024): ResponseCache {
   const entries = new Map<string, Entry>();
   const inflight = new Map<string, Promise<void>>();
   let bytes = 0;
@@ -60,7 +81,7 @@ export function responseCache(maxBytes = 64 * 1024 * 1024): RequestHandler {
     next();
   };
 
-  return (req, res, next) => {
+  const middleware: RequestHandler = (req, res, next) => {
     if (req.method !== 'GET' || !(req.path === '/status' || req.path.startsWith('/indexer/'))) return next();
     const key = `GET:${req.originalUrl}`;
     if (serveHit(key, res)) return;
@@ -84,4 +105,20 @@ export function responseCache(maxBytes = 64 * 1024 * 1024): RequestHandler {
     drop(key);
     compute(key, req, res, next);
   };
+  const lane =
+    (corsHeaders: Record<string, string>) =>
+    (req: IncomingMessage, res: ServerResponse): string | null => {
+      if (req.method !== 'GET' || req.url === undefined) return null;
+      const hit = entries.get(`GET:${req.url}`);
+      if (!hit || hit.expires <= Date.now()) return null;
+      res.writeHead(200, {
+        ...corsHeaders,
+        'X-Cache': 'hit',
+        'Content-Type': 'application/json; charset=utf-8',
+        'Content-Length': Buffer.byteLength(hit.body),
+      });
+      res.end(hit.body);
+      return CACHE_HIT_ROUTE;
+    };
+  return { middleware, lane };
 }

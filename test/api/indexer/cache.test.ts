@@ -1,11 +1,11 @@
 // The upstream-style response cache on a real express server on loopback: per-URL hits, TTLs by route,
 // only 200s kept, and one computation for many concurrent misses of the same page.
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeServer, listen } from '../../../api/http/app.js';
-import { responseCache, ttlFor } from '../../../api/indexer/cache.js';
+import { addFastLane, closeServer, createServiceApp, listen } from '../../../api/http/app.js';
+import { createResponseCache, responseCache, ttlFor } from '../../../api/indexer/cache.js';
 
 let server: Server;
 let base = '';
@@ -61,5 +61,45 @@ describe('response cache', () => {
     expect(ttlFor('/indexer/nft/v1/collections/by_name')).toBe(1_000);
     expect(ttlFor('/indexer/tx/v1/txs')).toBe(1_000);
     expect(ttlFor('/status')).toBe(1_000);
+  });
+
+  it('serves hits before express with the headers express sends, and hands misses on', async () => {
+    // The real service scaffolding (CORS for any origin, metrics, no ETag, no x-powered-by).
+    const app = createServiceApp({ service: 'indexer', openapi: {} });
+    let reachedExpress = 0;
+    app.use((_req, _res, next) => {
+      reachedExpress++;
+      next();
+    });
+    const cache = createResponseCache();
+    app.use(cache.middleware);
+    app.get('/indexer/tx/v1/txs/:hash', (req, res) => res.json({ hash: req.params.hash }));
+    addFastLane(app, cache.lane({ 'Access-Control-Allow-Origin': '*' }));
+    const viaLane = await listen(app, 0);
+    const plain = createServer(app).listen(0, '127.0.0.1');
+    await new Promise((r) => plain.once('listening', r));
+    const url = (s: Server, p: string) => `http://127.0.0.1:${(s.address() as AddressInfo).port}${p}`;
+    const headers = (r: Response) =>
+      Object.fromEntries([...r.headers].filter(([k]) => !['date', 'connection', 'keep-alive'].includes(k)).sort());
+    try {
+      const miss = await fetch(url(viaLane, '/indexer/tx/v1/txs/AB?x=1'));
+      expect(miss.headers.get('x-cache')).toBe('miss');
+      expect(reachedExpress).toBe(1);
+      const laneHit = await fetch(url(viaLane, '/indexer/tx/v1/txs/AB?x=1'));
+      expect(reachedExpress).toBe(1); // answered before express
+      const expressHit = await fetch(url(plain, '/indexer/tx/v1/txs/AB?x=1'));
+      expect(reachedExpress).toBe(2);
+      expect(expressHit.headers.get('x-cache')).toBe('hit');
+      expect(headers(laneHit)).toEqual(headers(expressHit));
+      expect(laneHit.headers.get('access-control-allow-origin')).toBe('*');
+      expect(await laneHit.text()).toBe(await expressHit.text());
+      // another raw URL, a HEAD and a POST go on to express
+      await fetch(url(viaLane, '/indexer/tx/v1/txs/AB?x=2'));
+      await fetch(url(viaLane, '/indexer/tx/v1/txs/AB?x=1'), { method: 'HEAD' });
+      expect(reachedExpress).toBe(4);
+    } finally {
+      await closeServer(viaLane);
+      await closeServer(plain);
+    }
   });
 });
