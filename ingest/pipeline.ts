@@ -39,6 +39,8 @@ export interface IngestOptions {
   enrich?: boolean;
   /** Called after each table's inserts of a batch (fault injection for the crash test; see writer.writeBatch). */
   afterInsert?: (table: string) => void;
+  /** Called once a batch's checkpoint or a rich-list snapshot is written (the API's status feed in this process). */
+  onIndexed?: (height: number) => void;
 }
 
 type Fetched = Pick<FetchedBlock, 'height' | 'receipts' | 'traces'>;
@@ -169,6 +171,7 @@ export function createIngest(opts: IngestOptions): Ingest {
     metrics.ingestTxs.inc(txs);
     indexed = facts[facts.length - 1]!.height;
     metrics.ingestHeight.set(indexed);
+    opts.onIndexed?.(indexed);
     if (vm === 'evm' && facts.some((f) => f.txs.some((t) => t.logs.length > 0))) richListDirty = true;
     return { txs, events: facts.reduce((n, f) => n + f.txs.reduce((m, t) => m + t.eventCount, 0), 0) };
   }
@@ -186,6 +189,7 @@ export function createIngest(opts: IngestOptions): Ingest {
     lastRichList = Date.now();
     lastBuildMs = lastRichList - t0;
     log.info('ingest.richlist_snapshot', { height: indexed, holders, ms: lastRichList - t0 });
+    opts.onIndexed?.(indexed);
   }
 
   async function loop() {

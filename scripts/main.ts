@@ -112,6 +112,8 @@ export async function main(hooks: MainHooks = {}): Promise<void> {
   process.on('SIGTERM', () => void shutdown(0, 'SIGTERM'));
   process.on('SIGINT', () => void shutdown(0, 'SIGINT'));
 
+  // The ingest tells the indexer API in the same process when a height is written (its /status moves at once).
+  const indexedListeners: (() => void)[] = [];
   if ((role === 'all' || role === 'ingest') && config.INGEST_ENABLED && chain) {
     const { createIngest } = await import('../ingest/pipeline.js');
     const { createChainSource } = await import('../ingest/source.js');
@@ -134,6 +136,9 @@ export async function main(hooks: MainHooks = {}): Promise<void> {
       richListIntervalMs: config.RICHLIST_INTERVAL_MS,
       stopAtHeight: config.INGEST_STOP_AT_HEIGHT,
       afterInsert: hooks.afterInsert,
+      onIndexed: () => {
+        for (const l of indexedListeners) l();
+      },
     });
     ingest.run().then(
       () => {
@@ -159,6 +164,7 @@ export async function main(hooks: MainHooks = {}): Promise<void> {
       responseCache: config.INDEXER_RESPONSE_CACHE,
       immutableCacheBytes: config.INDEXER_IMMUTABLE_CACHE_MB * 2 ** 20,
       richListMemoryBytes: config.INDEXER_RICHLIST_MEMORY_MB * 2 ** 20,
+      onIndexed: (l) => indexedListeners.push(l),
     });
     servers.push(await listen(app, config.INDEXER_PORT, config.HTTP_HOST));
     log.info('indexer.listening', {

@@ -21,6 +21,11 @@ export interface StatusFeed {
   facts(): Promise<StatusFacts>;
   /** Last complete indexed height, 0 when nothing is indexed. */
   tip(): Promise<number>;
+  /**
+   * The indexed height moved (the ingest in this process wrote a checkpoint or a rich-list snapshot): refresh now
+   * instead of at the next tick, while the API is in use. Coalesced: one read in flight and at most one after it.
+   */
+  poke(): void;
   /** Stop the background refresh (tests, shutdown). */
   stop(): void;
 }
@@ -32,6 +37,7 @@ export function statusFeed(store: Store, wants: StatusWants, opts: StatusFeedOpt
   let current: { facts: StatusFacts; at: number } | null = null;
   let pending: Promise<StatusFacts> | null = null;
   let lastUse = 0;
+  let again = false; // a poke arrived while a read was in flight: that read may predate the change
 
   const refresh = (): Promise<StatusFacts> => {
     if (pending) return pending;
@@ -45,6 +51,10 @@ export function statusFeed(store: Store, wants: StatusWants, opts: StatusFeedOpt
     pending = p;
     const clear = () => {
       if (pending === p) pending = null;
+      if (again) {
+        again = false;
+        refresh().catch(() => undefined);
+      }
     };
     p.then(clear, clear);
     return p;
@@ -68,6 +78,11 @@ export function statusFeed(store: Store, wants: StatusWants, opts: StatusFeedOpt
   return {
     facts,
     tip: async () => (await facts()).height ?? 0,
+    poke: () => {
+      if (Date.now() - lastUse >= idleMs) return; // idle: the next request reads afresh anyway
+      if (pending) again = true;
+      else refresh().catch(() => undefined);
+    },
     stop: () => clearInterval(timer),
   };
 }

@@ -42,6 +42,30 @@ describe('status feed', () => {
     }
   });
 
+  it('moves at once when poked by the ingest, even with a long refresh period', async () => {
+    const feed = statusFeed(
+      store,
+      { internalTxs: false, richList: false, chainId: true },
+      { intervalMs: 60_000, maxAgeMs: 60_000 },
+    );
+    try {
+      const before = await feed.tip();
+      await store.insert('ingest_checkpoints', [{ height: before + 10 }]);
+      feed.poke();
+      // a second write while that read may be in flight is not lost: one more read follows it
+      await store.insert('ingest_checkpoints', [{ height: before + 11 }]);
+      feed.poke();
+      let seen = before;
+      for (let i = 0; i < 40 && seen !== before + 11; i++) {
+        await sleep(10);
+        seen = await feed.tip();
+      }
+      expect(seen).toBe(before + 11);
+    } finally {
+      feed.stop();
+    }
+  });
+
   it('waits for a fresh read when its copy is older than maxAgeMs (an idle API)', async () => {
     const feed = statusFeed(
       store,
