@@ -54,7 +54,11 @@ export function registerBlocks(r: Router, ctx: IndexerContext): void {
     '/indexer/block/v1/avg_blocktime',
     handle(async (_req, res) => {
       const tip = await ctx.tip();
-      res.json({ avg_block_time: averageBlockTime(await latestBlockTimes(ctx.store, AVG_WINDOW, tip)) });
+      // Final for a given tip: read once per indexed height.
+      const times = await ctx.immutable.through(`avg_blocktime|${tip}`, () =>
+        latestBlockTimes(ctx.store, AVG_WINDOW, tip),
+      );
+      res.json({ avg_block_time: averageBlockTime(times ?? []) });
     }),
   );
 
@@ -65,13 +69,13 @@ export function registerBlocks(r: Router, ctx: IndexerContext): void {
       const tip = await ctx.tip();
       const cursor = page.cursor?.kind === 'height' ? page.cursor.height : null;
       const w = { desc: page.reverse, limit: page.limit + 1, offset: page.offset };
-      // A descending page after a cursor at or below the tip + 1 holds only final blocks: kept.
-      const rows =
+      // A descending page after a cursor at or below the tip + 1 holds only final blocks: kept. Any other page
+      // is final for a given tip (the first page changes with every block): kept under the tip.
+      const key =
         cursor !== null && page.reverse && cursor <= tip + 1
-          ? ((await ctx.immutable.through(`blocks|${w.limit}|${cursor}`, () =>
-              listBlocks(ctx.store, w, cursor, tip),
-            )) ?? [])
-          : await listBlocks(ctx.store, w, cursor, tip);
+          ? `blocks|${w.limit}|${cursor}`
+          : `blocks@${tip}|${w.desc}|${w.limit}|${w.offset}|${cursor}`;
+      const rows = (await ctx.immutable.through(key, () => listBlocks(ctx.store, w, cursor, tip))) ?? [];
       // total is the latest height regardless of count_total (§3.5)
       const { rows: shown, pagination } = pageResult(page, rows, String(tip), (b) => ({
         kind: 'height',
