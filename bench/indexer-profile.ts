@@ -71,7 +71,7 @@ await timed('by_account page: listTxDocs without total', () => page(false));
   for (let i = 0; i < N; i++) {
     const t0 = process.hrtime.bigint();
     const rs = await store.client.query({
-      query: `SELECT sequence, json FROM tx_docs WHERE sequence IN (SELECT sequence FROM account_txs WHERE account = {a:String} AND sequence < {m:UInt64} ORDER BY sequence DESC LIMIT 101) ORDER BY sequence DESC LIMIT 1 BY sequence`,
+      query: `SELECT sequence, json FROM tx_documents WHERE sequence IN (SELECT sequence FROM account_txs WHERE account = {a:String} AND sequence < {m:UInt64} ORDER BY sequence DESC LIMIT 101) ORDER BY sequence DESC LIMIT 1 BY sequence`,
       query_params: { a: account(), m: maxSequence.toString() },
       format: 'JSONEachRow',
     });

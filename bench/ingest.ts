@@ -61,7 +61,7 @@ const secs = Number(process.hrtime.bigint() - t0) / 1e9;
 const peakRss = vmHwm();
 
 const [counts] = await store.rows<{ txs: string; events: string }>(
-  "SELECT count() AS txs, sum(JSONLength(json, 'events')) AS events FROM tx_docs",
+  "SELECT count() AS txs, sum(JSONLength(json, 'events')) AS events FROM tx_documents",
 );
 const [disk] = await store.rows<{ bytes: string }>(
   'SELECT sum(bytes_on_disk) AS bytes FROM system.parts WHERE active AND database = currentDatabase()',

@@ -9,7 +9,8 @@ import { markStatsDirty, rebuildDirtyStats, sealNewAccounts } from './stats.js';
 
 /**
  * Every table holding rows of a height (facts and the lookup tables the views derive from them), in migration
- * order: each `CREATE TABLE` of clickhouse/migrations with a `height UInt64` column, except the checkpoint table.
+ * order: each `CREATE TABLE` of clickhouse/migrations with a `height UInt64` column, except the checkpoint table
+ * and tables a later migration drops.
  */
 export const HEIGHT_TABLES: readonly string[] = heightTables();
 
@@ -17,6 +18,8 @@ function heightTables(): string[] {
   const out: string[] = [];
   for (const m of listMigrations())
     for (const stmt of splitStatements(readFileSync(m.file, 'utf8'))) {
+      const dropped = /^DROP TABLE IF EXISTS (\w+)$/.exec(stmt)?.[1];
+      if (dropped && out.includes(dropped)) out.splice(out.indexOf(dropped), 1);
       const t = /^CREATE TABLE IF NOT EXISTS (\w+)\s*\(/.exec(stmt)?.[1];
       if (t && t !== 'ingest_checkpoints' && /^\s*height\s+UInt64\b/m.test(stmt)) out.push(t);
     }
@@ -97,7 +100,7 @@ export async function insertFacts(
   for (const table of insertOrder(Object.keys(rows))) {
     const list = rows[table]!;
     // chDB inlines an insert's whole body into one statement: keep each statement small to bound memory.
-    const chunk = table === 'tx_docs' || table === 'evm_txs' ? 2000 : 20_000;
+    const chunk = table === 'tx_documents' || table === 'evm_txs' ? 2000 : 20_000;
     for (let i = 0; i < list.length; i += chunk) await store.insert(table, list.slice(i, i + chunk), INSERT_SETTINGS);
     afterInsert?.(table);
   }

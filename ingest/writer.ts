@@ -58,7 +58,7 @@ export function batchRows(batch: readonly BlockBatchItem[]) {
     evm_contracts: [] as object[],
     ingest_errors: [] as object[],
     nft_holdings: [] as object[],
-    tx_docs: [] as object[],
+    tx_documents: [] as object[],
   };
   for (const { facts: b, blockTimeMs, receipts, traces } of batch) {
     const time = b.time.clickhouse;
@@ -86,7 +86,7 @@ export function batchRows(batch: readonly BlockBatchItem[]) {
         accounts: t.accounts,
         time,
       });
-      rows.tx_docs.push({ sequence: t.sequence, height: b.height, json: t.json });
+      rows.tx_documents.push({ sequence: t.sequence, height: b.height, json: t.json });
       t.logs.forEach((l, i) => {
         rows.evm_logs.push({
           height: b.height,

@@ -286,18 +286,6 @@ ENGINE = Distributed('{cluster}', currentDatabase(), nft_objects_local, height);
 CREATE MATERIALIZED VIEW IF NOT EXISTS nft_objects_mv ON CLUSTER '{cluster}' TO nft_objects_local AS
 SELECT object_addr, collection, token_id, height FROM nft_events_local WHERE kind = 'mint' AND object_addr != '';
 
-CREATE TABLE IF NOT EXISTS tx_docs_local ON CLUSTER '{cluster}'
-(
-    sequence UInt64,
-    height   UInt64,
-    json     String CODEC(ZSTD(1))
-)
-ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/{database}/tx_docs_local', '{replica}') ORDER BY sequence
-SETTINGS index_granularity = 32, min_compress_block_size = 16384, max_compress_block_size = 65536;
-
-CREATE TABLE IF NOT EXISTS tx_docs ON CLUSTER '{cluster}' AS tx_docs_local
-ENGINE = Distributed('{cluster}', currentDatabase(), tx_docs_local, height);
-
 CREATE TABLE IF NOT EXISTS transfer_events_local ON CLUSTER '{cluster}'
 (
     chain_id    LowCardinality(String),
@@ -432,28 +420,6 @@ ENGINE = ReplicatedAggregatingMergeTree('/clickhouse/tables/{shard}/{database}/s
 CREATE TABLE IF NOT EXISTS stats_contracts ON CLUSTER '{cluster}' AS stats_contracts_local
 ENGINE = Distributed('{cluster}', currentDatabase(), stats_contracts_local, rand());
 
-CREATE MATERIALIZED VIEW IF NOT EXISTS stats_contracts_mv ON CLUSTER '{cluster}' TO stats_contracts_local AS
-SELECT res, toDateTime(intDiv(toUnixTimestamp(t), res) * res, 'UTC') AS bucket, call.1 AS kind, call.2 AS target,
-       count() AS calls, countIf(code != 0) AS failed_calls
-FROM
-(
-    SELECT JSONExtract(json, 'Tuple(timestamp String, code UInt32, tx Tuple(body Tuple(messages Array(Tuple(`@type` String, contract_addr String, module_address String, module_name String, contract String)))))') AS doc,
-           parseDateTime64BestEffort(doc.timestamp, 9, 'UTC') AS t,
-           doc.code AS code,
-           arrayJoin(arrayFilter(c -> c.1 != '', arrayMap(m -> multiIf(
-               tupleElement(m, '@type') = '/minievm.evm.v1.MsgCall',
-               ('evm', lower(m.contract_addr)),
-               tupleElement(m, '@type') IN ('/initia.move.v1.MsgExecute', '/initia.move.v1.MsgExecuteJSON'),
-               ('move', concat(m.module_address, '::', m.module_name)),
-               tupleElement(m, '@type') = '/cosmwasm.wasm.v1.MsgExecuteContract',
-               ('wasm', m.contract),
-               ('', '')), doc.tx.body.messages))) AS call
-    FROM tx_docs_local
-    WHERE position(json, 'MsgCall') > 0 OR position(json, 'MsgExecute') > 0
-)
-ARRAY JOIN [3600, 86400] AS res
-GROUP BY res, bucket, kind, target;
-
 CREATE TABLE IF NOT EXISTS stats_nft_local ON CLUSTER '{cluster}'
 (
     collection String,
@@ -557,3 +523,37 @@ ENGINE = ReplicatedMergeTree('/clickhouse/tables/{shard}/{database}/stats_new_ac
 
 CREATE TABLE IF NOT EXISTS stats_new_accounts_sealed ON CLUSTER '{cluster}' AS stats_new_accounts_sealed_local
 ENGINE = Distributed('{cluster}', currentDatabase(), stats_new_accounts_sealed_local, rand());
+
+CREATE TABLE IF NOT EXISTS tx_documents_local ON CLUSTER '{cluster}'
+(
+    sequence UInt64,
+    height   UInt64,
+    json     String CODEC(ZSTD(1))
+)
+ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/{database}/tx_documents_local', '{replica}') ORDER BY sequence
+SETTINGS index_granularity = 4, min_compress_block_size = 2048, max_compress_block_size = 8192;
+
+CREATE TABLE IF NOT EXISTS tx_documents ON CLUSTER '{cluster}' AS tx_documents_local
+ENGINE = Distributed('{cluster}', currentDatabase(), tx_documents_local, height);
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS stats_contracts_mv ON CLUSTER '{cluster}' TO stats_contracts_local AS
+SELECT res, toDateTime(intDiv(toUnixTimestamp(t), res) * res, 'UTC') AS bucket, call.1 AS kind, call.2 AS target,
+       count() AS calls, countIf(code != 0) AS failed_calls
+FROM
+(
+    SELECT JSONExtract(json, 'Tuple(timestamp String, code UInt32, tx Tuple(body Tuple(messages Array(Tuple(`@type` String, contract_addr String, module_address String, module_name String, contract String)))))') AS doc,
+           parseDateTime64BestEffort(doc.timestamp, 9, 'UTC') AS t,
+           doc.code AS code,
+           arrayJoin(arrayFilter(c -> c.1 != '', arrayMap(m -> multiIf(
+               tupleElement(m, '@type') = '/minievm.evm.v1.MsgCall',
+               ('evm', lower(m.contract_addr)),
+               tupleElement(m, '@type') IN ('/initia.move.v1.MsgExecute', '/initia.move.v1.MsgExecuteJSON'),
+               ('move', concat(m.module_address, '::', m.module_name)),
+               tupleElement(m, '@type') = '/cosmwasm.wasm.v1.MsgExecuteContract',
+               ('wasm', m.contract),
+               ('', '')), doc.tx.body.messages))) AS call
+    FROM tx_documents_local
+    WHERE position(json, 'MsgCall') > 0 OR position(json, 'MsgExecute') > 0
+)
+ARRAY JOIN [3600, 86400] AS res
+GROUP BY res, bucket, kind, target;

@@ -1,6 +1,6 @@
 // Tx reads. Every list first picks the page's sequences from the narrowest lookup table (txs itself,
 // account_txs, msg_type_txs, nft_token_txs), keyset on sequence, then reads the pre-rendered JSON documents
-// of just those sequences from tx_docs (small granules, migration 050). Documents are served as stored.
+// of just those sequences from tx_documents (4-row granules, migration 210). Documents are served as stored.
 import type { Store } from '../client.js';
 import { after, dir, type ListWindow } from './keyset.js';
 import { SEQUENCE_STRIDE } from '../../chain/sequence.js';
@@ -207,7 +207,7 @@ export async function countTxs(store: Store, list: TxList, s: TxListScope): Prom
 export async function txDocsBySequence(store: Store, sequences: readonly string[]): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   if (sequences.length === 0) return out;
-  const rows = await store.rows<TxDoc>('SELECT sequence, json FROM tx_docs WHERE sequence IN {s:Array(UInt64)}', {
+  const rows = await store.rows<TxDoc>('SELECT sequence, json FROM tx_documents WHERE sequence IN {s:Array(UInt64)}', {
     s: sequences.map((x) => BigInt(x)),
   });
   for (const r of rows) if (!out.has(r.sequence)) out.set(r.sequence, r.json);
@@ -230,7 +230,7 @@ export async function listTxDocs(
 /** The stored document of a tx by its uppercase hex hash. */
 export async function txDocByHash(store: Store, hash: string, maxSequence: bigint): Promise<string | undefined> {
   const rows = await store.rows<{ json: string }>(
-    `SELECT json FROM tx_docs WHERE sequence IN (SELECT sequence FROM tx_hashes WHERE hash = {hash:String} AND sequence < {maxSeq:UInt64})
+    `SELECT json FROM tx_documents WHERE sequence IN (SELECT sequence FROM tx_hashes WHERE hash = {hash:String} AND sequence < {maxSeq:UInt64})
      LIMIT 1`,
     { hash, maxSeq: maxSequence.toString() },
   );

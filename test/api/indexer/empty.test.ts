@@ -92,7 +92,7 @@ describe('empty store', () => {
         total_fee: '[]',
       },
     ]);
-    await store.insert('tx_docs', [{ sequence: 1_000_000, height: 1, json: doc }]);
+    await store.insert('tx_documents', [{ sequence: 1_000_000, height: 1, json: doc }]);
     await store.insert('txs', [
       {
         sequence: 1_000_000,

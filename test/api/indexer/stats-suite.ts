@@ -1,5 +1,5 @@
 // Analytics API over a recorded sample chain. Every expected value is computed here, in TypeScript, from the
-// raw fact rows (blocks, txs, tx_docs, nft_events, nft_holdings, richlist, balance_deltas), never by the
+// raw fact rows (blocks, txs, tx_documents, nft_events, nft_holdings, richlist, balance_deltas), never by the
 // aggregate queries under test. Then the aggregates are rebuilt from the facts (fully, from a day, and through
 // a re-ingest of a height range) and every answer must stay the same.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -203,7 +203,7 @@ export function statsSuite(kind: SampleKind): void {
     });
 
     it('top contracts / modules from the tx messages', async () => {
-      const docs = await s.store.rows<{ json: string }>('SELECT json FROM tx_docs ORDER BY sequence');
+      const docs = await s.store.rows<{ json: string }>('SELECT json FROM tx_documents ORDER BY sequence');
       const counts = new Map<string, { kind: string; target: string; calls: number; failed_calls: number }>();
       for (const { json } of docs) {
         const tx = JSON.parse(json) as { code: number; tx: { body: { messages: Record<string, string>[] } } };
