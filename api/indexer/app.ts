@@ -9,6 +9,8 @@ import type { Store } from '../../clickhouse/client.js';
 import type { AppConfig } from '../../platform/config.js';
 import { createResponseCache } from './cache.js';
 import { createChainLookups, type ChainLookups } from './chain.js';
+import { CollectionMemory } from './collection-memory.js';
+import { allCollections } from '../../clickhouse/queries/collections.js';
 import type { IndexerContext } from './context.js';
 import { statusFeed } from './status-feed.js';
 import { ImmutableCache } from './immutable.js';
@@ -96,6 +98,7 @@ export function createIndexerApp(opts: IndexerAppOptions): Express {
   const immutable = opts.immutableCache ?? new ImmutableCache(opts.immutableCacheBytes ?? 64 * 2 ** 20);
   // Totals are keyed by the tip (or are final), so they stay on even when the cache of answers is off.
   const totals = new ImmutableCache(Math.max(2 ** 20, immutable.maxBytes / 16));
+  const collections = new CollectionMemory((max) => allCollections(opts.store, max));
   const richList =
     opts.richListMemory ??
     new RichListMemory(storeSource(opts.store), { budgetBytes: opts.richListMemoryBytes ?? 256 * 2 ** 20 });
@@ -110,6 +113,7 @@ export function createIndexerApp(opts: IndexerAppOptions): Express {
       onRewind: () => {
         immutable.clear();
         totals.clear();
+        collections.clear();
         richList.clear();
       },
     },
@@ -127,6 +131,7 @@ export function createIndexerApp(opts: IndexerAppOptions): Express {
     statusFacts: feed.facts,
     immutable,
     totals,
+    collections,
   };
   const app = createServiceApp({
     service: 'indexer',
