@@ -139,7 +139,9 @@ export function registerCollections(r: Router, ctx: IndexerContext): void {
       total === undefined,
     );
     // An empty page (a cursor or offset past the end) cannot carry its counts: ask for them apart.
-    if (total === undefined) total = got.total ?? (await countCollections(ctx.store, scope));
+    // An empty first page is an empty list.
+    const emptyList = got.rows.length === 0 && !cursor && page.offset === 0;
+    if (total === undefined) total = got.total ?? (emptyList ? '0' : await countCollections(ctx.store, scope));
     if (page.countTotal) ctx.totals.set(totalKey, total);
     const through = cursor
       ? (got.through ?? (await countCollectionsThrough(ctx.store, scope, page.reverse, cursor)))

@@ -38,7 +38,9 @@ export function registerTokens(r: Router, ctx: IndexerContext): void {
       total === undefined,
     );
     // An empty page (a cursor or offset past the end) cannot carry its counts: ask for them apart.
-    if (total === undefined) total = got.total ?? (await countTokens(ctx.store, scope));
+    // An empty first page is an empty list.
+    const emptyList = got.rows.length === 0 && !cursor && p.offset === 0;
+    if (total === undefined) total = got.total ?? (emptyList ? '0' : await countTokens(ctx.store, scope));
     if (p.countTotal) ctx.totals.set(totalKey, total);
     const through = cursor
       ? (got.through ?? (await countTokensThrough(ctx.store, scope, order, p.reverse, cursor)))

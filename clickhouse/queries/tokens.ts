@@ -95,11 +95,14 @@ export async function listTokens(
   } else params.offset = w.offset;
   const d = dir(w);
   const state = STATE(where, having);
-  const inner = extra.length ? `SELECT *, ${extra.join(', ')} FROM (${state})` : state;
+  const tail = `ORDER BY ${keys.map((k) => `${k} ${d}`).join(', ')} LIMIT {limit:UInt32} ${cursor ? '' : 'OFFSET {offset:UInt32}'}`;
+  // A first page without its total is the fold itself, ordered (one level less to plan); window counts need the
+  // whole list under them, so the keyset then filters the level above.
   const rows = await store.rows<TokenRow & { total?: string; through?: string }>(
-    `SELECT collection, token_id, owner, uri, object_addr, height, time${withTotal ? ', total' : ''}${cursor ? ', through' : ''}
-     FROM (${inner}) ${keyset}
-     ORDER BY ${keys.map((k) => `${k} ${d}`).join(', ')} LIMIT {limit:UInt32} ${cursor ? '' : 'OFFSET {offset:UInt32}'}`,
+    extra.length === 0
+      ? `${state} ${tail}`
+      : `SELECT collection, token_id, owner, uri, object_addr, height, time${withTotal ? ', total' : ''}${cursor ? ', through' : ''}
+         FROM (SELECT *, ${extra.join(', ')} FROM (${state})) ${keyset} ${tail}`,
     params,
   );
   const first = rows[0];
@@ -135,13 +138,4 @@ export async function countTokens(store: Store, scope: TokenScope): Promise<stri
   const { where, having } = scopeSql(scope, params);
   const [r] = await store.rows<{ n: string }>(`SELECT toString(count()) AS n FROM (${STATE(where, having)})`, params);
   return r?.n ?? '0';
-}
-
-/** Whether a token currently exists (minted and not burned). */
-export async function tokenExists(store: Store, collection: string, tokenId: string): Promise<boolean> {
-  const rows = await store.rows<{ n: string }>(
-    `SELECT count() AS n FROM (${STATE('collection = {collection:String} AND token_id = {tokenId:String}', '')})`,
-    { collection, tokenId },
-  );
-  return Number(rows[0]?.n ?? 0) > 0;
 }
