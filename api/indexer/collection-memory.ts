@@ -16,13 +16,19 @@ export interface CollectionSnapshot {
 export class CollectionMemory {
   private held: { tip: number; value: Promise<CollectionSnapshot | null> } | null = null;
 
-  /** `load(max)` returns every collection in list order, or null when there are more than `max`. */
-  constructor(private readonly load: (max: number) => Promise<CollectionRow[] | null>) {}
+  /**
+   * `load(max)` returns every collection in list order, or null when there are more than `max`; `max` is
+   * MAX_COLLECTIONS unless given (tests give 0 to serve every request from the engine).
+   */
+  constructor(
+    private readonly load: (max: number) => Promise<CollectionRow[] | null>,
+    private readonly max = MAX_COLLECTIONS,
+  ) {}
 
   /** The snapshot at this tip (loaded once per tip), or null when there are too many collections to hold. */
   at(tip: number): Promise<CollectionSnapshot | null> {
     if (this.held?.tip === tip) return this.held.value;
-    const value = this.load(MAX_COLLECTIONS).then((rows) =>
+    const value = (this.max > 0 ? this.load(this.max) : Promise.resolve(null)).then((rows) =>
       rows === null ? null : { ordered: rows, byAddr: new Map(rows.map((r) => [r.collection, r])) },
     );
     const held = { tip, value };
