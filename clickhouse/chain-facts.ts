@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import type { Store } from './client.js';
 import { listMigrations, splitStatements } from './migrate.js';
+import { markNftStateDirty, refoldDirtyNftState } from './nft-state.js';
 import { markStatsDirty, rebuildDirtyStats, sealNewAccounts } from './stats.js';
 
 /**
@@ -45,6 +46,8 @@ export async function lastCheckpoint(store: Store): Promise<number> {
 export async function deleteRange(store: Store, from: number, to: number): Promise<number> {
   // The analytics aggregates of the affected days are rebuilt from the facts that remain (clickhouse/stats.ts).
   await markStatsDirty(store, from, to);
+  // So is the current NFT state of every token and collection the range touched (clickhouse/nft-state.ts).
+  await markNftStateDirty(store, from, to);
   let deleted = 0;
   for (const table of HEIGHT_TABLES) {
     const [c] = await store.rows<{ c: string }>(
@@ -56,6 +59,7 @@ export async function deleteRange(store: Store, from: number, to: number): Promi
     await store.exec(`DELETE FROM ${table} WHERE height BETWEEN {from:UInt64} AND {to:UInt64}`, { from, to });
   }
   await rebuildDirtyStats(store);
+  await refoldDirtyNftState(store);
   return deleted;
 }
 

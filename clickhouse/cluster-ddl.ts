@@ -59,7 +59,10 @@ export function clusterDdl(): string {
       const mv = /^CREATE MATERIALIZED VIEW IF NOT EXISTS (\w+) TO (\w+) AS/.exec(stmt);
       if (mv) {
         let body = stmt.replace(mv[0], `CREATE MATERIALIZED VIEW IF NOT EXISTS ${mv[1]} ${ON} TO ${mv[2]}_local AS`);
-        for (const t of tables) body = body.replace(new RegExp(`FROM ${t}\\b`), `FROM ${t}_local`);
+        // Only the view's source (its first FROM) is the shard's local table: the block being inserted there.
+        // Any other table it reads (a lookup) is read whole, through its Distributed table.
+        const source = /\bFROM (\w+)/.exec(body)?.[1];
+        if (source && tables.has(source)) body = body.replace(new RegExp(`FROM ${source}\\b`), `FROM ${source}_local`);
         objects.delete(mv[1]!);
         objects.set(mv[1]!, [`${body};`, '']);
       }

@@ -9,6 +9,8 @@ import type { Store } from '../../clickhouse/client.js';
 import type { AppConfig } from '../../platform/config.js';
 import { createResponseCache } from './cache.js';
 import { createChainLookups, type ChainLookups } from './chain.js';
+import { CollectionMemory } from './collection-memory.js';
+import { allCollections } from '../../clickhouse/queries/collections.js';
 import type { IndexerContext } from './context.js';
 import { statusFeed } from './status-feed.js';
 import { ImmutableCache } from './immutable.js';
@@ -49,6 +51,8 @@ export interface IndexerAppOptions {
   richListMemoryBytes?: number;
   /** Use this instance instead (tests inspect it). */
   richListMemory?: RichListMemory;
+  /** Most NFT collections held in memory (api/indexer/collection-memory.ts); 0 = none (tests: the engine path). */
+  collectionsHeld?: number;
   /** Router service base URL: the dashboard shows its transfer statistics when set. */
   routerUrl?: string;
   /** Cross-origin access; default: any origin (api/http/cors.ts). */
@@ -101,6 +105,7 @@ export function createIndexerApp(opts: IndexerAppOptions): Express {
   const immutable = opts.immutableCache ?? new ImmutableCache(opts.immutableCacheBytes ?? 64 * 2 ** 20);
   // Totals are keyed by the tip (or are final), so they stay on even when the cache of answers is off.
   const totals = new ImmutableCache(Math.max(2 ** 20, immutable.maxBytes / 16));
+  const collections = new CollectionMemory((max) => allCollections(opts.store, max), opts.collectionsHeld);
   const richList =
     opts.richListMemory ??
     new RichListMemory(storeSource(opts.store), { budgetBytes: opts.richListMemoryBytes ?? 256 * 2 ** 20 });
@@ -115,6 +120,7 @@ export function createIndexerApp(opts: IndexerAppOptions): Express {
       onRewind: () => {
         immutable.clear();
         totals.clear();
+        collections.clear();
         richList.clear();
       },
     },
@@ -133,6 +139,7 @@ export function createIndexerApp(opts: IndexerAppOptions): Express {
     statusFacts: feed.facts,
     immutable,
     totals,
+    collections,
   };
   const app = createServiceApp({
     service: 'indexer',

@@ -8,9 +8,11 @@ import {
   countCollections,
   countCollectionsThrough,
   listCollections,
+  ownedCollections,
   type CollectionRow,
   type CollectionScope,
 } from '../../clickhouse/queries/collections.js';
+import { pageOf } from './collection-memory.js';
 import { handle, str, type IndexerContext } from './context.js';
 import { pageResult, parsePage, type Cursor, type RawPageQuery } from './pagination.js';
 import { parseAccount, parseCollectionAddr, rfc3339Micro } from './params.js';
@@ -40,6 +42,25 @@ export const normaliseName = (s: string): string => s.toLowerCase().replace(/[^\
 
 type NameEntry = { collection: string; height: number; key: string };
 
+/** Every collection's name, origin name and height: from the held collections, else from the engine. */
+async function namesAtTip(
+  ctx: IndexerContext,
+): Promise<{ collection: string; name: string; origin_name: string; height: number }[]> {
+  const snap = await ctx.collections.at(await ctx.tip());
+  if (!snap) return collectionNames(ctx.store);
+  return snap.ordered.map((r) => ({ ...r, height: Number(r.height) }));
+}
+
+/** The collections of these addresses: from the held collections, else from the engine. */
+async function byAddrs(ctx: IndexerContext, addrs: string[]): Promise<CollectionRow[]> {
+  const snap = await ctx.collections.at(await ctx.tip());
+  if (!snap) return collectionsByAddr(ctx.store, addrs);
+  return addrs.flatMap((a) => {
+    const c = snap.byAddr.get(a);
+    return c ? [c] : [];
+  });
+}
+
 /** The list of all collections behind by_name, refreshed at most every 3 s as upstream. */
 function nameIndex(ctx: IndexerContext, ttlMs = 3000): () => Promise<NameEntry[]> {
   let value: Promise<NameEntry[]> | null = null;
@@ -47,7 +68,7 @@ function nameIndex(ctx: IndexerContext, ttlMs = 3000): () => Promise<NameEntry[]
   return () => {
     if (!value || Date.now() - at > ttlMs) {
       at = Date.now();
-      const next = collectionNames(ctx.store).then((rows) =>
+      const next = namesAtTip(ctx).then((rows) =>
         rows.map((r) => ({
           collection: r.collection,
           height: r.height,
@@ -93,17 +114,39 @@ export function registerCollections(r: Router, ctx: IndexerContext): void {
     const page = parsePage(query, ['collection']);
     const cursor = page.cursor?.kind === 'collection' ? page.cursor : null;
     const tip = await ctx.tip();
-    const [rows, total, through] = await Promise.all([
-      listCollections(ctx.store, scope, { desc: page.reverse, limit: page.limit + 1, offset: page.offset }, cursor),
-      // The total is kept apart, keyed by the list and the tip: one count per list per block.
-      page.countTotal
-        ? ctx.totals
-            .through(`collections|${JSON.stringify(scope)}|${tip}`, () => countCollections(ctx.store, scope))
-            .then((n) => n ?? '0')
-        : Promise.resolve('0'),
-      cursor ? countCollectionsThrough(ctx.store, scope, page.reverse, cursor) : Promise.resolve(undefined),
-    ]);
-    const { rows: shown, pagination } = pageResult(page, rows, total, cursorOf, true, through);
+    const snap = await ctx.collections.at(tip);
+    if (snap) {
+      // Held in memory: an account's list needs only the collections it holds (one key-range read).
+      let ordered = snap.ordered;
+      if (scope.kind === 'owner') {
+        const owned = new Set(await ownedCollections(ctx.store, scope.owner));
+        ordered = ordered.filter((c) => owned.has(c.collection));
+      }
+      const got = pageOf(ordered, page.reverse, cursor, page.offset, page.limit + 1);
+      const total = page.countTotal ? String(ordered.length) : '0';
+      const { rows: shown, pagination } = pageResult(page, got.rows, total, cursorOf, true, got.through);
+      return { collections: shown.map(renderCollection), pagination };
+    }
+    // The total is kept apart, keyed by the list and the tip: the first page asked at a tip counts it (a window
+    // count in the page's own statement), the others reuse it. One statement per page either way.
+    const totalKey = `collections|${JSON.stringify(scope)}|${tip}`;
+    let total = page.countTotal ? ctx.totals.get<string>(totalKey) : '0';
+    const got = await listCollections(
+      ctx.store,
+      scope,
+      { desc: page.reverse, limit: page.limit + 1, offset: page.offset },
+      cursor,
+      total === undefined,
+    );
+    // An empty page (a cursor or offset past the end) cannot carry its counts: ask for them apart.
+    // An empty first page is an empty list.
+    const emptyList = got.rows.length === 0 && !cursor && page.offset === 0;
+    if (total === undefined) total = got.total ?? (emptyList ? '0' : await countCollections(ctx.store, scope));
+    if (page.countTotal) ctx.totals.set(totalKey, total);
+    const through = cursor
+      ? (got.through ?? (await countCollectionsThrough(ctx.store, scope, page.reverse, cursor)))
+      : undefined;
+    const { rows: shown, pagination } = pageResult(page, got.rows, total, cursorOf, true, through);
     return { collections: shown.map(renderCollection), pagination };
   };
 
@@ -132,8 +175,8 @@ export function registerCollections(r: Router, ctx: IndexerContext): void {
       const picked = pageNameMatches(all, needle, page.reverse, cursor, page.offset, page.limit + 1);
       // Upstream reports the number of matches whatever count_total says (the differential test against it).
       const total = String(all.filter((e) => e.key.split('\u0000').some((p) => p.includes(needle))).length);
-      const rows = await collectionsByAddr(
-        ctx.store,
+      const rows = await byAddrs(
+        ctx,
         picked.map((e) => e.collection),
       );
       const byAddr = new Map(rows.map((c) => [c.collection, c]));
@@ -160,7 +203,7 @@ export function registerCollections(r: Router, ctx: IndexerContext): void {
           `${raw === 'by_account' ? 'account' : 'name'} is missing: use /indexer/nft/v1/collections/${raw}/{${raw.slice(3)}}`,
         );
       const addr = parseCollectionAddr(raw, ctx.vm, ctx.bech32Prefix);
-      const [c] = await collectionsByAddr(ctx.store, [addr]);
+      const [c] = await byAddrs(ctx, [addr]);
       if (!c) throw notFound('nft collection not found');
       res.json({ collection: renderCollection(c) });
     }),

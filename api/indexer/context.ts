@@ -3,6 +3,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { Store } from '../../clickhouse/client.js';
 import type { StatusFacts } from '../../clickhouse/queries/status.js';
 import type { ChainLookups } from './chain.js';
+import type { CollectionMemory } from './collection-memory.js';
 import type { ImmutableCache } from './immutable.js';
 import type { Vm } from './params.js';
 
@@ -26,6 +27,8 @@ export interface IndexerContext {
   immutable: ImmutableCache;
   /** List totals, keyed by list and tip (a total changes with every block that adds to the list). */
   totals: ImmutableCache;
+  /** Every NFT collection's summary at the tip, held in memory (api/indexer/collection-memory.ts). */
+  collections: CollectionMemory;
 }
 
 /** Express 4 does not catch rejected promises: route them to the error handler. */

@@ -24,20 +24,31 @@ export function registerTokens(r: Router, ctx: IndexerContext): void {
     const c = p.cursor?.kind === 'token' ? p.cursor : null;
     const cursor = c ? { height: c.height, tokenId: c.tokenId, collection: c.collection } : null;
     const tip = await ctx.tip();
-    const [rows, total, through] = await Promise.all([
-      listTokens(ctx.store, scope, order, { desc: p.reverse, limit: p.limit + 1, offset: p.offset }, cursor),
-      // The total is kept apart, keyed by the list and the tip: one count per list per block.
-      p.countTotal
-        ? ctx.totals
-            .through(`tokens|${JSON.stringify(scope)}|${tip}`, () => countTokens(ctx.store, scope))
-            .then((n) => n ?? '0')
-        : Promise.resolve('0'),
-      cursor ? countTokensThrough(ctx.store, scope, order, p.reverse, cursor) : Promise.resolve(undefined),
-    ]);
+    // The total is kept apart, keyed by the list and the tip: the first page asked at a tip counts it (a window
+    // count in the page's own statement), the others reuse it. One statement per page either way.
+    const totalKey = `tokens|${JSON.stringify(scope)}|${tip}`;
+    let total = p.countTotal ? ctx.totals.get<string>(totalKey) : '0';
+    const held = ctx.collections.at(tip); // the collection names, alongside the page
+    const got = await listTokens(
+      ctx.store,
+      scope,
+      order,
+      { desc: p.reverse, limit: p.limit + 1, offset: p.offset },
+      cursor,
+      total === undefined,
+    );
+    // An empty page (a cursor or offset past the end) cannot carry its counts: ask for them apart.
+    // An empty first page is an empty list.
+    const emptyList = got.rows.length === 0 && !cursor && p.offset === 0;
+    if (total === undefined) total = got.total ?? (emptyList ? '0' : await countTokens(ctx.store, scope));
+    if (p.countTotal) ctx.totals.set(totalKey, total);
+    const through = cursor
+      ? (got.through ?? (await countTokensThrough(ctx.store, scope, order, p.reverse, cursor)))
+      : undefined;
     const multi = scope.kind === 'owner';
     const { rows: shown, pagination } = pageResult(
       p,
-      rows,
+      got.rows,
       total,
       (t: TokenRow) => ({
         kind: 'token',
@@ -48,8 +59,11 @@ export function registerTokens(r: Router, ctx: IndexerContext): void {
       true,
       through,
     );
-    // A token whose collection row is missing is still returned, with empty collection fields (§7.3).
-    const cols = await collectionLabels(ctx.store, [...new Set(shown.map((t) => t.collection))]);
+    // A token whose collection row is missing is still returned, with empty collection fields (§7.3). Names
+    // come from the collections held in memory at this tip, else from the engine.
+    const snap = await held;
+    const cols: ReadonlyMap<string, { name: string; origin_name: string }> =
+      snap?.byAddr ?? (await collectionLabels(ctx.store, [...new Set(shown.map((t) => t.collection))]));
     const tokens = shown.map((t) => ({
       collection_addr: t.collection,
       collection_name: cols.get(t.collection)?.name ?? '',

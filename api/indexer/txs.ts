@@ -11,7 +11,6 @@ import {
   txDocsBySequence,
   type TxList,
 } from '../../clickhouse/queries/txs.js';
-import { tokenExists } from '../../clickhouse/queries/tokens.js';
 import { handle, sendJson, str, type IndexerContext } from './context.js';
 import { pageResult, parsePage, type PaginationObject, type RawPageQuery } from './pagination.js';
 import {
@@ -71,7 +70,9 @@ async function txPage(
   const w = { desc: page.reverse, limit: page.limit + 1, offset: page.offset };
   // A page that no new block can change: every page of one height at or below the tip (the caller checked),
   // or a descending page after a cursor at or below the tip. Its sequences are kept by the full query.
-  const final = list.kind === 'height' || (cursor !== null && page.reverse && BigInt(cursor) <= maxSequence);
+  // An NFT's page is never final: the token may be burned later, and then it has no txs to show.
+  const final =
+    list.kind === 'height' || (list.kind !== 'nft' && cursor !== null && page.reverse && BigInt(cursor) <= maxSequence);
   // Totals are kept apart, keyed by the list and the tip (a height's total is final): the first page asked at a
   // tip pays for the count (riding along in the page's statement), the others reuse it.
   const listKey = JSON.stringify([list, msgs]);
@@ -155,11 +156,7 @@ export function registerTxs(r: Router, ctx: IndexerContext): void {
     handle(async (req, res) => {
       const collection = parseCollectionAddr(str(req.params.collection_addr), ctx.vm, ctx.bech32Prefix);
       const tokenId = str(req.params.token_id);
-      // A missing or burned NFT has no txs to show (§7.3).
-      if (!(await tokenExists(ctx.store, collection, tokenId))) {
-        parsePage(req.query as RawPageQuery, ['sequence']);
-        return sendTxs(res, [], emptyPage());
-      }
+      // A missing or burned NFT has no txs to show (§7.3): the page's own statement checks (clickhouse/queries/txs.ts).
       await txPage(ctx, req, res, { kind: 'nft', collection, tokenId }, null);
     }),
   );

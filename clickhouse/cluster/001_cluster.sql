@@ -557,3 +557,90 @@ FROM
 )
 ARRAY JOIN [3600, 86400] AS res
 GROUP BY res, bucket, kind, target;
+
+CREATE TABLE IF NOT EXISTS nft_token_state_local ON CLUSTER '{cluster}'
+(
+    collection  String,
+    token_id    String,
+    owner_v     SimpleAggregateFunction(max, Tuple(UInt64, UInt32, String)),
+    burned_v    SimpleAggregateFunction(max, Tuple(UInt64, UInt32, UInt8)),
+    uri_v       SimpleAggregateFunction(max, Tuple(UInt64, UInt32, String)),
+    object_v    SimpleAggregateFunction(max, Tuple(UInt64, UInt32, String)),
+    time_v      SimpleAggregateFunction(max, Tuple(UInt64, UInt32, DateTime64(9, 'UTC'))),
+    last_height SimpleAggregateFunction(max, UInt64)
+)
+ENGINE = ReplicatedAggregatingMergeTree('/clickhouse/tables/{shard}/{database}/nft_token_state_local', '{replica}') ORDER BY (collection, token_id);
+
+CREATE TABLE IF NOT EXISTS nft_token_state ON CLUSTER '{cluster}' AS nft_token_state_local
+ENGINE = Distributed('{cluster}', currentDatabase(), nft_token_state_local, rand());
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS nft_token_state_mv ON CLUSTER '{cluster}' TO nft_token_state_local AS
+SELECT collection, token_id,
+       max(if(kind IN ('mint', 'transfer'), (sequence, event_index, to_owner), (0, 0, ''))) AS owner_v,
+       max(if(kind != 'mutate', (sequence, event_index, toUInt8(kind = 'burn')), (0, 0, 0))) AS burned_v,
+       max(if(uri != '', (sequence, event_index, uri), (0, 0, ''))) AS uri_v,
+       max(if(object_addr != '', (sequence, event_index, object_addr), (0, 0, ''))) AS object_v,
+       max((sequence, event_index, time)) AS time_v,
+       max(height) AS last_height
+FROM nft_events_local
+GROUP BY collection, token_id;
+
+CREATE TABLE IF NOT EXISTS nft_collection_state_local ON CLUSTER '{cluster}'
+(
+    collection  String,
+    events      SimpleAggregateFunction(sum, UInt64),
+    first_v     SimpleAggregateFunction(min, Tuple(UInt64, UInt64, DateTime64(9, 'UTC'))),
+    name_v      SimpleAggregateFunction(max, Tuple(UInt64, String)),
+    origin_v    SimpleAggregateFunction(max, Tuple(UInt64, String)),
+    creator_v   SimpleAggregateFunction(min, Tuple(UInt64, String)),
+    contract_v  SimpleAggregateFunction(min, Tuple(UInt64, UInt64, DateTime64(9, 'UTC'))),
+    nfts        SimpleAggregateFunction(sum, Int64),
+    last_height SimpleAggregateFunction(max, UInt64)
+)
+ENGINE = ReplicatedAggregatingMergeTree('/clickhouse/tables/{shard}/{database}/nft_collection_state_local', '{replica}') ORDER BY collection;
+
+CREATE TABLE IF NOT EXISTS nft_collection_state ON CLUSTER '{cluster}' AS nft_collection_state_local
+ENGINE = Distributed('{cluster}', currentDatabase(), nft_collection_state_local, rand());
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS nft_collection_state_events_mv ON CLUSTER '{cluster}' TO nft_collection_state_local AS
+SELECT e.collection AS collection, count() AS events,
+       min((e.sequence, e.height, e.time)) AS first_v,
+       max(if(e.name != '', (e.sequence, e.name), (0, ''))) AS name_v,
+       max(if(e.origin_name != '', (e.sequence, e.origin_name), (0, ''))) AS origin_v,
+       min(if(e.creator != '', (e.sequence, e.creator), (18446744073709551615, ''))) AS creator_v,
+       min(if(k.address != '', k.c, (18446744073709551615, 0, toDateTime64(0, 9, 'UTC')))) AS contract_v,
+       toInt64(0) AS nfts, max(e.height) AS last_height
+FROM nft_collection_events_local AS e
+LEFT JOIN (
+  SELECT address, min((sequence, height, time)) AS c FROM evm_contracts
+  WHERE address IN (SELECT collection FROM nft_collection_events) GROUP BY address
+) AS k ON k.address = e.collection
+GROUP BY e.collection;
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS nft_collection_state_nfts_mv ON CLUSTER '{cluster}' TO nft_collection_state_local AS
+SELECT collection, toUInt64(0) AS events,
+       (18446744073709551615, 0, toDateTime64(0, 9, 'UTC')) AS first_v, (0, '') AS name_v, (0, '') AS origin_v,
+       (18446744073709551615, '') AS creator_v, (18446744073709551615, 0, toDateTime64(0, 9, 'UTC')) AS contract_v,
+       toInt64(countIf(kind = 'mint')) - toInt64(countIf(kind = 'burn')) AS nfts, max(height) AS last_height
+FROM nft_events_local
+GROUP BY collection;
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS nft_collection_state_contracts_mv ON CLUSTER '{cluster}' TO nft_collection_state_local AS
+SELECT address AS collection, toUInt64(0) AS events,
+       (18446744073709551615, 0, toDateTime64(0, 9, 'UTC')) AS first_v, (0, '') AS name_v, (0, '') AS origin_v,
+       (18446744073709551615, '') AS creator_v, min((sequence, height, time)) AS contract_v,
+       toInt64(0) AS nfts, max(height) AS last_height
+FROM evm_contracts_local
+WHERE address IN (SELECT collection FROM nft_collection_events)
+GROUP BY address;
+
+CREATE TABLE IF NOT EXISTS nft_state_dirty_local ON CLUSTER '{cluster}'
+(
+    kind       Enum8('token' = 1, 'collection' = 2),
+    collection String,
+    token_id   String
+)
+ENGINE = ReplicatedMergeTree('/clickhouse/tables/{shard}/{database}/nft_state_dirty_local', '{replica}') ORDER BY (kind, collection, token_id);
+
+CREATE TABLE IF NOT EXISTS nft_state_dirty ON CLUSTER '{cluster}' AS nft_state_dirty_local
+ENGINE = Distributed('{cluster}', currentDatabase(), nft_state_dirty_local, rand());

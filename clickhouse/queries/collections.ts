@@ -1,6 +1,8 @@
-// NFT collections. A collection's facts fold its nft_collection_events rows: height/time/creator from the
-// first row (creation or first sight; an EVM collection's height/time is its contract's deployment when indexed), name/origin_name from the latest non-empty value. `nfts.length` is the
-// live token count: mints minus burns of the collection's events.
+// NFT collections, read from the maintained per-collection state (clickhouse/migrations/300_nft_state.sql): one
+// GROUP BY over the collection's state rows instead of a fold of its events. A collection's height/time/creator come
+// from its first collection event (creation or first sight; an EVM collection's height/time is its contract's
+// deployment when indexed), name/origin_name from the latest non-empty value. `nfts.length` is the live token
+// count: mints minus burns of the collection's events.
 import type { Store } from '../client.js';
 import { after, dir, type ListWindow } from './keyset.js';
 
@@ -14,26 +16,14 @@ export interface CollectionRow {
   length: string;
 }
 
+/** One row per listed collection (≥1 collection event) of the state rows matching `where`. */
 const SUMMARY = (where: string) => `
-SELECT s.collection AS collection, s.name AS name, s.origin_name AS origin_name, s.creator AS creator,
-       if(c.c_height > 0, c.c_height, s.s_height) AS height,
-       if(c.c_height > 0, c.c_time, s.s_time) AS time
-FROM (
-  SELECT collection,
-         argMaxIf(name, sequence, name != '') AS name,
-         argMaxIf(origin_name, sequence, origin_name != '') AS origin_name,
-         argMinIf(creator, sequence, creator != '') AS creator,
-         argMin(height, sequence) AS s_height,
-         argMin(time, sequence) AS s_time
-  FROM nft_collection_events ${where}
-  GROUP BY collection
-) AS s
-LEFT JOIN (
-  -- EVM collections: the contract's deployment (minievm contract_created), when it is indexed
-  SELECT address, min(height) AS c_height, argMin(time, sequence) AS c_time
-  FROM evm_contracts WHERE address IN (SELECT collection FROM nft_collection_events ${where})
-  GROUP BY address
-) AS c ON c.address = s.collection`;
+SELECT collection, max(name_v).2 AS name, max(origin_v).2 AS origin_name, min(creator_v).2 AS creator,
+       min(contract_v) AS c, min(first_v) AS f,
+       if(c.2 > 0, c.2, f.2) AS height, if(c.2 > 0, c.3, f.3) AS time,
+       toString(greatest(sum(nfts), 0)) AS length
+FROM nft_collection_state ${where}
+GROUP BY collection HAVING sum(events) > 0`;
 
 /** Collections an account holds ≥1 NFT in, from the ownership ledger. */
 const OWNED = `SELECT DISTINCT collection FROM (
@@ -56,46 +46,55 @@ function scopeWhere(s: CollectionScope, params: Params): string {
   return '';
 }
 
-async function withLengths(store: Store, rows: Omit<CollectionRow, 'length'>[]): Promise<CollectionRow[]> {
-  if (rows.length === 0) return [];
-  const counts = await store.rows<{ collection: string; n: string }>(
-    `SELECT collection, toString(greatest(countIf(kind = 'mint') - countIf(kind = 'burn'), 0)) AS n
-     FROM nft_events WHERE collection IN {addrs:Array(String)} GROUP BY collection`,
-    { addrs: rows.map((r) => r.collection) },
-  );
-  const byAddr = new Map(counts.map((c) => [c.collection, c.n]));
-  return rows.map((r) => ({ ...r, length: byAddr.get(r.collection) ?? '0' }));
+const COLUMNS = 'collection, name, origin_name, creator, height, time, length';
+
+export interface CollectionPage {
+  rows: CollectionRow[];
+  /** The list's total, when asked (null when the page is empty: see countCollections). */
+  total: string | null;
+  /** With a cursor: rows up to and including the cursor in the list's direction (null when the page is empty). */
+  through: number | null;
 }
 
-/** A page ordered by (height, collection), keyset on that pair or offset. */
+/**
+ * A page ordered by (height, collection), keyset on that pair or offset, in one statement: the total and the
+ * cursor's position ride along as window counts over the whole list when asked.
+ */
 export async function listCollections(
   store: Store,
   scope: CollectionScope,
   w: ListWindow,
   cursor: { height: number; collection: string } | null,
-): Promise<CollectionRow[]> {
+  withTotal = false,
+): Promise<CollectionPage> {
   const params: Params = { limit: w.limit };
   const where = scopeWhere(scope, params);
+  const extra: string[] = [];
+  if (withTotal) extra.push('toString(count() OVER ()) AS total');
   let keyset = '';
   if (cursor) {
     Object.assign(params, { ch: cursor.height, cc: cursor.collection });
     keyset = `WHERE (height, collection) ${after(w)} ({ch:UInt64}, {cc:String})`;
+    extra.push(`countIf((height, collection) ${w.desc ? '>=' : '<='} ({ch:UInt64}, {cc:String})) OVER () AS through`);
   } else params.offset = w.offset;
-  const rows = await store.rows<Omit<CollectionRow, 'length'>>(
-    `SELECT collection, name, origin_name, creator, height, time FROM (${SUMMARY(where)}) ${keyset}
+  const inner = extra.length ? `SELECT *, ${extra.join(', ')} FROM (${SUMMARY(where)})` : SUMMARY(where);
+  const rows = await store.rows<CollectionRow & { total?: string; through?: string }>(
+    `SELECT ${COLUMNS}${withTotal ? ', total' : ''}${cursor ? ', through' : ''} FROM (${inner}) ${keyset}
      ORDER BY height ${dir(w)}, collection ${dir(w)} LIMIT {limit:UInt32} ${cursor ? '' : 'OFFSET {offset:UInt32}'}`,
     params,
   );
-  return withLengths(store, rows);
+  const first = rows[0];
+  return {
+    rows: rows.map(({ total: _t, through: _th, ...r }) => r),
+    total: withTotal && first ? (first.total ?? null) : null,
+    through: cursor && first ? Number(first.through ?? 0) : null,
+  };
 }
 
 export async function countCollections(store: Store, scope: CollectionScope): Promise<string> {
   const params: Params = {};
   const where = scopeWhere(scope, params);
-  const [r] = await store.rows<{ n: string }>(
-    `SELECT toString(uniqExact(collection)) AS n FROM nft_collection_events ${where}`,
-    params,
-  );
+  const [r] = await store.rows<{ n: string }>(`SELECT toString(count()) AS n FROM (${SUMMARY(where)})`, params);
   return r?.n ?? '0';
 }
 
@@ -120,21 +119,13 @@ export async function countCollectionsThrough(
 
 export async function collectionsByAddr(store: Store, addrs: string[]): Promise<CollectionRow[]> {
   if (addrs.length === 0) return [];
-  return listCollections(store, { kind: 'addrs', addrs }, { desc: true, limit: addrs.length, offset: 0 }, null);
-}
-
-/** Names of the given collections only (what a token row shows): one query, no NFT counts. */
-export async function collectionLabels(
-  store: Store,
-  addrs: string[],
-): Promise<Map<string, { name: string; origin_name: string }>> {
-  if (addrs.length === 0) return new Map();
-  const rows = await store.rows<{ collection: string; name: string; origin_name: string }>(
-    `SELECT collection, argMaxIf(name, sequence, name != '') AS name, argMaxIf(origin_name, sequence, origin_name != '') AS origin_name
-     FROM nft_collection_events WHERE collection IN {addrs:Array(String)} GROUP BY collection`,
-    { addrs },
+  const page = await listCollections(
+    store,
+    { kind: 'addrs', addrs },
+    { desc: true, limit: addrs.length, offset: 0 },
+    null,
   );
-  return new Map(rows.map((r) => [r.collection, { name: r.name, origin_name: r.origin_name }]));
+  return page.rows;
 }
 
 /** Every collection's name, origin name, height: the in-memory list behind /collections/by_name. */
@@ -145,4 +136,33 @@ export async function collectionNames(
     `SELECT collection, name, origin_name, height FROM (${SUMMARY('')}) ORDER BY height, collection LIMIT 1000000`,
   );
   return rows.map((r) => ({ ...r, height: Number(r.height) }));
+}
+
+/** Every collection in list order ((height, collection) ascending), or null when there are more than `max`. */
+export async function allCollections(store: Store, max: number): Promise<CollectionRow[] | null> {
+  const rows = await store.rows<CollectionRow>(
+    `SELECT ${COLUMNS} FROM (${SUMMARY('')}) ORDER BY height, collection LIMIT {max:UInt32}`,
+    { max: max + 1 },
+  );
+  return rows.length > max ? null : rows;
+}
+
+/** Collections an account holds ≥1 NFT in. */
+export async function ownedCollections(store: Store, owner: string): Promise<string[]> {
+  const rows = await store.rows<{ collection: string }>(OWNED, { owner });
+  return rows.map((r) => r.collection);
+}
+
+/** Names of the given collections only (what a token row shows): one query, no NFT counts. */
+export async function collectionLabels(
+  store: Store,
+  addrs: string[],
+): Promise<Map<string, { name: string; origin_name: string }>> {
+  if (addrs.length === 0) return new Map();
+  const rows = await store.rows<{ collection: string; name: string; origin_name: string }>(
+    `SELECT collection, max(name_v).2 AS name, max(origin_v).2 AS origin_name FROM nft_collection_state
+     WHERE collection IN {addrs:Array(String)} GROUP BY collection`,
+    { addrs },
+  );
+  return new Map(rows.map((r) => [r.collection, { name: r.name, origin_name: r.origin_name }]));
 }

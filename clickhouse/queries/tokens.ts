@@ -1,6 +1,7 @@
-// NFT tokens: the current state of a token folds its nft_events rows by (sequence, event_index): owner of the
-// last mint/transfer, burned when the last ownership event is a burn (then it is gone), last non-empty uri,
-// height/time of the latest event. Ownership by account comes from the nft_holdings ledger (sum(delta) > 0).
+// NFT tokens, read from the maintained per-token state (clickhouse/migrations/300_nft_state.sql): owner of the last
+// mint/transfer, burned when the last ownership event is a burn (then it is gone), last non-empty uri, height/time
+// of the latest event. Ownership by account comes from the nft_holdings ledger (sum(delta) > 0). A page, its total
+// and its cursor's position come in one statement.
 import type { Store } from '../client.js';
 import { after, dir, type ListWindow } from './keyset.js';
 
@@ -13,7 +14,6 @@ export interface TokenRow {
   height: string;
   time: string;
 }
-
 export type TokenOrder = 'token_id' | 'height';
 
 export type TokenScope =
@@ -28,18 +28,12 @@ export interface TokenCursor {
 
 type Params = Record<string, unknown>;
 
-const ORD = '(sequence, event_index)';
 const STATE = (where: string, having: string) => `
-SELECT collection, token_id,
-       argMaxIf(to_owner, ${ORD}, kind IN ('mint', 'transfer')) AS owner,
-       argMaxIf(kind, ${ORD}, kind != 'mutate') AS state,
-       argMaxIf(uri, ${ORD}, uri != '') AS uri,
-       argMaxIf(object_addr, ${ORD}, object_addr != '') AS object_addr,
-       max(height) AS height,
-       argMax(time, ${ORD}) AS time
-FROM nft_events WHERE ${where}
+SELECT collection, token_id, max(owner_v).3 AS owner, max(uri_v).3 AS uri, max(object_v).3 AS object_addr,
+       max(last_height) AS height, max(time_v).3 AS time
+FROM nft_token_state WHERE ${where}
 GROUP BY collection, token_id
-HAVING state != 'burn' ${having}`;
+HAVING max(burned_v).3 = 0 ${having}`;
 
 function scopeSql(s: TokenScope, params: Params): { where: string; having: string } {
   if (s.kind === 'collection') {
@@ -67,6 +61,14 @@ function scopeSql(s: TokenScope, params: Params): { where: string; having: strin
   return { where, having: 'AND owner = {owner:String}' };
 }
 
+export interface TokenPage {
+  rows: TokenRow[];
+  /** The list's total, when asked (null when the page is empty: see countTokens). */
+  total: string | null;
+  /** With a cursor: rows up to and including the cursor in the list's order (null when the page is empty). */
+  through: number | null;
+}
+
 /** A page of tokens. Sort keys: (token_id, height) or (height, token_id), then collection across collections. */
 export async function listTokens(
   store: Store,
@@ -74,28 +76,41 @@ export async function listTokens(
   order: TokenOrder,
   w: ListWindow,
   cursor: TokenCursor | null,
-): Promise<TokenRow[]> {
+  withTotal = false,
+): Promise<TokenPage> {
   const params: Params = { limit: w.limit };
   const { where, having } = scopeSql(scope, params);
   const multi = scope.kind === 'owner';
   const keys = order === 'token_id' ? ['token_id', 'height'] : ['height', 'token_id'];
   if (multi) keys.push('collection');
+  const extra: string[] = [];
+  if (withTotal) extra.push('toString(count() OVER ()) AS total');
   let keyset = '';
-  let pre = '';
   if (cursor) {
     Object.assign(params, { ct: cursor.tokenId, ch: cursor.height, cc: cursor.collection ?? '' });
     const vals = keys.map((k) => (k === 'token_id' ? '{ct:String}' : k === 'height' ? '{ch:UInt64}' : '{cc:String}'));
     keyset = `WHERE (${keys.join(', ')}) ${after(w)} (${vals.join(', ')})`;
-    // Token ids sort first: prune events of earlier token ids before folding.
-    if (order === 'token_id') pre = ` AND token_id ${after(w)}= {ct:String}`;
+    // The cursor's position (for previous_key) counts over the whole list, so no key range is pruned here.
+    extra.push(`countIf((${keys.join(', ')}) ${w.desc ? '>=' : '<='} (${vals.join(', ')})) OVER () AS through`);
   } else params.offset = w.offset;
   const d = dir(w);
-  return store.rows<TokenRow>(
-    `SELECT collection, token_id, owner, uri, object_addr, height, time
-     FROM (${STATE(where + pre, having)}) ${keyset}
-     ORDER BY ${keys.map((k) => `${k} ${d}`).join(', ')} LIMIT {limit:UInt32} ${cursor ? '' : 'OFFSET {offset:UInt32}'}`,
+  const state = STATE(where, having);
+  const tail = `ORDER BY ${keys.map((k) => `${k} ${d}`).join(', ')} LIMIT {limit:UInt32} ${cursor ? '' : 'OFFSET {offset:UInt32}'}`;
+  // A first page without its total is the fold itself, ordered (one level less to plan); window counts need the
+  // whole list under them, so the keyset then filters the level above.
+  const rows = await store.rows<TokenRow & { total?: string; through?: string }>(
+    extra.length === 0
+      ? `${state} ${tail}`
+      : `SELECT collection, token_id, owner, uri, object_addr, height, time${withTotal ? ', total' : ''}${cursor ? ', through' : ''}
+         FROM (SELECT *, ${extra.join(', ')} FROM (${state})) ${keyset} ${tail}`,
     params,
   );
+  const first = rows[0];
+  return {
+    rows: rows.map(({ total: _t, through: _th, ...r }) => r),
+    total: withTotal && first ? (first.total ?? null) : null,
+    through: cursor && first ? Number(first.through ?? 0) : null,
+  };
 }
 
 /** How many tokens of the list come up to and including the cursor in its order (see countCollectionsThrough). */
@@ -123,13 +138,4 @@ export async function countTokens(store: Store, scope: TokenScope): Promise<stri
   const { where, having } = scopeSql(scope, params);
   const [r] = await store.rows<{ n: string }>(`SELECT toString(count()) AS n FROM (${STATE(where, having)})`, params);
   return r?.n ?? '0';
-}
-
-/** Whether a token currently exists (minted and not burned). */
-export async function tokenExists(store: Store, collection: string, tokenId: string): Promise<boolean> {
-  const rows = await store.rows<{ n: string }>(
-    `SELECT count() AS n FROM (${STATE('collection = {collection:String} AND token_id = {tokenId:String}', '')})`,
-    { collection, tokenId },
-  );
-  return Number(rows[0]?.n ?? 0) > 0;
 }

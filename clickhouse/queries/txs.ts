@@ -145,7 +145,10 @@ function heightTxs(w: ListWindow, s: TxListScope, height: number): Picker {
 function nftTxs(w: ListWindow, s: TxListScope, collection: string, tokenId: string): Picker {
   const params: Params = { collection, tokenId };
   const { keyset, limit } = window(w, s, params);
-  const filter = 'collection = {collection:String} AND token_id = {tokenId:String} AND sequence < {maxSeq:UInt64}';
+  // A missing or burned NFT has no txs to show (§7.3): its current state rides along as a constant condition.
+  const live = `(SELECT count() > 0 AND max(burned_v).3 = 0 FROM nft_token_state
+                 WHERE collection = {collection:String} AND token_id = {tokenId:String})`;
+  const filter = `collection = {collection:String} AND token_id = {tokenId:String} AND sequence < {maxSeq:UInt64} AND ${live}`;
   return {
     sql: `SELECT sequence FROM nft_token_txs WHERE ${filter} ${keyset} GROUP BY sequence ${limit}`,
     sqlWithTotal: withWindowTotal('nft_token_txs', filter, keyset, limit, 'GROUP BY sequence'),
@@ -191,7 +194,8 @@ export async function pickTxPage(
   }
   const sql = pick.sqlWithTotal ?? `SELECT sequence, toString((${pick.countSql})) AS total FROM (${pick.sql})`;
   const rows = await store.rows<{ sequence: string; total: string }>(sql, pick.params);
-  const total = rows[0]?.total ?? (await count(store, pick));
+  // An empty first page is an empty list; an empty page past a cursor or an offset still needs its count.
+  const total = rows[0]?.total ?? (s.cursor === null && w.offset === 0 ? '0' : await count(store, pick));
   return { sequences: rows.map((r) => r.sequence), total };
 }
 
