@@ -15,7 +15,7 @@ export interface StoreOptions {
   database?: string;
   /** Directory holding the embedded engine's data (DATA_DIR/clickhouse by default). */
   dataDir?: string;
-  /** Embedded engine: native sessions that serve reads in parallel (CHDB_READ_SESSIONS; 3 by default). */
+  /** Embedded engine: native sessions that serve reads in parallel (CHDB_READ_SESSIONS; 6 by default). */
   readSessions?: number;
 }
 
@@ -70,7 +70,7 @@ export function createStore(opts: StoreOptions): Store {
   // it prefixes to every query (set once per session here). Each session runs one query at a time; different
   // sessions run in parallel. Parameters are given to the session as settings (clickhouse/session-params.ts),
   // because chdb-node's native binding takes one process-wide lock (docs/bench-indexer.md).
-  const readers = Array.from({ length: Math.max(1, opts.readSessions ?? 3) }, () => {
+  const readers = Array.from({ length: Math.max(1, opts.readSessions ?? 6) }, () => {
     const session = new Session(dir);
     const ready = (async () => {
       for (const [k, v] of Object.entries(settings))

@@ -61,7 +61,7 @@ export const configSchema = z
       .regex(/^[a-zA-Z_][a-zA-Z0-9_]{0,63}$/)
       .default('default'),
     /** Embedded engine only: native sessions that serve reads in parallel (clickhouse/client.ts). */
-    CHDB_READ_SESSIONS: z.coerce.number().int().min(1).max(16).default(3),
+    CHDB_READ_SESSIONS: z.coerce.number().int().min(1).max(16).default(6),
     // HTTP
     INDEXER_PORT: port.default(8080),
     ROUTER_PORT: port.default(8081),
