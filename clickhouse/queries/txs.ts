@@ -30,11 +30,6 @@ type Params = Record<string, unknown>;
 interface Picker {
   /** A SELECT returning the page's distinct sequences, ordered and limited. */
   sql: string;
-  /**
-   * The same SELECT with the total as a window count over the matching rows (lists whose matching rows are few
-   * or a key range: account, height, NFT), or null when the total is better read as `countSql` (all txs, types).
-   */
-  sqlWithTotal: string | null;
   /** A scalar SELECT: the number of matching distinct txs. */
   countSql: string;
   params: Params;
@@ -67,21 +62,12 @@ async function count(store: Store, pick: Picker): Promise<string> {
 const belowTip = (table: string, filter: string) =>
   `SELECT (SELECT count() FROM ${table}${filter ? ` WHERE ${filter}` : ''}) - (SELECT count() FROM ${table} WHERE ${filter ? `${filter} AND ` : ''}sequence >= {maxSeq:UInt64})`;
 
-/**
- * The page's sequences and, on every row, the number of matching rows (all of them, not just the page's: a
- * window count is computed before the keyset, ORDER BY and LIMIT are applied, so the keyset moves into a
- * filter on the windowed rows). One statement instead of picker + scalar count subqueries.
- */
-const withWindowTotal = (table: string, filter: string, keyset: string, limit: string, group: string) =>
-  `SELECT sequence, total FROM (SELECT sequence, toString(count() OVER ()) AS total FROM ${table} WHERE ${filter} ${group}) WHERE 1 ${keyset} ${limit}`;
-
 function allTxs(w: ListWindow, s: TxListScope): Picker {
   const params: Params = {};
   const { keyset, limit } = window(w, s, params);
   if (s.msgs === null) {
     return {
       sql: `SELECT sequence FROM txs WHERE sequence < {maxSeq:UInt64} ${keyset} ${limit}`,
-      sqlWithTotal: null,
       countSql: belowTip('txs', ''),
       params,
     };
@@ -92,14 +78,12 @@ function allTxs(w: ListWindow, s: TxListScope): Picker {
     params.type = s.msgs[0];
     return {
       sql: `SELECT sequence FROM msg_type_txs WHERE msg_type = {type:String} AND sequence < {maxSeq:UInt64} ${keyset} ${limit}`,
-      sqlWithTotal: null,
       countSql: belowTip('msg_type_txs', 'msg_type = {type:String}'),
       params,
     };
   }
   return {
     sql: `SELECT sequence FROM msg_type_txs WHERE msg_type IN {types:Array(String)} AND sequence < {maxSeq:UInt64} ${keyset} GROUP BY sequence ${limit}`,
-    sqlWithTotal: null,
     countSql:
       'SELECT uniqExact(sequence) FROM msg_type_txs WHERE msg_type IN {types:Array(String)} AND sequence < {maxSeq:UInt64}',
     params,
@@ -120,7 +104,6 @@ function accountTxs(w: ListWindow, s: TxListScope, account: string, isSigner: bo
   // by height, so no GROUP BY is needed and the read follows the (account, sequence) sorting key.
   return {
     sql: `SELECT sequence FROM account_txs WHERE ${filter} ${keyset} ${limit}`,
-    sqlWithTotal: withWindowTotal('account_txs', filter, keyset, limit, ''),
     countSql: belowTip('account_txs', match),
     params,
   };
@@ -136,7 +119,6 @@ function heightTxs(w: ListWindow, s: TxListScope, height: number): Picker {
   }
   return {
     sql: `SELECT sequence FROM txs WHERE ${filter} ${keyset} ${limit}`,
-    sqlWithTotal: withWindowTotal('txs', filter, keyset, limit, ''),
     countSql: `SELECT count() FROM txs WHERE ${filter}`,
     params,
   };
@@ -151,7 +133,6 @@ function nftTxs(w: ListWindow, s: TxListScope, collection: string, tokenId: stri
   const filter = `collection = {collection:String} AND token_id = {tokenId:String} AND sequence < {maxSeq:UInt64} AND ${live}`;
   return {
     sql: `SELECT sequence FROM nft_token_txs WHERE ${filter} ${keyset} GROUP BY sequence ${limit}`,
-    sqlWithTotal: withWindowTotal('nft_token_txs', filter, keyset, limit, 'GROUP BY sequence'),
     countSql: `SELECT uniqExact(sequence) FROM nft_token_txs WHERE ${filter}`,
     params,
   };
@@ -177,8 +158,19 @@ function picker(list: TxList, w: ListWindow, s: TxListScope): Picker {
 }
 
 /**
- * The sequences of one page (window.limit should include the look-ahead row) and, if asked, the list's total, in
- * one statement; an empty page (e.g. a cursor past the end) asks for the total alone.
+ * The list's total when a page without a cursor shows where the list ends: a page that does not fill its window
+ * holds the last rows, after `offset` others (an empty first page: an empty list). null when it must be counted
+ * (a cursor, a full page, or an empty page past an offset).
+ */
+export function pageTotal(w: ListWindow, s: TxListScope, shown: number): string | null {
+  if (s.cursor !== null || shown >= w.limit) return null;
+  if (shown === 0 && w.offset > 0) return null;
+  return String(w.offset + shown);
+}
+
+/**
+ * The sequences of one page (window.limit should include the look-ahead row) and, if asked, the list's total: from
+ * the page itself when it ends the list (most accounts' lists fit their first page), else counted.
  */
 export async function pickTxPage(
   store: Store,
@@ -188,15 +180,10 @@ export async function pickTxPage(
   withTotal: boolean,
 ): Promise<{ sequences: string[]; total: string }> {
   const pick = picker(list, w, s);
-  if (!withTotal) {
-    const rows = await store.rows<{ sequence: string }>(pick.sql, pick.params);
-    return { sequences: rows.map((r) => r.sequence), total: '0' };
-  }
-  const sql = pick.sqlWithTotal ?? `SELECT sequence, toString((${pick.countSql})) AS total FROM (${pick.sql})`;
-  const rows = await store.rows<{ sequence: string; total: string }>(sql, pick.params);
-  // An empty first page is an empty list; an empty page past a cursor or an offset still needs its count.
-  const total = rows[0]?.total ?? (s.cursor === null && w.offset === 0 ? '0' : await count(store, pick));
-  return { sequences: rows.map((r) => r.sequence), total };
+  const rows = await store.rows<{ sequence: string }>(pick.sql, pick.params);
+  const sequences = rows.map((r) => r.sequence);
+  if (!withTotal) return { sequences, total: '0' };
+  return { sequences, total: pageTotal(w, s, sequences.length) ?? (await count(store, pick)) };
 }
 
 /** The list's total alone (pages kept in memory still need a fresh total). */
