@@ -74,7 +74,7 @@ async function txPage(
   const final =
     list.kind === 'height' || (list.kind !== 'nft' && cursor !== null && page.reverse && BigInt(cursor) <= maxSequence);
   // Totals are kept apart, keyed by the list and the tip (a height's total is final): the first page asked at a
-  // tip pays for the count (riding along in the page's statement), the others reuse it.
+  // tip pays for it (free when that page ends the list, else one count), the others reuse it.
   const listKey = JSON.stringify([list, msgs]);
   const totalKey = list.kind === 'height' ? `txs|${listKey}` : `txs|${listKey}|${tip}`;
   let total = page.countTotal ? ctx.totals.get<string>(totalKey) : '0';
