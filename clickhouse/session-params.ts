@@ -19,68 +19,35 @@ const PLACEHOLDER = /\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*:/g;
 /** Thrown for a value that has no parameter text (a function, a symbol, a non-finite number, an object). */
 export class ParamValueError extends Error {}
 
-/** Inside a single-quoted ClickHouse literal: `\` and `'` end or alter it; the rest is escaped for readability. */
-function quoteLiteral(s: string): string {
-  let out = "'";
-  for (const ch of s) {
-    switch (ch) {
-      case '\\':
-        out += '\\\\';
-        break;
-      case "'":
-        out += "\\'";
-        break;
-      case '\0':
-        out += '\\0';
-        break;
-      case '\n':
-        out += '\\n';
-        break;
-      case '\r':
-        out += '\\r';
-        break;
-      case '\t':
-        out += '\\t';
-        break;
-      default:
-        out += ch;
-    }
-  }
-  return `${out}'`;
-}
-
-/** A string in ClickHouse's escaped (TSV) text format, as a top-level String parameter is parsed. */
-function escapedText(s: string): string {
+/** Replace each character that has an entry in `table`; keep the others. */
+function escapeWith(s: string, table: Readonly<Record<string, string>>): string {
   let out = '';
-  for (const ch of s) {
-    switch (ch) {
-      case '\\':
-        out += '\\\\';
-        break;
-      case '\t':
-        out += '\\t';
-        break;
-      case '\n':
-        out += '\\n';
-        break;
-      case '\r':
-        out += '\\r';
-        break;
-      case '\0':
-        out += '\\0';
-        break;
-      case '\b':
-        out += '\\b';
-        break;
-      case '\f':
-        out += '\\f';
-        break;
-      default:
-        out += ch;
-    }
-  }
+  for (const ch of s) out += table[ch] ?? ch;
   return out;
 }
+
+/** Inside a single-quoted ClickHouse literal: `\` and `'` end or alter it; the rest is escaped for readability. */
+const LITERAL_ESCAPES: Readonly<Record<string, string>> = {
+  '\\': '\\\\',
+  "'": "\\'",
+  '\0': '\\0',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+};
+const quoteLiteral = (s: string): string => `'${escapeWith(s, LITERAL_ESCAPES)}'`;
+
+/** ClickHouse's escaped (TSV) text format, as a top-level String parameter is parsed. */
+const TEXT_ESCAPES: Readonly<Record<string, string>> = {
+  '\\': '\\\\',
+  '\t': '\\t',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\0': '\\0',
+  '\b': '\\b',
+  '\f': '\\f',
+};
+const escapedText = (s: string): string => escapeWith(s, TEXT_ESCAPES);
 
 function number(v: number): string {
   if (!Number.isFinite(v)) throw new ParamValueError(`parameter value ${v} is not a finite number`);

@@ -51,15 +51,18 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
   return app;
 }
 
+/** One answered request in the metrics (express routes and fast lanes alike). */
+function recordRequest(service: string, route: string, status: number, start: bigint): void {
+  metrics.httpRequests.inc({ service, route, status: String(status) });
+  metrics.httpDuration.observe({ service, route }, Number(process.hrtime.bigint() - start) / 1e9);
+}
+
 function requestMetrics(service: string): RequestHandler {
   return (req, res, next) => {
     const start = process.hrtime.bigint();
-    res.on('finish', () => {
-      const route = (req.route?.path as string | undefined) ?? 'unmatched';
-      const secs = Number(process.hrtime.bigint() - start) / 1e9;
-      metrics.httpRequests.inc({ service, route, status: String(res.statusCode) });
-      metrics.httpDuration.observe({ service, route }, secs);
-    });
+    res.on('finish', () =>
+      recordRequest(service, (req.route?.path as string | undefined) ?? 'unmatched', res.statusCode, start),
+    );
     next();
   };
 }
@@ -85,12 +88,8 @@ export function listen(app: Express, port: number, host = '127.0.0.1'): Promise<
     ? (req: IncomingMessage, res: ServerResponse) => {
         const start = process.hrtime.bigint();
         const route = lane(req, res);
-        if (route === null) {
-          app(req, res);
-          return;
-        }
-        metrics.httpRequests.inc({ service, route, status: String(res.statusCode) });
-        metrics.httpDuration.observe({ service, route }, Number(process.hrtime.bigint() - start) / 1e9);
+        if (route === null) app(req, res);
+        else recordRequest(service, route, res.statusCode, start);
       }
     : app;
   return new Promise((resolve, reject) => {

@@ -62,11 +62,16 @@ export function createResponseCache(maxBytes = 64 * 1024 * 1024): ResponseCache 
       drop(k);
     }
   };
-  const serveHit = (key: string, res: Response): boolean => {
+  /** The body kept under `key` while its TTL runs. */
+  const fresh = (key: string): string | undefined => {
     const hit = entries.get(key);
-    if (!hit || hit.expires <= Date.now()) return false;
+    return hit && hit.expires > Date.now() ? hit.body : undefined;
+  };
+  const serveHit = (key: string, res: Response): boolean => {
+    const body = fresh(key);
+    if (body === undefined) return false;
     res.setHeader('X-Cache', 'hit');
-    res.type('application/json').send(hit.body);
+    res.type('application/json').send(body);
     return true;
   };
   /** Let the request through to the handlers, keeping its body if it is a cacheable 200. */
@@ -109,15 +114,15 @@ export function createResponseCache(maxBytes = 64 * 1024 * 1024): ResponseCache 
     (corsHeaders: Record<string, string>) =>
     (req: IncomingMessage, res: ServerResponse): string | null => {
       if (req.method !== 'GET' || req.url === undefined) return null;
-      const hit = entries.get(`GET:${req.url}`);
-      if (!hit || hit.expires <= Date.now()) return null;
+      const body = fresh(`GET:${req.url}`);
+      if (body === undefined) return null;
       res.writeHead(200, {
         ...corsHeaders,
         'X-Cache': 'hit',
         'Content-Type': 'application/json; charset=utf-8',
-        'Content-Length': Buffer.byteLength(hit.body),
+        'Content-Length': Buffer.byteLength(body),
       });
-      res.end(hit.body);
+      res.end(body);
       return CACHE_HIT_ROUTE;
     };
   return { middleware, lane };
