@@ -164,6 +164,7 @@ export async function main(hooks: MainHooks = {}): Promise<void> {
       responseCache: config.INDEXER_RESPONSE_CACHE,
       immutableCacheBytes: config.INDEXER_IMMUTABLE_CACHE_MB * 2 ** 20,
       richListMemoryBytes: config.INDEXER_RICHLIST_MEMORY_MB * 2 ** 20,
+      tokensHeld: config.INDEXER_NFT_TOKENS_HELD,
       onIndexed: (l) => indexedListeners.push(l),
     });
     servers.push(await listen(app, config.INDEXER_PORT, config.HTTP_HOST));

@@ -21,7 +21,8 @@ import { registerBlocks } from './blocks.js';
 import { registerTxs } from './txs.js';
 import { registerEvm } from './evm.js';
 import { registerCollections } from './collections.js';
-import { registerTokens } from './tokens.js';
+import { registerTokens, tokenSource } from './tokens.js';
+import { TokenMemory } from './token-memory.js';
 import { registerRichList } from './richlist.js';
 import { RichListMemory, storeSource } from './richlist-memory.js';
 import { registerStats } from './stats.js';
@@ -53,6 +54,10 @@ export interface IndexerAppOptions {
   richListMemory?: RichListMemory;
   /** Most NFT collections held in memory (api/indexer/collection-memory.ts); 0 = none (tests: the engine path). */
   collectionsHeld?: number;
+  /** Most NFT tokens held in memory (api/indexer/token-memory.ts); 0 = none (tests: the engine path). */
+  tokensHeld?: number;
+  /** Use this instance instead (tests inspect it). */
+  tokenMemory?: TokenMemory;
   /** Router service base URL: the dashboard shows its transfer statistics when set. */
   routerUrl?: string;
   /** Cross-origin access; default: any origin (api/http/cors.ts). */
@@ -106,6 +111,7 @@ export function createIndexerApp(opts: IndexerAppOptions): Express {
   // Totals are keyed by the tip (or are final), so they stay on even when the cache of answers is off.
   const totals = new ImmutableCache(Math.max(2 ** 20, immutable.maxBytes / 16));
   const collections = new CollectionMemory((max) => allCollections(opts.store, max), opts.collectionsHeld);
+  const tokens = opts.tokenMemory ?? new TokenMemory(tokenSource(opts.store), opts.tokensHeld);
   const richList =
     opts.richListMemory ??
     new RichListMemory(storeSource(opts.store), { budgetBytes: opts.richListMemoryBytes ?? 256 * 2 ** 20 });
@@ -121,6 +127,7 @@ export function createIndexerApp(opts: IndexerAppOptions): Express {
         immutable.clear();
         totals.clear();
         collections.clear();
+        tokens.clear();
         richList.clear();
       },
     },
@@ -140,6 +147,7 @@ export function createIndexerApp(opts: IndexerAppOptions): Express {
     immutable,
     totals,
     collections,
+    tokens,
   };
   const app = createServiceApp({
     service: 'indexer',

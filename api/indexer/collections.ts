@@ -116,10 +116,14 @@ export function registerCollections(r: Router, ctx: IndexerContext): void {
     const tip = await ctx.tip();
     const snap = await ctx.collections.at(tip);
     if (snap) {
-      // Held in memory: an account's list needs only the collections it holds (one key-range read).
+      // Held in memory: an account's list needs only the collections it holds.
       let ordered = snap.ordered;
       if (scope.kind === 'owner') {
-        const owned = new Set(await ownedCollections(ctx.store, scope.owner));
+        // The collections of the account's held tokens, else one key-range read of the holdings ledger.
+        const tokens = await ctx.tokens.at(tip);
+        const owned = new Set(
+          tokens ? tokens.collectionsOf(scope.owner) : await ownedCollections(ctx.store, scope.owner),
+        );
         ordered = ordered.filter((c) => owned.has(c.collection));
       }
       const got = pageOf(ordered, page.reverse, cursor, page.offset, page.limit + 1);

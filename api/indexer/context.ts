@@ -5,6 +5,7 @@ import type { StatusFacts } from '../../clickhouse/queries/status.js';
 import type { ChainLookups } from './chain.js';
 import type { CollectionMemory } from './collection-memory.js';
 import type { ImmutableCache } from './immutable.js';
+import type { TokenMemory } from './token-memory.js';
 import type { Vm } from './params.js';
 
 export interface IndexerContext {
@@ -29,6 +30,8 @@ export interface IndexerContext {
   totals: ImmutableCache;
   /** Every NFT collection's summary at the tip, held in memory (api/indexer/collection-memory.ts). */
   collections: CollectionMemory;
+  /** Every live NFT token at the tip, held in memory and updated by deltas (api/indexer/token-memory.ts). */
+  tokens: TokenMemory;
 }
 
 /** Express 4 does not catch rejected promises: route them to the error handler. */

@@ -2,16 +2,42 @@
 // (token_id, height) or (height, token_id) — text order on token_id, as upstream — with a keyset cursor.
 import type { Request, Router } from 'express';
 import { collectionLabels } from '../../clickhouse/queries/collections.js';
+import type { Store } from '../../clickhouse/client.js';
 import {
+  allTokens,
   countTokens,
   countTokensThrough,
   listTokens,
+  tokensChangedAbove,
+  tokenStateRows,
+  type TokenStateRow,
   type TokenRow,
+  type TokenCursor,
+  type TokenOrder,
   type TokenScope,
 } from '../../clickhouse/queries/tokens.js';
 import { handle, str, type IndexerContext } from './context.js';
 import { pageResult, parsePage, type RawPageQuery } from './pagination.js';
 import { parseAccount, parseCollectionAddr, parseOrderBy, rfc3339Micro } from './params.js';
+import type { HeldPage, TokenIndex, TokenSource, TokenState } from './token-memory.js';
+
+const stateOf = ({ burned, ...row }: TokenStateRow): TokenState => ({ ...row, burned: Number(burned) !== 0 });
+
+/** What the token memory reads from the engine. */
+export function tokenSource(store: Store): TokenSource {
+  return {
+    stateRows: () => tokenStateRows(store),
+    all: async (max) => (await allTokens(store, max))?.map(stateOf) ?? null,
+    changedAbove: async (height) => (await tokensChangedAbove(store, height)).map(stateOf),
+  };
+}
+
+/** A page from the held tokens (no statement). */
+function heldPage(index: TokenIndex, scope: TokenScope, q: Parameters<TokenIndex['ownerPage']>[3]): HeldPage {
+  return scope.kind === 'collection'
+    ? index.collectionPage(scope.collection, scope.tokenId, q)
+    : index.ownerPage(scope.owner, scope.collection, scope.tokenId, q);
+}
 
 /** An absent or empty filter (`token_id=`, `collection_addr=`) means no filter, as upstream. */
 const filterValue = (v: unknown): string | null => (v === undefined || v === '' ? null : str(v));
@@ -24,32 +50,22 @@ export function registerTokens(r: Router, ctx: IndexerContext): void {
     const c = p.cursor?.kind === 'token' ? p.cursor : null;
     const cursor = c ? { height: c.height, tokenId: c.tokenId, collection: c.collection } : null;
     const tip = await ctx.tip();
-    // The total is kept apart, keyed by the list and the tip: the first page asked at a tip counts it (a window
-    // count in the page's own statement), the others reuse it. One statement per page either way.
-    const totalKey = `tokens|${JSON.stringify(scope)}|${tip}`;
-    let total = p.countTotal ? ctx.totals.get<string>(totalKey) : '0';
     const held = ctx.collections.at(tip); // the collection names, alongside the page
-    const got = await listTokens(
-      ctx.store,
-      scope,
-      order,
-      { desc: p.reverse, limit: p.limit + 1, offset: p.offset },
-      cursor,
-      total === undefined,
-    );
-    // An empty page (a cursor or offset past the end) cannot carry its counts: ask for them apart.
-    // An empty first page is an empty list.
-    const emptyList = got.rows.length === 0 && !cursor && p.offset === 0;
-    if (total === undefined) total = got.total ?? (emptyList ? '0' : await countTokens(ctx.store, scope));
-    if (p.countTotal) ctx.totals.set(totalKey, total);
-    const through = cursor
-      ? (got.through ?? (await countTokensThrough(ctx.store, scope, order, p.reverse, cursor)))
-      : undefined;
+    const index = await ctx.tokens.at(tip);
+    const got = index
+      ? heldPage(index, scope, {
+          order,
+          desc: p.reverse,
+          cursor: cursor && { ...cursor, collection: cursor.collection ?? '' },
+          offset: p.offset,
+          limit: p.limit + 1,
+        })
+      : await enginePage(scope, order, p, cursor, tip);
     const multi = scope.kind === 'owner';
     const { rows: shown, pagination } = pageResult(
       p,
       got.rows,
-      total,
+      p.countTotal ? String(got.total) : '0',
       (t: TokenRow) => ({
         kind: 'token',
         height: Number(t.height),
@@ -57,7 +73,7 @@ export function registerTokens(r: Router, ctx: IndexerContext): void {
         collection: multi ? t.collection : null,
       }),
       true,
-      through,
+      got.through,
     );
     // A token whose collection row is missing is still returned, with empty collection fields (§7.3). Names
     // come from the collections held in memory at this tip, else from the engine.
@@ -75,6 +91,37 @@ export function registerTokens(r: Router, ctx: IndexerContext): void {
       timestamp: rfc3339Micro(t.time),
     }));
     return { tokens, pagination };
+  };
+
+  /** A page from the engine: one statement, its total kept per list and tip. */
+  const enginePage = async (
+    scope: TokenScope,
+    order: TokenOrder,
+    p: ReturnType<typeof parsePage>,
+    cursor: TokenCursor | null,
+    tip: number,
+  ): Promise<{ rows: TokenRow[]; total: string; through: number | undefined }> => {
+    // The total is kept apart, keyed by the list and the tip: the first page asked at a tip counts it (a window
+    // count in the page's own statement), the others reuse it. One statement per page either way.
+    const totalKey = `tokens|${JSON.stringify(scope)}|${tip}`;
+    let total = p.countTotal ? ctx.totals.get<string>(totalKey) : '0';
+    const got = await listTokens(
+      ctx.store,
+      scope,
+      order,
+      { desc: p.reverse, limit: p.limit + 1, offset: p.offset },
+      cursor,
+      total === undefined,
+    );
+    // An empty page (a cursor or offset past the end) cannot carry its counts: ask for them apart.
+    // An empty first page is an empty list.
+    const emptyList = got.rows.length === 0 && !cursor && p.offset === 0;
+    if (total === undefined) total = got.total ?? (emptyList ? '0' : await countTokens(ctx.store, scope));
+    if (p.countTotal) ctx.totals.set(totalKey, total);
+    const through = cursor
+      ? (got.through ?? (await countTokensThrough(ctx.store, scope, order, p.reverse, cursor)))
+      : undefined;
+    return { rows: got.rows, total, through };
   };
 
   r.get(

@@ -139,3 +139,38 @@ export async function countTokens(store: Store, scope: TokenScope): Promise<stri
   const [r] = await store.rows<{ n: string }>(`SELECT toString(count()) AS n FROM (${STATE(where, having)})`, params);
   return r?.n ?? '0';
 }
+
+/** A token's state with its burned flag (what api/indexer/token-memory.ts holds and updates). */
+export interface TokenStateRow extends TokenRow {
+  burned: number;
+}
+
+const STATE_WITH_BURNED = (where: string) => `
+SELECT collection, token_id, max(owner_v).3 AS owner, max(uri_v).3 AS uri, max(object_v).3 AS object_addr,
+       max(last_height) AS height, max(time_v).3 AS time, max(burned_v).3 AS burned
+FROM nft_token_state ${where}
+GROUP BY collection, token_id`;
+
+/** State rows before merges: an upper bound of the tokens (read from the parts' row counts). */
+export async function tokenStateRows(store: Store): Promise<number> {
+  const [r] = await store.rows<{ n: string }>('SELECT count() AS n FROM nft_token_state');
+  return Number(r?.n ?? 0);
+}
+
+/** Every live token, or null when there are more than `max`. */
+export async function allTokens(store: Store, max: number): Promise<TokenStateRow[] | null> {
+  const rows = await store.rows<TokenStateRow>(`${STATE_WITH_BURNED('')} HAVING burned = 0 LIMIT {max:UInt32}`, {
+    max: max + 1,
+  });
+  return rows.length > max ? null : rows;
+}
+
+/** Every token with an event above this height, folded whole (burned ones included). */
+export async function tokensChangedAbove(store: Store, height: number): Promise<TokenStateRow[]> {
+  return store.rows<TokenStateRow>(
+    STATE_WITH_BURNED(
+      'WHERE (collection, token_id) IN (SELECT collection, token_id FROM nft_token_state WHERE last_height > {h:UInt64})',
+    ),
+    { h: height },
+  );
+}
