@@ -157,6 +157,11 @@ export class TokenIndex {
     if (list.size === 0) map.delete(k);
   }
 
+  /** A live token's state. */
+  get(collection: string, tokenId: string): TokenRow | undefined {
+    return this.byKey.get(`${collection}\u0000${tokenId}`)?.row;
+  }
+
   /** The collections an account holds a token of, in text order. */
   collectionsOf(owner: string): string[] {
     const list = this.byOwner.get(owner);

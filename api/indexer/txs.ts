@@ -5,6 +5,7 @@ import type { Request, Response, Router } from 'express';
 import { badRequest, notFound } from '../http/errors.js';
 import {
   countTxs,
+  nftTxSequences,
   pickTxPage,
   sequenceAbove,
   txDocByHash,
@@ -55,6 +56,46 @@ async function docsOf(
   });
 }
 
+/** The most txs of one NFT kept as a whole history (longer ones are paged by the engine). */
+const MAX_HELD_HISTORY = 1000;
+
+/**
+ * An NFT's whole tx history (ascending sequences) when its current state is held in memory: [] for a burned or
+ * unknown token (no statement); else the history read once per token event, since it changes only with the
+ * token's own events (keyed by the height of its latest one). undefined: page it on the engine.
+ */
+async function heldNftHistory(
+  ctx: IndexerContext,
+  nft: { collection: string; tokenId: string },
+  tip: number,
+): Promise<string[] | undefined> {
+  const index = await ctx.tokens.at(tip);
+  if (!index) return undefined;
+  const token = index.get(nft.collection, nft.tokenId);
+  if (!token) return [];
+  const height = Number(token.height);
+  if (height > tip) return undefined; // written above the tip: the engine path bounds it by the tip
+  const key = `nfttxs|${nft.collection}|${nft.tokenId}|${height}`;
+  const kept = ctx.immutable.get<string[] | null>(key);
+  if (kept !== undefined) return kept ?? undefined;
+  const history = await nftTxSequences(ctx.store, nft.collection, nft.tokenId, MAX_HELD_HISTORY);
+  ctx.immutable.set(key, history);
+  return history ?? undefined;
+}
+
+/** A page of an ascending list of sequences: after the cursor in the direction, or from the offset. */
+export function sliceSequences(
+  ascending: readonly string[],
+  w: { desc: boolean; limit: number; offset: number },
+  cursor: number | null,
+): string[] {
+  const list = w.desc ? [...ascending].reverse() : ascending;
+  if (cursor === null) return list.slice(w.offset, w.offset + w.limit);
+  const c = BigInt(cursor);
+  const start = list.findIndex((q) => (w.desc ? BigInt(q) < c : BigInt(q) > c));
+  return start === -1 ? [] : list.slice(start, start + w.limit);
+}
+
 async function txPage(
   ctx: IndexerContext,
   req: Request,
@@ -70,7 +111,8 @@ async function txPage(
   const w = { desc: page.reverse, limit: page.limit + 1, offset: page.offset };
   // A page that no new block can change: every page of one height at or below the tip (the caller checked),
   // or a descending page after a cursor at or below the tip. Its sequences are kept by the full query.
-  // An NFT's page is never final: the token may be burned later, and then it has no txs to show.
+  // An NFT's page is never final: the token may be burned later, and then it has no txs to show (its whole
+  // history is kept instead, keyed by the token's latest event, while the token state is held: heldNftHistory).
   const final =
     list.kind === 'height' || (list.kind !== 'nft' && cursor !== null && page.reverse && BigInt(cursor) <= maxSequence);
   // Totals are kept apart, keyed by the list and the tip (a height's total is final): the first page asked at a
@@ -81,7 +123,11 @@ async function txPage(
   const needTotal = total === undefined;
   const pageKey = `txpage|${listKey}|${page.reverse}|${w.limit}|${w.offset}|${cursor}`;
   let sequences = final ? ctx.immutable.get<string[]>(pageKey) : undefined;
-  if (sequences === undefined) {
+  const history = list.kind === 'nft' ? await heldNftHistory(ctx, list, tip) : undefined;
+  if (history !== undefined) {
+    sequences = sliceSequences(history, w, cursor);
+    total = page.countTotal ? String(history.length) : '0';
+  } else if (sequences === undefined) {
     const got = await pickTxPage(ctx.store, list, w, scope, needTotal);
     sequences = got.sequences;
     if (needTotal) total = got.total;

@@ -186,6 +186,21 @@ export async function pickTxPage(
   return { sequences, total: pageTotal(w, s, sequences.length) ?? (await count(store, pick)) };
 }
 
+/** Every tx of one NFT, ascending (its whole history), or null when it has more than `max`. */
+export async function nftTxSequences(
+  store: Store,
+  collection: string,
+  tokenId: string,
+  max: number,
+): Promise<string[] | null> {
+  const rows = await store.rows<{ sequence: string }>(
+    `SELECT DISTINCT sequence FROM nft_token_txs WHERE collection = {collection:String} AND token_id = {tokenId:String}
+     ORDER BY sequence LIMIT {limit:UInt32}`,
+    { collection, tokenId, limit: max + 1 },
+  );
+  return rows.length > max ? null : rows.map((r) => r.sequence);
+}
+
 /** The list's total alone (pages kept in memory still need a fresh total). */
 export async function countTxs(store: Store, list: TxList, s: TxListScope): Promise<string> {
   return count(store, picker(list, { desc: true, limit: 1, offset: 0 }, { ...s, cursor: null }));

@@ -5,6 +5,7 @@
 // Over each sample chain (EVM, Move, Wasm).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestSampleChain, type IngestedSample } from '../../support/sample.js';
+import { ImmutableCache } from '../../../api/indexer/immutable.js';
 import { TokenMemory } from '../../../api/indexer/token-memory.js';
 import { tokenSource } from '../../../api/indexer/tokens.js';
 import { startIndexer, type Running } from './helpers.js';
@@ -14,6 +15,7 @@ describe.each(['evm', 'move', 'wasm'] as const)('NFTs held in memory vs read fro
   let held: Running;
   let engine: Running;
   let memory: TokenMemory;
+  let immutable: ImmutableCache;
 
   beforeAll(async () => {
     s = await ingestSampleChain(kind);
@@ -31,7 +33,8 @@ describe.each(['evm', 'move', 'wasm'] as const)('NFTs held in memory vs read fro
       responseCache: false,
     };
     memory = new TokenMemory(tokenSource(s.store));
-    held = await startIndexer({ ...opts, tokenMemory: memory });
+    immutable = new ImmutableCache(64 * 2 ** 20);
+    held = await startIndexer({ ...opts, tokenMemory: memory, immutableCache: immutable });
     engine = await startIndexer({ ...opts, collectionsHeld: 0, tokensHeld: 0 });
   }, 180_000);
   afterAll(async () => {
@@ -117,6 +120,31 @@ describe.each(['evm', 'move', 'wasm'] as const)('NFTs held in memory vs read fro
       await same(`/indexer/nft/v1/tokens/by_collection/${c.object_addr}?token_id=no-such-token`, 'tokens');
     }
     expect(seen).toBeGreaterThan(0);
+  }, 180_000);
+
+  it("an NFT's txs: every token, burned and unknown ones included, both directions, by cursor and by offset", async () => {
+    const nfts = await s.store.rows<{ collection: string; token_id: string; burned: number }>(
+      `SELECT collection, token_id, max(burned_v).3 AS burned FROM nft_token_state GROUP BY collection, token_id
+       UNION ALL SELECT any(collection), 'no-such-token', 0 FROM nft_token_state`,
+    );
+    let txs = 0;
+    for (const n of nfts) {
+      const base = `/indexer/nft/v1/txs/${n.collection}/${encodeURIComponent(n.token_id)}`;
+      const all = await same(`${base}?pagination.limit=1`, 'txs');
+      if (n.burned || n.token_id === 'no-such-token') expect(all).toEqual([]);
+      txs += all.length;
+      await same(`${base}?pagination.limit=1&pagination.reverse=false`, 'txs');
+      await same(`${base}?pagination.offset=1`, 'txs');
+      await same(`${base}?pagination.count_total=false`, 'txs');
+    }
+    expect(txs).toBeGreaterThan(0);
+    // the held app paged live tokens' histories from memory, kept by their latest event's height
+    const live = nfts.find((n) => !n.burned && n.token_id !== 'no-such-token')!;
+    const [st] = await s.store.rows<{ h: string }>(
+      'SELECT max(last_height) AS h FROM nft_token_state WHERE collection = {c:String} AND token_id = {t:String}',
+      { c: live.collection, t: live.token_id },
+    );
+    expect(immutable.has(`nfttxs|${live.collection}|${live.token_id}|${st!.h}`)).toBe(true);
   }, 180_000);
 
   it('tokens and collections by account: identical for every holder, with and without filters', async () => {
