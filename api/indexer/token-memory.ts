@@ -60,7 +60,7 @@ const byHeight = (a: TokenKey, b: TokenKey): number =>
 const comparator = (order: TokenOrder) => (order === 'token_id' ? byTokenId : byHeight);
 const keyOf = (h: Held): TokenKey => ({ height: h.height, tokenId: h.row.token_id, collection: h.row.collection });
 
-/** First index whose entry is > key (or ≥ key when `inclusive` is false, i.e. the lower bound). */
+/** With `upper`, the first index whose entry is > key; else the first whose entry is ≥ key. */
 function bound(list: readonly Held[], key: TokenKey, cmp: (a: TokenKey, b: TokenKey) => number, upper: boolean) {
   let lo = 0;
   let hi = list.length;
