@@ -15,6 +15,7 @@ import { createStore, type Store } from '../../clickhouse/client.js';
 import { migrate } from '../../clickhouse/migrate.js';
 import { startIndexer, type Running } from '../api/indexer/helpers.js';
 import { CHROMIUM, CHROMIUM_FLAGS, requireChromium } from '../support/browser.js';
+import { indexerConfig } from '../support/indexer-config.js';
 
 let tmp: string;
 let main: ChildProcess | undefined;
@@ -91,14 +92,7 @@ beforeAll(async () => {
   await migrate(emptyStore);
   closed = await startIndexer({
     store: emptyStore,
-    config: {
-      CHAIN_ID: 'closed-1',
-      VM: 'move',
-      BECH32_PREFIX: 'init',
-      VERSION: 'dev',
-      COMMIT_HASH: 'unknown',
-      EVM_INTERNAL_TXS: false,
-    },
+    config: indexerConfig('move', 'closed-1'),
     cors: { enabled: false, origins: [], methods: [], headers: [], maxAge: 0 },
   });
   page = createServer((req, res) => {

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startIndexer, type Running } from '../api/indexer/helpers.js';
 import { ingestSampleChain, type IngestedSample } from '../support/sample.js';
 import { CHROMIUM, CHROMIUM_FLAGS, requireChromium } from '../support/browser.js';
+import { indexerConfig } from '../support/indexer-config.js';
 
 let s: IngestedSample;
 let api: Running;
@@ -20,14 +21,7 @@ beforeAll(async () => {
   s = await ingestSampleChain('move');
   api = await startIndexer({
     store: s.store,
-    config: {
-      CHAIN_ID: s.sample.manifest.chainId,
-      VM: 'move',
-      BECH32_PREFIX: 'init',
-      VERSION: 'dev',
-      COMMIT_HASH: 'unknown',
-      EVM_INTERNAL_TXS: false,
-    },
+    config: indexerConfig('move', s.sample.manifest.chainId),
     chain: { restUrl: s.sample.restUrl },
   });
   tmp = mkdtempSync(path.join(os.tmpdir(), 'browser-dashboard-move-'));

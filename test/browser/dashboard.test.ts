@@ -16,6 +16,7 @@ import { createRouterApp, loadRouterRegistry } from '../../api/router/app.js';
 import { startIndexer, type Running } from '../api/indexer/helpers.js';
 import { ingestSampleChain, type IngestedSample } from '../support/sample.js';
 import { CHROMIUM, CHROMIUM_FLAGS, requireChromium } from '../support/browser.js';
+import { indexerConfig } from '../support/indexer-config.js';
 
 let s: IngestedSample;
 let api: Running;
@@ -37,14 +38,7 @@ beforeAll(async () => {
   );
   api = await startIndexer({
     store: s.store,
-    config: {
-      CHAIN_ID: s.sample.manifest.chainId,
-      VM: 'evm',
-      BECH32_PREFIX: 'init',
-      VERSION: 'dev',
-      COMMIT_HASH: 'unknown',
-      EVM_INTERNAL_TXS: false,
-    },
+    config: indexerConfig('evm', s.sample.manifest.chainId),
     chain: { restUrl: s.sample.restUrl },
     routerUrl: `http://127.0.0.1:${(router.address() as AddressInfo).port}`,
   });

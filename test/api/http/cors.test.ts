@@ -12,23 +12,18 @@ import { corsFromConfig, type CorsSettings } from '../../../api/http/cors.js';
 import { createIndexerApp } from '../../../api/indexer/app.js';
 import { createRouterApp, loadRouterRegistry } from '../../../api/router/app.js';
 import { loadConfig } from '../../../platform/config.js';
+import { indexerConfig } from '../../support/indexer-config.js';
 
 let dir: string;
 let store: Store;
 const servers: Server[] = [];
 const base = (s: Server) => `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
 
-const indexerConfig = {
-  CHAIN_ID: 'cors-1',
-  VM: 'evm' as const,
-  BECH32_PREFIX: 'init',
-  VERSION: 'dev',
-  COMMIT_HASH: 'unknown',
-  EVM_INTERNAL_TXS: false,
-};
-
 async function indexer(cors?: CorsSettings): Promise<string> {
-  const s = await listen(createIndexerApp({ store, config: indexerConfig, cors, responseCache: false }), 0);
+  const s = await listen(
+    createIndexerApp({ store, config: indexerConfig('evm', 'cors-1'), cors, responseCache: false }),
+    0,
+  );
   servers.push(s);
   return base(s);
 }

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ingestSampleChain, type IngestedSample, type SampleKind } from '../../support/sample.js';
 import { startIndexer, type Running } from './helpers.js';
+import { indexerConfig } from '../../support/indexer-config.js';
 
 // ---- what the client's schemas require -------------------------------------------------------------
 
@@ -129,14 +130,7 @@ describe.each(['evm', 'move', 'wasm'] as const)('%s sample chain, as the explore
     s = await ingestSampleChain(kind, { evmTraces: kind === 'evm' });
     api = await startIndexer({
       store: s.store,
-      config: {
-        CHAIN_ID: s.sample.manifest.chainId,
-        VM: vmOf[kind],
-        BECH32_PREFIX: 'init',
-        VERSION: 'dev',
-        COMMIT_HASH: 'unknown',
-        EVM_INTERNAL_TXS: kind === 'evm',
-      },
+      config: indexerConfig(vmOf[kind], s.sample.manifest.chainId, { EVM_INTERNAL_TXS: kind === 'evm' }),
       chain: { restUrl: s.sample.restUrl },
       responseCache: false,
     });

@@ -8,6 +8,7 @@ import { createStore, type Store } from '../../../clickhouse/client.js';
 import { migrate } from '../../../clickhouse/migrate.js';
 import { txResponse } from '../../support/fixtures.js';
 import { startIndexer, type Running } from './helpers.js';
+import { indexerConfig } from '../../support/indexer-config.js';
 
 let dir: string;
 let store: Store;
@@ -30,14 +31,7 @@ beforeAll(async () => {
   await migrate(store);
   api = await startIndexer({
     store,
-    config: {
-      CHAIN_ID: 'empty-1',
-      VM: 'evm',
-      BECH32_PREFIX: 'init',
-      VERSION: 'dev',
-      COMMIT_HASH: 'unknown',
-      EVM_INTERNAL_TXS: false,
-    },
+    config: indexerConfig('evm', 'empty-1'),
     responseCache: false,
   });
 });
@@ -126,14 +120,7 @@ describe('empty store', () => {
   it('internal_tx_height (EVM with traces) is the indexed height: traces are written with their block', async () => {
     const traced = await startIndexer({
       store,
-      config: {
-        CHAIN_ID: 'empty-1',
-        VM: 'evm',
-        BECH32_PREFIX: 'init',
-        VERSION: 'dev',
-        COMMIT_HASH: 'unknown',
-        EVM_INTERNAL_TXS: true,
-      },
+      config: indexerConfig('evm', 'empty-1', { EVM_INTERNAL_TXS: true }),
       responseCache: false,
     });
     try {

@@ -5,6 +5,7 @@ import { parseAccount } from '../../../api/indexer/params.js';
 import { loadFixture, txResponse } from '../../support/fixtures.js';
 import { ingestSampleChain, type IngestedSample } from '../../support/sample.js';
 import { startIndexer, walk, type Running } from './helpers.js';
+import { indexerConfig } from '../../support/indexer-config.js';
 
 let s: IngestedSample;
 let api: Running;
@@ -13,14 +14,7 @@ beforeAll(async () => {
   s = await ingestSampleChain('move');
   api = await startIndexer({
     store: s.store,
-    config: {
-      CHAIN_ID: s.sample.manifest.chainId,
-      VM: 'move',
-      BECH32_PREFIX: 'init',
-      VERSION: 'dev',
-      COMMIT_HASH: 'unknown',
-      EVM_INTERNAL_TXS: false,
-    },
+    config: indexerConfig('move', s.sample.manifest.chainId),
     chain: { restUrl: s.sample.restUrl },
   });
 }, 180_000);

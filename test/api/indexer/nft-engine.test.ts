@@ -9,6 +9,7 @@ import { ImmutableCache } from '../../../api/indexer/immutable.js';
 import { TokenMemory } from '../../../api/indexer/token-memory.js';
 import { tokenSource } from '../../../api/indexer/tokens.js';
 import { startIndexer, type Running } from './helpers.js';
+import { indexerConfig } from '../../support/indexer-config.js';
 
 describe.each(['evm', 'move', 'wasm'] as const)('NFTs held in memory vs read from the engine (%s)', (kind) => {
   let s: IngestedSample;
@@ -21,14 +22,7 @@ describe.each(['evm', 'move', 'wasm'] as const)('NFTs held in memory vs read fro
     s = await ingestSampleChain(kind);
     const opts = {
       store: s.store,
-      config: {
-        CHAIN_ID: s.sample.manifest.chainId,
-        VM: kind,
-        BECH32_PREFIX: 'init',
-        VERSION: 'dev',
-        COMMIT_HASH: 'unknown',
-        EVM_INTERNAL_TXS: false,
-      },
+      config: indexerConfig(kind, s.sample.manifest.chainId),
       chain: { restUrl: s.sample.restUrl },
       responseCache: false,
     };

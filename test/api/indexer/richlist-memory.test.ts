@@ -21,6 +21,7 @@ import {
   type HolderSource,
 } from '../../../api/indexer/richlist-memory.js';
 import { startIndexer, type Running } from './helpers.js';
+import { indexerConfig } from '../../support/indexer-config.js';
 
 const MAX_U256 = (2n ** 256n - 1n).toString();
 
@@ -211,14 +212,7 @@ describe('loading a snapshot (chDB)', () => {
 });
 
 describe('rich-list route from memory (chDB)', () => {
-  const config = {
-    CHAIN_ID: 'rl-1',
-    VM: 'evm' as const,
-    BECH32_PREFIX: 'init',
-    VERSION: 'dev',
-    COMMIT_HASH: 'unknown',
-    EVM_INTERNAL_TXS: false,
-  };
+  const config = indexerConfig('evm', 'rl-1');
   let engine: Running;
   let held: Running;
   let tiny: Running;

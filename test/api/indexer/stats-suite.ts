@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rebuildStats, sealNewAccounts } from '../../../clickhouse/stats.js';
 import { ingestSampleChain, type IngestedSample, type SampleKind } from '../../support/sample.js';
 import { startIndexer, type Running } from './helpers.js';
+import { indexerConfig } from '../../support/indexer-config.js';
 
 interface BlockRow {
   height: string;
@@ -38,14 +39,7 @@ export function statsSuite(kind: SampleKind): void {
     s = await ingestSampleChain(kind);
     api = await startIndexer({
       store: s.store,
-      config: {
-        CHAIN_ID: s.sample.manifest.chainId,
-        VM: kind,
-        BECH32_PREFIX: 'init',
-        VERSION: 'dev',
-        COMMIT_HASH: 'unknown',
-        EVM_INTERNAL_TXS: false,
-      },
+      config: indexerConfig(kind, s.sample.manifest.chainId),
       chain: { restUrl: s.sample.restUrl },
       responseCache: false,
     });

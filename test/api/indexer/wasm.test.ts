@@ -5,6 +5,7 @@ import { fromBech32, toHex } from '@cosmjs/encoding';
 import { txResponse } from '../../support/fixtures.js';
 import { ingestSampleChain, type IngestedSample } from '../../support/sample.js';
 import { startIndexer, type Running } from './helpers.js';
+import { indexerConfig } from '../../support/indexer-config.js';
 
 let s: IngestedSample;
 let api: Running;
@@ -13,14 +14,7 @@ beforeAll(async () => {
   s = await ingestSampleChain('wasm');
   api = await startIndexer({
     store: s.store,
-    config: {
-      CHAIN_ID: undefined,
-      VM: 'wasm',
-      BECH32_PREFIX: 'init',
-      VERSION: 'dev',
-      COMMIT_HASH: 'unknown',
-      EVM_INTERNAL_TXS: false,
-    },
+    config: indexerConfig('wasm', undefined),
     chain: { restUrl: s.sample.restUrl },
   });
 }, 180_000);
