@@ -177,7 +177,9 @@ const floorLine = (label: string, f: Floor) =>
   `engine floor ${label}: SELECT 1 p50 ${f.select1.p50} ms p99 ${f.select1.p99} ms; 1-row point read p50 ${f.pointRead.p50} ms p99 ${f.pointRead.p99} ms (n=${f.select1.n}, same Store as the API)\n`;
 
 process.stdout.write(`machine ${JSON.stringify(machine())}\n`);
-const server = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'indexer-server.ts'), dataDir], {
+// BENCH_SERVER_NODE_ARGS: extra node flags for the API process (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
+const serverArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+const server = spawn(process.execPath, [...serverArgs, '--import', 'tsx', path.join(here, 'indexer-server.ts'), dataDir], {
   stdio: ['ignore', 'pipe', 'inherit'],
   env: { ...process.env, LOG_LEVEL: 'warn', BENCH_NO_CACHE: noCache ? '1' : '0' },
 });
