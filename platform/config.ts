@@ -84,7 +84,7 @@ export const configSchema = z
     /** MiB of rich-list snapshots the indexer holds in memory (api/indexer/richlist-memory.ts); 0 turns it off. */
     INDEXER_RICHLIST_MEMORY_MB: z.coerce.number().int().min(0).max(65_536).default(256),
     /** Most NFT tokens the indexer holds in memory (api/indexer/token-memory.ts); 0 turns it off. */
-    INDEXER_NFT_TOKENS_HELD: z.coerce.number().int().min(0).max(50_000_000).default(250_000),
+    INDEXER_NFT_TOKENS_HELD: z.coerce.number().int().min(0).max(50_000_000).default(200_000),
     // router and tracking
     ROUTER_ENABLED: bool.default(true),
     ROUTER_NETWORK: z.enum(['mainnet', 'testnet', 'custom']).default('mainnet'),
