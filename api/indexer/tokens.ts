@@ -1,5 +1,6 @@
 // NFT token endpoints (docs/indexer.md): by account and by collection, ordered by
 // (token_id, height) or (height, token_id) — text order on token_id, as upstream — with a keyset cursor.
+// Pages come from the tokens held in memory (api/indexer/token-memory.ts) when held, else from one statement.
 import type { Request, Router } from 'express';
 import { collectionLabels } from '../../clickhouse/queries/collections.js';
 import type { Store } from '../../clickhouse/client.js';
