@@ -179,10 +179,14 @@ const floorLine = (label: string, f: Floor) =>
 process.stdout.write(`machine ${JSON.stringify(machine())}\n`);
 // BENCH_SERVER_NODE_ARGS: extra node flags for the API process (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
 const serverArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-const server = spawn(process.execPath, [...serverArgs, '--import', 'tsx', path.join(here, 'indexer-server.ts'), dataDir], {
-  stdio: ['ignore', 'pipe', 'inherit'],
-  env: { ...process.env, LOG_LEVEL: 'warn', BENCH_NO_CACHE: noCache ? '1' : '0' },
-});
+const server = spawn(
+  process.execPath,
+  [...serverArgs, '--import', 'tsx', path.join(here, 'indexer-server.ts'), dataDir],
+  {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, LOG_LEVEL: 'warn', BENCH_NO_CACHE: noCache ? '1' : '0' },
+  },
+);
 const base = await new Promise<string>((resolve, reject) => {
   let out = '';
   server.stdout.on('data', (d: Buffer) => {

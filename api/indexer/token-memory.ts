@@ -3,8 +3,8 @@
 // first use loads every token once; each later tip reads only the tokens whose state changed above the held tip
 // (clickhouse/queries/tokens.ts changedTokens), so a chain that mints every block costs a key-range delta per
 // tip, not a reload. Past `max` tokens nothing is held and every request reads the engine, so memory stays
-// bounded (~940 bytes of heap a token, measured on the bench set:
-// 98,000 tokens in 88 MB, loaded in 1.4 s). A rewound index (crash recovery, re-ingest) clears it.
+// bounded (~790 bytes of heap a token, measured on the bench set:
+// 98,000 tokens in 74 MB, loaded in 1.3 s). A rewound index (crash recovery, re-ingest) clears it.
 //
 // Ownership is the folded state's owner (the last mint or transfer), as upstream's `nft.owner` column; the engine
 // path finds an account's candidates in the holdings ledger and keeps those the state agrees on, which is the
@@ -16,7 +16,7 @@ export interface TokenState extends TokenRow {
   burned: boolean;
 }
 
-/** The most tokens held by default (≈ 190 MB of heap). */
+/** The most tokens held by default (≈ 160 MB of heap). */
 export const MAX_TOKENS = 200_000;
 
 /** How long a chain found to have more than `max` tokens is left on the engine path before the count is read again. */
@@ -76,6 +76,8 @@ function bound(list: readonly Held[], key: TokenKey, cmp: (a: TokenKey, b: Token
 
 /** One list (a collection's tokens, an account's tokens) kept sorted in both orders. */
 class TokenList {
+  constructor(readonly key: string) {}
+
   readonly token_id: Held[] = [];
   readonly height: Held[] = [];
 
@@ -99,6 +101,21 @@ class TokenList {
   }
 }
 
+/** A collection's tokens, also by token id. */
+class CollectionTokens extends TokenList {
+  readonly ids = new Map<string, Held>();
+
+  override add(h: Held): void {
+    super.add(h);
+    this.ids.set(h.row.token_id, h);
+  }
+
+  override remove(h: Held): void {
+    super.remove(h);
+    if (this.ids.get(h.row.token_id) === h) this.ids.delete(h.row.token_id);
+  }
+}
+
 /** A page of a held list, as listTokens gives it from the engine. */
 export interface HeldPage {
   rows: TokenRow[];
@@ -118,37 +135,49 @@ export interface HeldPageQuery {
 
 /** Every live token, indexed by collection and by owner. Pure: no I/O. */
 export class TokenIndex {
-  private readonly byKey = new Map<string, Held>();
-  private readonly byCollection = new Map<string, TokenList>();
+  private readonly byCollection = new Map<string, CollectionTokens>();
   private readonly byOwner = new Map<string, TokenList>();
+  private count = 0;
 
   get size(): number {
-    return this.byKey.size;
+    return this.count;
   }
 
-  /** Replace each token's state by the one given; burned tokens leave every list. */
+  /**
+   * Replace each token's state by the one given; burned tokens leave every list. A held row shares its collection
+   * and owner strings with its lists' keys (one copy per collection and per owner, not per token).
+   */
   apply(states: Iterable<TokenState>): void {
     for (const s of states) {
-      const key = `${s.collection}\u0000${s.token_id}`;
-      const old = this.byKey.get(key);
+      const old = this.byCollection.get(s.collection)?.ids.get(s.token_id);
       if (old) {
         this.detach(this.byCollection, old.row.collection, old);
         this.detach(this.byOwner, old.row.owner, old);
-        this.byKey.delete(key);
+        this.count--;
       }
       if (s.burned) continue;
-      const { burned: _b, ...row } = s;
+      const col = this.listOf(this.byCollection, s.collection, () => new CollectionTokens(s.collection));
+      const own = this.listOf(this.byOwner, s.owner, () => new TokenList(s.owner));
+      const row: TokenRow = {
+        collection: col.key,
+        token_id: s.token_id,
+        owner: own.key,
+        uri: s.uri,
+        object_addr: s.object_addr,
+        height: s.height,
+        time: s.time,
+      };
       const h: Held = { row, height: Number(row.height) };
-      this.byKey.set(key, h);
-      this.attach(this.byCollection, row.collection, h);
-      this.attach(this.byOwner, row.owner, h);
+      col.add(h);
+      own.add(h);
+      this.count++;
     }
   }
 
-  private attach(map: Map<string, TokenList>, k: string, h: Held): void {
+  private listOf<L extends TokenList>(map: Map<string, L>, k: string, make: () => L): L {
     let list = map.get(k);
-    if (!list) map.set(k, (list = new TokenList()));
-    list.add(h);
+    if (!list) map.set(k, (list = make()));
+    return list;
   }
 
   private detach(map: Map<string, TokenList>, k: string, h: Held): void {
@@ -160,7 +189,7 @@ export class TokenIndex {
 
   /** A live token's state. */
   get(collection: string, tokenId: string): TokenRow | undefined {
-    return this.byKey.get(`${collection}\u0000${tokenId}`)?.row;
+    return this.byCollection.get(collection)?.ids.get(tokenId)?.row;
   }
 
   /** The collections an account holds a token of, in text order. */
@@ -172,7 +201,7 @@ export class TokenIndex {
   /** A page of a collection's tokens, optionally only the one token id. */
   collectionPage(collection: string, tokenId: string | null, q: HeldPageQuery): HeldPage {
     if (tokenId !== null) {
-      const h = this.byKey.get(`${collection}\u0000${tokenId}`);
+      const h = this.byCollection.get(collection)?.ids.get(tokenId);
       return pageOf(h ? [h] : [], q);
     }
     const list = this.byCollection.get(collection);
