@@ -1,7 +1,7 @@
 // Every live NFT token, held in memory and brought up to the indexed tip by deltas: the token pages (by
 // collection, by account) and an account's collections read it instead of asking the engine per request. The
 // first use loads every token once; each later tip reads only the tokens whose state changed above the held tip
-// (clickhouse/queries/tokens.ts changedTokens), so a chain that mints every block costs a key-range delta per
+// (clickhouse/queries/tokens.ts tokensChangedAbove), so a chain that mints every block costs a key-range delta per
 // tip, not a reload. Past `max` tokens nothing is held and every request reads the engine, so memory stays
 // bounded (~790 bytes of heap a token, measured on the bench set:
 // 98,000 tokens in 74 MB, loaded in 1.3 s). A rewound index (crash recovery, re-ingest) clears it.
