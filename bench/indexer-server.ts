@@ -64,7 +64,7 @@ const app = createIndexerApp({
     process.env.BENCH_RICHLIST_MEMORY_MB === undefined
       ? undefined
       : Number(process.env.BENCH_RICHLIST_MEMORY_MB) * 2 ** 20,
-  // NFT tokens held in memory as in production (250,000); BENCH_NFT_TOKENS_HELD=0 keeps the engine path.
+  // NFT tokens held in memory as in production (200,000); BENCH_NFT_TOKENS_HELD=0 keeps the engine path.
   tokensHeld: process.env.BENCH_NFT_TOKENS_HELD === undefined ? undefined : Number(process.env.BENCH_NFT_TOKENS_HELD),
 });
 // Bench-only route (never in the production app): the engine floor measured in the API's own process, since

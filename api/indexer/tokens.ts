@@ -20,7 +20,7 @@ import {
 import { handle, str, type IndexerContext } from './context.js';
 import { pageResult, parsePage, type RawPageQuery } from './pagination.js';
 import { parseAccount, parseCollectionAddr, parseOrderBy, rfc3339Micro } from './params.js';
-import type { HeldPage, TokenIndex, TokenSource, TokenState } from './token-memory.js';
+import type { HeldPage, HeldPageQuery, TokenIndex, TokenSource, TokenState } from './token-memory.js';
 
 const stateOf = ({ burned, ...row }: TokenStateRow): TokenState => ({ ...row, burned: Number(burned) !== 0 });
 
@@ -34,7 +34,7 @@ export function tokenSource(store: Store): TokenSource {
 }
 
 /** A page from the held tokens (no statement). */
-function heldPage(index: TokenIndex, scope: TokenScope, q: Parameters<TokenIndex['ownerPage']>[3]): HeldPage {
+function heldPage(index: TokenIndex, scope: TokenScope, q: HeldPageQuery): HeldPage {
   return scope.kind === 'collection'
     ? index.collectionPage(scope.collection, scope.tokenId, q)
     : index.ownerPage(scope.owner, scope.collection, scope.tokenId, q);

@@ -28,9 +28,12 @@ export interface TokenCursor {
 
 type Params = Record<string, unknown>;
 
+/** A token's folded state, one row per (collection, token_id) after GROUP BY. */
+const FOLD = `collection, token_id, max(owner_v).3 AS owner, max(uri_v).3 AS uri, max(object_v).3 AS object_addr,
+       max(last_height) AS height, max(time_v).3 AS time`;
+
 const STATE = (where: string, having: string) => `
-SELECT collection, token_id, max(owner_v).3 AS owner, max(uri_v).3 AS uri, max(object_v).3 AS object_addr,
-       max(last_height) AS height, max(time_v).3 AS time
+SELECT ${FOLD}
 FROM nft_token_state WHERE ${where}
 GROUP BY collection, token_id
 HAVING max(burned_v).3 = 0 ${having}`;
@@ -146,8 +149,7 @@ export interface TokenStateRow extends TokenRow {
 }
 
 const STATE_WITH_BURNED = (where: string) => `
-SELECT collection, token_id, max(owner_v).3 AS owner, max(uri_v).3 AS uri, max(object_v).3 AS object_addr,
-       max(last_height) AS height, max(time_v).3 AS time, max(burned_v).3 AS burned
+SELECT ${FOLD}, max(burned_v).3 AS burned
 FROM nft_token_state ${where}
 GROUP BY collection, token_id`;
 

@@ -9,12 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStore, type Store } from '../../clickhouse/client.js';
 import { migrate } from '../../clickhouse/migrate.js';
 import { accountAddress } from '../../ingest/balance-seed.js';
-import { createIngest } from '../../ingest/pipeline.js';
-import { createChainSource } from '../../ingest/source.js';
 import { createLogger } from '../../platform/log.js';
 import type { ExpectedEvmState } from '../../devnet/sample-chains/evm-activity.js';
 import { NATIVE_DENOM_CONTRACT, RICH_LIST_TOKEN } from '../../devnet/sample-chains/evm.js';
 import { startSampleChain } from '../../devnet/sample-chains/serve.js';
+import { sampleIngest } from '../support/sample.js';
 
 const NATIVE_CONTRACT = NATIVE_DENOM_CONTRACT.toLowerCase(); // the umin ERC20 (minievm keeps bank coins in ERC20s)
 const GENESIS_ONLY = `0x${'77'.repeat(20)}`; // funded at genesis, never in a Transfer log
@@ -63,11 +62,7 @@ beforeAll(async () => {
   }));
   store = createStore({ dataDir: dir });
   await migrate(store);
-  const source = createChainSource({ rpcUrl: sample.rpcUrl, restUrl: sample.restUrl, evmUrl: sample.evmUrl });
-  const ingest = createIngest({
-    store,
-    source,
-    vm: 'evm',
+  const { source, ingest } = sampleIngest(store, sample, {
     log: createLogger({ test: 'balance-seed' }),
     batchBlocks: 7,
     pollIntervalMs: 20,

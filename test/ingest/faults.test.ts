@@ -6,11 +6,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStore, type Store } from '../../clickhouse/client.js';
 import { migrate } from '../../clickhouse/migrate.js';
-import { IngestFatalError, createIngest } from '../../ingest/pipeline.js';
+import { IngestFatalError } from '../../ingest/pipeline.js';
 import { createChainSource } from '../../ingest/source.js';
 import { createLogger } from '../../platform/log.js';
 import { startSampleChain } from '../../devnet/sample-chains/serve.js';
 import { lastCheckpoint } from '../../ingest/writer.js';
+import { sampleIngest } from '../support/sample.js';
 
 let chain: Awaited<ReturnType<typeof startSampleChain>>;
 let store: Store;
@@ -38,26 +39,15 @@ const log = {
 };
 
 function ingestTo(stopAtHeight: number, timeoutMs = 2000) {
-  const source = createChainSource({
-    rpcUrl: chain.rpcUrl,
-    restUrl: chain.restUrl,
-    evmUrl: chain.evmUrl,
+  return sampleIngest(store, chain, {
+    log,
     evmTraces: true,
     timeoutMs,
+    batchBlocks: 4,
+    fetchConcurrency: 2,
+    pollIntervalMs: 20,
+    stopAtHeight,
   });
-  return {
-    source,
-    ingest: createIngest({
-      store,
-      source,
-      vm: 'evm',
-      log,
-      batchBlocks: 4,
-      fetchConcurrency: 2,
-      pollIntervalMs: 20,
-      stopAtHeight,
-    }),
-  };
 }
 
 describe('ingest failure policy', () => {

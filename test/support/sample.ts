@@ -5,9 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { createStore, type Store } from '../../clickhouse/client.js';
 import { migrate } from '../../clickhouse/migrate.js';
-import { createIngest, type Ingest } from '../../ingest/pipeline.js';
+import { createIngest, type Ingest, type IngestOptions } from '../../ingest/pipeline.js';
 import { createChainSource } from '../../ingest/source.js';
-import { createLogger } from '../../platform/log.js';
+import { createLogger, type Logger } from '../../platform/log.js';
 import { startSampleChain } from '../../devnet/sample-chains/serve.js';
 
 export type SampleKind = 'evm' | 'move' | 'wasm';
@@ -29,17 +29,9 @@ export async function ingestSampleChain(
   const sample = await startSampleChain(kind);
   const store = createStore({ dataDir: path.join(dataDir, 'clickhouse') });
   await migrate(store);
-  const source = createChainSource({
-    rpcUrl: sample.rpcUrl,
-    restUrl: sample.restUrl,
-    evmUrl: sample.evmUrl,
-    evmTraces: opts.evmTraces,
-  });
-  const ingest = createIngest({
-    store,
-    source,
-    vm: sample.vm,
+  const { source, ingest } = sampleIngest(store, sample, {
     log: createLogger({ test: kind }),
+    evmTraces: opts.evmTraces,
     batchBlocks: opts.batchBlocks ?? 7,
     fetchConcurrency: 4,
     pollIntervalMs: 50,
@@ -59,6 +51,41 @@ export async function ingestSampleChain(
       if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** How a test runs the real ingest over a served sample chain: the source's settings and the pipeline's. */
+export interface SampleIngestOptions
+  extends Pick<IngestOptions, 'batchBlocks' | 'fetchConcurrency' | 'pollIntervalMs'> {
+  stopAtHeight: number;
+  log: Logger;
+  evmTraces?: boolean;
+  timeoutMs?: number;
+}
+
+/** The real ingest (chain source over loopback → pipeline) of a served sample chain into `store`; close the source after. */
+export function sampleIngest(
+  store: Store,
+  sample: SampleChain,
+  o: SampleIngestOptions,
+): { source: ReturnType<typeof createChainSource>; ingest: Ingest } {
+  const source = createChainSource({
+    rpcUrl: sample.rpcUrl,
+    restUrl: sample.restUrl,
+    evmUrl: sample.evmUrl,
+    evmTraces: o.evmTraces,
+    timeoutMs: o.timeoutMs,
+  });
+  const ingest = createIngest({
+    store,
+    source,
+    vm: sample.vm,
+    log: o.log,
+    batchBlocks: o.batchBlocks,
+    fetchConcurrency: o.fetchConcurrency,
+    pollIntervalMs: o.pollIntervalMs,
+    stopAtHeight: o.stopAtHeight,
+  });
+  return { source, ingest };
 }
 
 /** A deterministic dump of every table with height-keyed rows (for comparing re-ingests). */

@@ -10,11 +10,10 @@ import { migrate } from '../../../clickhouse/migrate.js';
 import { listTokens, type TokenOrder, type TokenScope } from '../../../clickhouse/queries/tokens.js';
 import { type TokenIndex, TokenMemory, type TokenSource } from '../../../api/indexer/token-memory.js';
 import { tokenSource } from '../../../api/indexer/tokens.js';
-import { createIngest } from '../../../ingest/pipeline.js';
-import { createChainSource } from '../../../ingest/source.js';
 import { lastCheckpoint } from '../../../ingest/writer.js';
 import { createLogger } from '../../../platform/log.js';
 import { startSampleChain } from '../../../devnet/sample-chains/serve.js';
+import { sampleIngest } from '../../support/sample.js';
 
 const ALL = { offset: 0, limit: 1_000_000 };
 
@@ -35,11 +34,7 @@ describe.each(['evm', 'move', 'wasm'] as const)('held tokens follow the ingest s
   });
 
   async function ingestTo(stopAtHeight: number): Promise<void> {
-    const source = createChainSource({ rpcUrl: chain.rpcUrl, restUrl: chain.restUrl, evmUrl: chain.evmUrl });
-    const ingest = createIngest({
-      store,
-      source,
-      vm: chain.vm,
+    const { source, ingest } = sampleIngest(store, chain, {
       log: createLogger({ test: `token-memory-${kind}` }),
       batchBlocks: 3,
       fetchConcurrency: 2,
