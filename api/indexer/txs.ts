@@ -6,6 +6,7 @@ import { badRequest, notFound } from '../http/errors.js';
 import {
   countTxs,
   nftTxSequences,
+  pickTxDocs,
   pickTxPage,
   sequenceAbove,
   txDocByHash,
@@ -124,19 +125,27 @@ async function txPage(
   const pageKey = `txpage|${listKey}|${page.reverse}|${w.limit}|${w.offset}|${cursor}`;
   let sequences = final ? ctx.immutable.get<string[]>(pageKey) : undefined;
   const history = list.kind === 'nft' ? await heldNftHistory(ctx, list, tip) : undefined;
+  let docs: { sequence: string; json: string }[] | undefined;
   if (history !== undefined) {
     sequences = sliceSequences(history, w, cursor);
     total = page.countTotal ? String(history.length) : '0';
+  } else if (sequences === undefined && needTotal) {
+    // A list first asked at this tip: its documents are unlikely to be cached, so one statement picks and reads them.
+    const got = await pickTxDocs(ctx.store, list, w, scope, true);
+    docs = got.docs;
+    sequences = docs.map((d) => d.sequence);
+    total = got.total;
+    for (const d of docs) ctx.immutable.set(`doc|${d.sequence}`, d.json);
+    if (final) ctx.immutable.set(pageKey, sequences);
   } else if (sequences === undefined) {
     const got = await pickTxPage(ctx.store, list, w, scope, needTotal);
     sequences = got.sequences;
-    if (needTotal) total = got.total;
     if (final) ctx.immutable.set(pageKey, sequences);
   } else if (needTotal) {
     total = await countTxs(ctx.store, list, scope);
   }
   if (needTotal && total !== undefined) ctx.totals.set(totalKey, total);
-  const docs = await docsOf(ctx, sequences);
+  docs ??= await docsOf(ctx, sequences);
   const { rows, pagination } = pageResult(page, docs, total ?? '0', (d) => ({
     kind: 'sequence',
     sequence: Number(d.sequence),

@@ -186,6 +186,35 @@ export async function pickTxPage(
   return { sequences, total: pageTotal(w, s, sequences.length) ?? (await count(store, pick)) };
 }
 
+/**
+ * `pickTxPage` and `txDocsBySequence` in one statement: the page's documents (one per sequence, in the page's order)
+ * and, if asked, the total. For a list first asked at a tip, whose documents are unlikely to be cached: one engine
+ * call instead of two (the documents' `IN` set is the picked page, so the read still follows their sorting key).
+ */
+export async function pickTxDocs(
+  store: Store,
+  list: TxList,
+  w: ListWindow,
+  s: TxListScope,
+  withTotal: boolean,
+): Promise<{ docs: TxDoc[]; total: string }> {
+  const pick = picker(list, w, s);
+  const rows = await store.rows<TxDoc>(
+    `SELECT sequence, json FROM tx_documents WHERE sequence IN (${pick.sql})`,
+    pick.params,
+  );
+  const bySequence = new Map<string, string>();
+  for (const r of rows) if (!bySequence.has(r.sequence)) bySequence.set(r.sequence, r.json);
+  const ordered = [...bySequence.keys()].map(BigInt).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  if (w.desc) ordered.reverse();
+  const docs = ordered.map((q) => {
+    const sequence = q.toString();
+    return { sequence, json: bySequence.get(sequence) as string };
+  });
+  if (!withTotal) return { docs, total: '0' };
+  return { docs, total: pageTotal(w, s, docs.length) ?? (await count(store, pick)) };
+}
+
 /** Every tx of one NFT, ascending (its whole history), or null when it has more than `max`. */
 export async function nftTxSequences(
   store: Store,
