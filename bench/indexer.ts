@@ -177,12 +177,25 @@ function rssMb(pid: number): number {
   return m ? Math.round(Number(m[1]) / 1024) : 0;
 }
 
+/**
+ * A fixed single-threaded JS loop, timed: the speed this VM's vCPU gives right now. It is not constant (434 to 722 ms
+ * within one hour on the same machine, idle), so figures of different runs compare only beside it.
+ */
+function cpuCalibrationMs(): number {
+  const t = performance.now();
+  let x = 0;
+  for (let i = 0; i < 3e8; i++) x += i % 7;
+  if (x < 0) throw new Error('unreachable');
+  return Math.round(performance.now() - t);
+}
+
 const machine = () => ({
   cpus: os.cpus().length,
   cpu: os.cpus()[0]?.model,
   memGb: Math.round(os.totalmem() / 2 ** 30),
   node: process.version,
   load: os.loadavg().map((l) => Math.round(l * 100) / 100),
+  cpuCalibrationMs: cpuCalibrationMs(),
 });
 
 interface FloorFigures {
