@@ -129,12 +129,14 @@ async function txPage(
   if (history !== undefined) {
     sequences = sliceSequences(history, w, cursor);
     total = page.countTotal ? String(history.length) : '0';
-  } else if (sequences === undefined && needTotal) {
-    // A list first asked at this tip: its documents are unlikely to be cached, so one statement picks and reads them.
-    const got = await pickTxDocs(ctx.store, list, w, scope, true);
+  } else if (sequences === undefined && (needTotal || cursor !== null)) {
+    // A list first asked at this tip, or a page after a cursor not seen before: its documents are unlikely to be
+    // cached, so one statement picks and reads them. (A first page asked again at the same tip takes the picker
+    // alone and its documents from the cache.)
+    const got = await pickTxDocs(ctx.store, list, w, scope, needTotal);
     docs = got.docs;
     sequences = docs.map((d) => d.sequence);
-    total = got.total;
+    if (needTotal) total = got.total;
     for (const d of docs) ctx.immutable.set(`doc|${d.sequence}`, d.json);
     if (final) ctx.immutable.set(pageKey, sequences);
   } else if (sequences === undefined) {
