@@ -4,6 +4,7 @@
 // that cannot be decoded is stored in ingest_errors and skipped; a block that still cannot be decoded after
 // retries stops the pipeline loudly (IngestFatalError) rather than leaving a silent hole.
 import type { Store } from '../clickhouse/client.js';
+import { blockTimeMs } from '../chain/block-time.js';
 import type { Logger } from '../platform/log.js';
 import { metrics } from '../platform/metrics.js';
 import { decodeBlock, type BlockFacts } from './decode/block.js';
@@ -149,9 +150,9 @@ export function createIngest(opts: IngestOptions): Ingest {
     if (enricher) await enricher.enrich(facts);
     const t1 = Date.now();
     const batch: BlockBatchItem[] = range.map(({ fetched, facts: f }) => {
-      const ms = prevTimeNanos === null ? 0 : Number((f.time.nanos - prevTimeNanos) / 1_000_000n);
+      const ms = blockTimeMs(f.time.nanos, prevTimeNanos);
       prevTimeNanos = f.time.nanos;
-      return { facts: f, blockTimeMs: Math.max(ms, 0), receipts: fetched.receipts, traces: fetched.traces };
+      return { facts: f, blockTimeMs: ms, receipts: fetched.receipts, traces: fetched.traces };
     });
     for (const f of facts)
       for (const e of f.errors)
