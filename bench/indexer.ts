@@ -178,8 +178,8 @@ function rssMb(pid: number): number {
 }
 
 /**
- * A fixed single-threaded JS loop, timed: the speed this VM's vCPU gives right now. It is not constant (434 to 722 ms
- * within one hour on the same machine, idle), so figures of different runs compare only beside it.
+ * A fixed single-threaded JS loop, timed: the speed this VM's vCPU gives right now. It is not constant (337 to 722 ms
+ * within one hour on the same machine), so figures of different runs compare only beside it.
  */
 function cpuCalibrationMs(): number {
   const t = performance.now();

@@ -140,7 +140,8 @@ async function txPage(
     for (const d of docs) ctx.immutable.set(`doc|${d.sequence}`, d.json);
     if (final) ctx.immutable.set(pageKey, sequences);
   } else if (sequences === undefined) {
-    const got = await pickTxPage(ctx.store, list, w, scope, needTotal);
+    // the total is kept (needTotal is false here): the picker alone
+    const got = await pickTxPage(ctx.store, list, w, scope, false);
     sequences = got.sequences;
     if (final) ctx.immutable.set(pageKey, sequences);
   } else if (needTotal) {

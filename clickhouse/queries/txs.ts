@@ -169,8 +169,31 @@ export function pageTotal(w: ListWindow, s: TxListScope, shown: number): string 
 }
 
 /**
- * The sequences of one page (window.limit should include the look-ahead row) and, if asked, the list's total: from
- * the page itself when it ends the list (most accounts' lists fit their first page), else counted.
+ * The list's total if asked ('0' if not): from the page itself when it ends the list (most accounts' lists fit their
+ * first page), else counted.
+ */
+async function totalFor(
+  store: Store,
+  pick: Picker,
+  w: ListWindow,
+  s: TxListScope,
+  shown: number,
+  withTotal: boolean,
+): Promise<string> {
+  if (!withTotal) return '0';
+  return pageTotal(w, s, shown) ?? (await count(store, pick));
+}
+
+/** One document per sequence (a re-ingested height may leave two until the ReplacingMergeTree merges them). */
+function firstDocs(rows: readonly TxDoc[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const r of rows) if (!out.has(r.sequence)) out.set(r.sequence, r.json);
+  return out;
+}
+
+/**
+ * The sequences of one page (window.limit should include the look-ahead row) and, if asked, the list's total
+ * (`totalFor`).
  */
 export async function pickTxPage(
   store: Store,
@@ -182,14 +205,14 @@ export async function pickTxPage(
   const pick = picker(list, w, s);
   const rows = await store.rows<{ sequence: string }>(pick.sql, pick.params);
   const sequences = rows.map((r) => r.sequence);
-  if (!withTotal) return { sequences, total: '0' };
-  return { sequences, total: pageTotal(w, s, sequences.length) ?? (await count(store, pick)) };
+  return { sequences, total: await totalFor(store, pick, w, s, sequences.length, withTotal) };
 }
 
 /**
  * `pickTxPage` and `txDocsBySequence` in one statement: the page's documents (one per sequence, in the page's order)
- * and, if asked, the total. For a list first asked at a tip, whose documents are unlikely to be cached: one engine
- * call instead of two (the documents' `IN` set is the picked page, so the read still follows their sorting key).
+ * and, if asked, the total. For a page whose documents are unlikely to be cached (a list first asked at a tip, a page
+ * after a new cursor): one engine call instead of two (the documents' `IN` set is the picked page, so the read
+ * still follows their sorting key).
  */
 export async function pickTxDocs(
   store: Store,
@@ -203,16 +226,14 @@ export async function pickTxDocs(
     `SELECT sequence, json FROM tx_documents WHERE sequence IN (${pick.sql})`,
     pick.params,
   );
-  const bySequence = new Map<string, string>();
-  for (const r of rows) if (!bySequence.has(r.sequence)) bySequence.set(r.sequence, r.json);
+  const bySequence = firstDocs(rows);
   const ordered = [...bySequence.keys()].map(BigInt).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   if (w.desc) ordered.reverse();
   const docs = ordered.map((q) => {
     const sequence = q.toString();
     return { sequence, json: bySequence.get(sequence) as string };
   });
-  if (!withTotal) return { docs, total: '0' };
-  return { docs, total: pageTotal(w, s, docs.length) ?? (await count(store, pick)) };
+  return { docs, total: await totalFor(store, pick, w, s, docs.length, withTotal) };
 }
 
 /** Every tx of one NFT, ascending (its whole history), or null when it has more than `max`. */
@@ -240,13 +261,11 @@ export async function countTxs(store: Store, list: TxList, s: TxListScope): Prom
  * or LIMIT BY in the engine: the caller orders by its page and takes one document per sequence.
  */
 export async function txDocsBySequence(store: Store, sequences: readonly string[]): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  if (sequences.length === 0) return out;
+  if (sequences.length === 0) return new Map();
   const rows = await store.rows<TxDoc>('SELECT sequence, json FROM tx_documents WHERE sequence IN {s:Array(UInt64)}', {
     s: sequences.map((x) => BigInt(x)),
   });
-  for (const r of rows) if (!out.has(r.sequence)) out.set(r.sequence, r.json);
-  return out;
+  return firstDocs(rows);
 }
 
 /** One page of tx documents in the list's order (window.limit should include the look-ahead row) and the total. */
