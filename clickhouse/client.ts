@@ -21,11 +21,21 @@ export interface StoreOptions {
 
 export type QueryParams = Record<string, unknown>;
 
+export interface ReadOptions {
+  /**
+   * A later statement of a request the engine has already served once (the documents after the page's picker, a
+   * count after the page). On the embedded engine it waits for a session before every first statement, so a request
+   * queues once however many statements it needs: under load the second wait was the latency tail (measured in
+   * docs/bench-indexer.md, fifth round). A ClickHouse server schedules its own queries; there it changes nothing.
+   */
+  followUp?: boolean;
+}
+
 export interface Store {
   readonly kind: 'chdb' | 'server';
   readonly client: ClickHouseClient;
   /** Run a SELECT with `{name:Type}` parameters and return its rows. */
-  rows<T>(query: string, params?: QueryParams): Promise<T[]>;
+  rows<T>(query: string, params?: QueryParams, opts?: ReadOptions): Promise<T[]>;
   /** Run a statement that returns nothing (DDL, DELETE, INSERT … SELECT). */
   exec(query: string, params?: QueryParams): Promise<void>;
   /** Insert JS objects into a table as JSONEachRow. */
@@ -79,22 +89,25 @@ export function createStore(opts: StoreOptions): Store {
     ready.catch(() => undefined); // surfaced by the first read
     return { session, ready };
   });
+  type Reader = (typeof readers)[number];
   const idle = [...readers];
-  const waiting: ((r: (typeof readers)[number]) => void)[] = [];
-  const acquire = () =>
-    new Promise<(typeof readers)[number]>((resolve) => {
+  // Two FIFO queues for a session: follow-up statements (ReadOptions) go before first statements.
+  const followUps: ((r: Reader) => void)[] = [];
+  const firsts: ((r: Reader) => void)[] = [];
+  const acquire = (followUp: boolean) =>
+    new Promise<Reader>((resolve) => {
       const r = idle.pop();
       if (r) resolve(r);
-      else waiting.push(resolve);
+      else (followUp ? followUps : firsts).push(resolve);
     });
-  const release = (r: (typeof readers)[number]) => {
-    const next = waiting.shift();
+  const release = (r: Reader) => {
+    const next = followUps.shift() ?? firsts.shift();
     if (next) next(r);
     else idle.push(r);
   };
-  const read = async (query: string, params?: QueryParams): Promise<unknown[]> => {
+  const read = async (query: string, params?: QueryParams, opts?: ReadOptions): Promise<unknown[]> => {
     const set = setParamsStatement(query, params); // before taking a session: a bad value fails alone
-    const r = await acquire();
+    const r = await acquire(opts?.followUp === true);
     let text: string;
     try {
       await r.ready;
@@ -123,7 +136,7 @@ function wrap(
   kind: Store['kind'],
   client: ClickHouseClient,
   close: () => Promise<void>,
-  read?: (query: string, params?: QueryParams) => Promise<unknown[]>,
+  read?: (query: string, params?: QueryParams, opts?: ReadOptions) => Promise<unknown[]>,
 ): Store {
   // Reads in flight, so close() lets them land first: a background reader (the API's status feed) must never
   // leave an embedded session closing under a running query (chDB then refuses to open another directory).
@@ -132,10 +145,10 @@ function wrap(
   return {
     kind,
     client,
-    async rows<T>(query: string, params?: QueryParams) {
+    async rows<T>(query: string, params?: QueryParams, opts?: ReadOptions) {
       if (closed) throw new Error('store closed');
       const p = read
-        ? read(query, params)
+        ? read(query, params, opts)
         : client.query({ query, query_params: params, format: 'JSONEachRow' }).then((rs) => rs.json());
       reading.add(p);
       try {

@@ -33,11 +33,12 @@ function sendTxs(res: Response, docs: readonly string[], pagination: PaginationO
 
 /**
  * The documents of picked sequences (all below the tip, so final): from the immutable cache, the rest in one
- * engine call. Returned in the page's order.
+ * engine call (`followUp`: the request has had one already). Returned in the page's order.
  */
 async function docsOf(
   ctx: IndexerContext,
   sequences: readonly string[],
+  followUp: boolean,
 ): Promise<{ sequence: string; json: string }[]> {
   const found = new Map<string, string>();
   const missing: string[] = [];
@@ -47,7 +48,7 @@ async function docsOf(
     else found.set(q, doc);
   }
   if (missing.length > 0)
-    for (const [q, json] of await txDocsBySequence(ctx.store, missing)) {
+    for (const [q, json] of await txDocsBySequence(ctx.store, missing, followUp)) {
       found.set(q, json);
       ctx.immutable.set(`doc|${q}`, json);
     }
@@ -126,6 +127,7 @@ async function txPage(
   let sequences = final ? ctx.immutable.get<string[]>(pageKey) : undefined;
   const history = list.kind === 'nft' ? await heldNftHistory(ctx, list, tip) : undefined;
   let docs: { sequence: string; json: string }[] | undefined;
+  let engaged = false; // a statement of this request has run: its documents' read is a follow-up
   if (history !== undefined) {
     sequences = sliceSequences(history, w, cursor);
     total = page.countTotal ? String(history.length) : '0';
@@ -142,13 +144,15 @@ async function txPage(
   } else if (sequences === undefined) {
     // the total is kept (needTotal is false here): the picker alone
     const got = await pickTxPage(ctx.store, list, w, scope, false);
+    engaged = true;
     sequences = got.sequences;
     if (final) ctx.immutable.set(pageKey, sequences);
   } else if (needTotal) {
     total = await countTxs(ctx.store, list, scope);
+    engaged = true;
   }
   if (needTotal && total !== undefined) ctx.totals.set(totalKey, total);
-  docs ??= await docsOf(ctx, sequences);
+  docs ??= await docsOf(ctx, sequences, engaged);
   const { rows, pagination } = pageResult(page, docs, total ?? '0', (d) => ({
     kind: 'sequence',
     sequence: Number(d.sequence),

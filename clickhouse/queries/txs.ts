@@ -49,8 +49,8 @@ function window(w: ListWindow, s: TxListScope, params: Params): { keyset: string
   return { keyset: '', limit: `ORDER BY sequence ${dir(w)} LIMIT {limit:UInt32} OFFSET {offset:UInt32}` };
 }
 
-async function count(store: Store, pick: Picker): Promise<string> {
-  const [r] = await store.rows<{ n: string }>(`SELECT toString((${pick.countSql})) AS n`, pick.params);
+async function count(store: Store, pick: Picker, followUp: boolean): Promise<string> {
+  const [r] = await store.rows<{ n: string }>(`SELECT toString((${pick.countSql})) AS n`, pick.params, { followUp });
   return r?.n ?? '0';
 }
 
@@ -181,7 +181,7 @@ async function totalFor(
   withTotal: boolean,
 ): Promise<string> {
   if (!withTotal) return '0';
-  return pageTotal(w, s, shown) ?? (await count(store, pick));
+  return pageTotal(w, s, shown) ?? (await count(store, pick, true)); // after the page's statement
 }
 
 /** One document per sequence (a re-ingested height may leave two until the ReplacingMergeTree merges them). */
@@ -253,18 +253,25 @@ export async function nftTxSequences(
 
 /** The list's total alone (pages kept in memory still need a fresh total). */
 export async function countTxs(store: Store, list: TxList, s: TxListScope): Promise<string> {
-  return count(store, picker(list, { desc: true, limit: 1, offset: 0 }, { ...s, cursor: null }));
+  return count(store, picker(list, { desc: true, limit: 1, offset: 0 }, { ...s, cursor: null }), false);
 }
 
 /**
  * The stored documents of the given sequences (picked by `pickTxPage`, so below the tip), by sequence. No ORDER BY
- * or LIMIT BY in the engine: the caller orders by its page and takes one document per sequence.
+ * or LIMIT BY in the engine: the caller orders by its page and takes one document per sequence. `followUp`: the
+ * request's picker ran on the engine just before (ReadOptions).
  */
-export async function txDocsBySequence(store: Store, sequences: readonly string[]): Promise<Map<string, string>> {
+export async function txDocsBySequence(
+  store: Store,
+  sequences: readonly string[],
+  followUp: boolean,
+): Promise<Map<string, string>> {
   if (sequences.length === 0) return new Map();
-  const rows = await store.rows<TxDoc>('SELECT sequence, json FROM tx_documents WHERE sequence IN {s:Array(UInt64)}', {
-    s: sequences.map((x) => BigInt(x)),
-  });
+  const rows = await store.rows<TxDoc>(
+    'SELECT sequence, json FROM tx_documents WHERE sequence IN {s:Array(UInt64)}',
+    { s: sequences.map((x) => BigInt(x)) },
+    { followUp },
+  );
   return firstDocs(rows);
 }
 
@@ -277,7 +284,7 @@ export async function listTxDocs(
   withTotal: boolean,
 ): Promise<{ docs: TxDoc[]; total: string }> {
   const { sequences, total } = await pickTxPage(store, list, w, s, withTotal);
-  const byseq = await txDocsBySequence(store, sequences);
+  const byseq = await txDocsBySequence(store, sequences, true);
   return { docs: sequences.flatMap((q) => (byseq.has(q) ? [{ sequence: q, json: byseq.get(q)! }] : [])), total };
 }
 
