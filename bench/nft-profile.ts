@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { closeServer, listen } from '../api/http/app.js';
 import { createIndexerApp } from '../api/indexer/app.js';
-import { createStore, type QueryParams, type Store } from '../clickhouse/client.js';
+import { createStore, type QueryParams, type ReadOptions, type Store } from '../clickhouse/client.js';
 import { BENCH, BENCH_INDEXER_CONFIG, benchAccount, benchCollection } from './indexer-data.js';
 
 const dataDir = process.argv[2];
@@ -22,11 +22,11 @@ interface Stmt {
   ms: number;
 }
 const als = new AsyncLocalStorage<Stmt[]>();
-const rows = async <T>(query: string, params?: QueryParams): Promise<T[]> => {
+const rows = async <T>(query: string, params?: QueryParams, opts?: ReadOptions): Promise<T[]> => {
   const log = als.getStore();
   const t = process.hrtime.bigint();
   try {
-    return await base.rows<T>(query, params);
+    return await base.rows<T>(query, params, opts);
   } finally {
     log?.push({ sql: query, ms: Number(process.hrtime.bigint() - t) / 1e6 });
   }
