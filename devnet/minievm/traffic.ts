@@ -43,6 +43,8 @@ export class TrafficGenerator {
   private digestMode: DigestMode = 'keccak';
   private erc20?: Contract;
   private nft?: Contract;
+  /** Each sender's next nonce as this generator has used them (see runSender). */
+  private readonly nextNonce = new Map<number, number>();
   readonly sent: SentTx[] = [];
 
   constructor(
@@ -77,8 +79,11 @@ export class TrafficGenerator {
 
   private async runSender(sender: number, ops: Op[]): Promise<void> {
     const waits: Promise<void>[] = [];
-    // minievm shares one counter between the Cosmos sequence and the EVM nonce.
-    let nonce = await this.provider.getTransactionCount(this.wallet(sender).address, 'pending');
+    // minievm shares one counter between the Cosmos sequence and the EVM nonce. The JSON-RPC's count can lag the
+    // committed block that a Cosmos tx's inclusion was seen in (a CI run was refused "expected 29, got 27" right after
+    // a round), so the count this generator has used itself wins when it is higher.
+    const fetched = await this.provider.getTransactionCount(this.wallet(sender).address, 'pending');
+    let nonce = Math.max(fetched, this.nextNonce.get(sender) ?? 0);
     for (const op of ops) {
       // Broadcast in nonce order (awaited), wait for inclusion concurrently.
       if (op.kind === 'bank-send' || op.kind === 'bank-overdraft') {
@@ -89,6 +94,7 @@ export class TrafficGenerator {
         waits.push((await this.sendCall(op, nonce)).included);
       }
       nonce++;
+      this.nextNonce.set(sender, nonce);
     }
     await Promise.all(waits);
   }
