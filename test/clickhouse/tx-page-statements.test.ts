@@ -1,8 +1,9 @@
 // A tx list page read in one statement (clickhouse/queries/txs.ts pickTxDocs: the page's documents picked and read
-// together, what the API does for a list first asked at a tip or a page after a new cursor) equals the same page read in two (pickTxPage then
-// txDocsBySequence, what it does when the documents are likely cached): every list of each sample chain (all, by
-// message type, by account with and without is_signer, by height, by NFT), both directions, by offset and by cursor,
-// with and without the tip bounding the list, with the total and (after a cursor) without it.
+// together, what the API does for a list first asked at a tip or a page after a new cursor) equals the same page
+// read in two (pickTxPage then txDocsBySequence, what it does when the documents are likely cached): every list of
+// each sample chain (all, by message type, by account with and without is_signer, by height, by NFT), both
+// directions, by offset and by cursor, with and without the tip bounding the list, with the total and (after a
+// cursor) without it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listTxDocs, pickTxDocs, sequenceAbove, type TxList } from '../../clickhouse/queries/txs.js';
 import { ingestSampleChain, type IngestedSample } from '../support/sample.js';
