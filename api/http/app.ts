@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { metrics, registry } from '../../platform/metrics.js';
 import { installJsonClientErrors } from './client-errors.js';
 import { type CorsSettings, corsMiddleware } from './cors.js';
+import { memoiseValidatorRoutes } from './route-regexps.js';
 
 export interface ServiceAppOptions {
   service: 'indexer' | 'router';
@@ -23,6 +24,7 @@ const swaggerHtml = (title: string) => `<!doctype html><html><head><meta charset
 <script>window.ui = SwaggerUIBundle({ url: './doc.json', dom_id: '#ui' });</script></body></html>`;
 
 export function createServiceApp(opts: ServiceAppOptions): Express {
+  memoiseValidatorRoutes();
   const app = express();
   app.set('service', opts.service);
   app.disable('x-powered-by');
