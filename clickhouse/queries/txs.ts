@@ -30,7 +30,7 @@ type Params = Record<string, unknown>;
 interface Picker {
   /** A SELECT returning the page's distinct sequences, ordered and limited. */
   sql: string;
-  /** A scalar SELECT: the number of matching distinct txs. */
+  /** A SELECT of one row: `n`, the number of matching distinct txs as a string. */
   countSql: string;
   params: Params;
 }
@@ -50,7 +50,7 @@ function window(w: ListWindow, s: TxListScope, params: Params): { keyset: string
 }
 
 async function count(store: Store, pick: Picker, followUp: boolean): Promise<string> {
-  const [r] = await store.rows<{ n: string }>(`SELECT toString((${pick.countSql})) AS n`, pick.params, { followUp });
+  const [r] = await store.rows<{ n: string }>(pick.countSql, pick.params, { followUp });
   return r?.n ?? '0';
 }
 
@@ -60,7 +60,7 @@ async function count(store: Store, pick: Picker, followUp: boolean): Promise<str
  * whenever nothing is half-written.
  */
 const belowTip = (table: string, filter: string) =>
-  `SELECT (SELECT count() FROM ${table}${filter ? ` WHERE ${filter}` : ''}) - (SELECT count() FROM ${table} WHERE ${filter ? `${filter} AND ` : ''}sequence >= {maxSeq:UInt64})`;
+  `SELECT toString((SELECT count() FROM ${table}${filter ? ` WHERE ${filter}` : ''}) - (SELECT count() FROM ${table} WHERE ${filter ? `${filter} AND ` : ''}sequence >= {maxSeq:UInt64})) AS n`;
 
 function allTxs(w: ListWindow, s: TxListScope): Picker {
   const params: Params = {};
@@ -85,7 +85,7 @@ function allTxs(w: ListWindow, s: TxListScope): Picker {
   return {
     sql: `SELECT sequence FROM msg_type_txs WHERE msg_type IN {types:Array(String)} AND sequence < {maxSeq:UInt64} ${keyset} GROUP BY sequence ${limit}`,
     countSql:
-      'SELECT uniqExact(sequence) FROM msg_type_txs WHERE msg_type IN {types:Array(String)} AND sequence < {maxSeq:UInt64}',
+      'SELECT toString(uniqExact(sequence)) AS n FROM msg_type_txs WHERE msg_type IN {types:Array(String)} AND sequence < {maxSeq:UInt64}',
     params,
   };
 }
@@ -101,10 +101,13 @@ function accountTxs(w: ListWindow, s: TxListScope, account: string, isSigner: bo
   }
   const filter = `${match} AND sequence < {maxSeq:UInt64}`;
   // One row per (account, sequence): the ingest writes each tx's accounts once and its crash recovery deletes
-  // by height, so no GROUP BY is needed and the read follows the (account, sequence) sorting key.
+  // by height, so no GROUP BY is needed and the read follows the (account, sequence) sorting key. The count is one
+  // key range with the tip's bound (not `belowTip`): one account's rows are few, and a statement without subqueries
+  // plans in about half the time (in process, random accounts: 1.8-2x the counts per second; the hot account with
+  // 100 k txs: within 0.3 ms of `belowTip`).
   return {
     sql: `SELECT sequence FROM account_txs WHERE ${filter} ${keyset} ${limit}`,
-    countSql: belowTip('account_txs', match),
+    countSql: `SELECT toString(count()) AS n FROM account_txs WHERE ${filter}`,
     params,
   };
 }
@@ -119,7 +122,7 @@ function heightTxs(w: ListWindow, s: TxListScope, height: number): Picker {
   }
   return {
     sql: `SELECT sequence FROM txs WHERE ${filter} ${keyset} ${limit}`,
-    countSql: `SELECT count() FROM txs WHERE ${filter}`,
+    countSql: `SELECT toString(count()) AS n FROM txs WHERE ${filter}`,
     params,
   };
 }
@@ -133,7 +136,7 @@ function nftTxs(w: ListWindow, s: TxListScope, collection: string, tokenId: stri
   const filter = `collection = {collection:String} AND token_id = {tokenId:String} AND sequence < {maxSeq:UInt64} AND ${live}`;
   return {
     sql: `SELECT sequence FROM nft_token_txs WHERE ${filter} ${keyset} GROUP BY sequence ${limit}`,
-    countSql: `SELECT uniqExact(sequence) FROM nft_token_txs WHERE ${filter}`,
+    countSql: `SELECT toString(uniqExact(sequence)) AS n FROM nft_token_txs WHERE ${filter}`,
     params,
   };
 }
