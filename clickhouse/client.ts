@@ -5,7 +5,7 @@ import path from 'node:path';
 import { createClient, type ClickHouseClient } from '@clickhouse/client';
 import { Session } from 'chdb';
 import { createChdbConnection } from 'chdb/connection';
-import { setParamsStatement } from './session-params.js';
+import { paramAssignments, setStatement } from './session-params.js';
 
 export interface StoreOptions {
   /** Server URL; when absent the embedded chDB engine is used at `dataDir`. */
@@ -87,7 +87,9 @@ export function createStore(opts: StoreOptions): Store {
         await session.queryAsync(`SET ${k} = ${typeof v === 'number' ? v : `'${v}'`}`);
     })();
     ready.catch(() => undefined); // surfaced by the first read
-    return { session, ready };
+    // The parameter values this session holds (name → its assignment): a statement whose values it already holds
+    // skips its `SET` (a page's count after the page, on the session the page just released).
+    return { session, ready, held: new Map<string, string>() };
   });
   type Reader = (typeof readers)[number];
   const idle = [...readers];
@@ -106,12 +108,22 @@ export function createStore(opts: StoreOptions): Store {
     else idle.push(r);
   };
   const read = async (query: string, params?: QueryParams, opts?: ReadOptions): Promise<unknown[]> => {
-    const set = setParamsStatement(query, params); // before taking a session: a bad value fails alone
+    const assignments = paramAssignments(query, params); // before taking a session: a bad value fails alone
     const r = await acquire(opts?.followUp === true);
     let text: string;
     try {
       await r.ready;
-      if (set) await r.session.queryAsync(set);
+      const stale = assignments.filter(([name, a]) => r.held.get(name) !== a);
+      const set = setStatement(stale);
+      if (set) {
+        try {
+          await r.session.queryAsync(set);
+        } catch (e) {
+          r.held.clear(); // which values it took is unknown: set them all again next time
+          throw e;
+        }
+        for (const [name, a] of stale) r.held.set(name, a);
+      }
       text = (await r.session.queryAsync(query, { format: 'JSONEachRow' })).text().trim();
     } finally {
       release(r);

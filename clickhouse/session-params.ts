@@ -79,21 +79,27 @@ export function paramText(v: unknown): string {
 }
 
 /**
- * The statement that gives a session the values of one query's parameters, or null when it has none. Every
- * `{name:Type}` placeholder of `query` must have a value: a session keeps earlier values, so a missing one would
- * silently reuse another query's value instead of failing as the native binding does.
+ * Each parameter's assignment (`param_name = '…'`) for one query, by name. Every `{name:Type}` placeholder of
+ * `query` must have a value: a session keeps earlier values, so a missing one would silently reuse another query's
+ * value instead of failing as the native binding does.
  */
-export function setParamsStatement(query: string, params: Record<string, unknown> | undefined): string | null {
+export function paramAssignments(query: string, params: Record<string, unknown> | undefined): [string, string][] {
   const given = params ?? {};
   for (const m of query.matchAll(PLACEHOLDER)) {
     const name = m[1] as string;
     if (!Object.hasOwn(given, name)) throw new ParamValueError(`query parameter ${name} has no value`);
   }
-  const names = Object.keys(given);
-  if (names.length === 0) return null;
-  const parts = names.map((name) => {
+  return Object.keys(given).map((name) => {
     if (!NAME.test(name)) throw new ParamValueError(`invalid query parameter name ${JSON.stringify(name)}`);
-    return `param_${name} = ${quoteLiteral(paramText(given[name]))}`;
+    return [name, `param_${name} = ${quoteLiteral(paramText(given[name]))}`];
   });
-  return `SET ${parts.join(', ')}`;
+}
+
+/** The statement that gives a session these assignments, or null when there are none. */
+export const setStatement = (assignments: readonly (readonly [string, string])[]): string | null =>
+  assignments.length === 0 ? null : `SET ${assignments.map(([, a]) => a).join(', ')}`;
+
+/** The statement that gives a session the values of one query's parameters, or null when it has none. */
+export function setParamsStatement(query: string, params: Record<string, unknown> | undefined): string | null {
+  return setStatement(paramAssignments(query, params));
 }

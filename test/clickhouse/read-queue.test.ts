@@ -34,3 +34,22 @@ it('serves follow-up statements before waiting first statements, each in arrival
   await Promise.all([busy, ...queued]);
   expect(done).toEqual(['busy', 'follow-c', 'follow-e', 'first-a', 'first-b', 'first-d']);
 });
+
+it('gives a session only the parameter values it does not hold, and never answers with a stale one', async () => {
+  // One session: every read runs on it, so each read after the first holds some of the values it needs.
+  const seen: string[] = [];
+  for (let i = 0; i < 60; i++) {
+    const a = i % 3;
+    const b = `x${(i * 7) % 4}'\\`; // quotes and backslashes travel escaped
+    const withB = i % 2 === 0;
+    const rows = await store.rows<{ a: number; b?: string }>(
+      withB ? 'SELECT {a:UInt8} AS a, {b:String} AS b' : 'SELECT {a:UInt8} AS a',
+      withB ? { a, b } : { a },
+    );
+    expect(rows).toEqual([withB ? { a, b } : { a }]);
+    seen.push(`${a}${withB ? b : ''}`);
+  }
+  expect(new Set(seen).size).toBeGreaterThan(6); // the values did change between reads
+  // A placeholder without a value still fails, even when the session holds one from an earlier read.
+  await expect(store.rows('SELECT {a:UInt8} AS a', {})).rejects.toThrow(/has no value/);
+});
