@@ -7,8 +7,9 @@ command -v node >/dev/null || { echo "install: Node.js 20+ is required" >&2; exi
 command -v go >/dev/null || { echo "install: Go is required to build the Temporal dev server" >&2; exit 1; }
 stamp=node_modules/.install-stamp
 if [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ]; then
-  # npm install (not npm ci): with this machine's npm config, npm 11's ci rejects the lock's optional
-  # platform packages of other OSes; install still follows the lock.
+  # npm install, not npm ci: npm here serves no @chdb/lib-darwin-* or lib-linux-arm64 packages, so the
+  # lock it resolves cannot list them and ci's sync check refuses it ("Missing: @chdb/lib-darwin-arm64@").
+  # install follows the committed lock and leaves it byte-identical (docs/decisions/001-lock-file.md).
   npm install --no-audit --no-fund --loglevel=error
   touch "$stamp"
 fi

@@ -99,7 +99,12 @@ build_from_archive() {
   say "source: archive $archive (module proxy refused minievm)"
   echo "archive $archive" >"$OUT_DIR/source"
   local src="$OUT_DIR/archive-src" deps="$OUT_DIR/archive-deps"
-  local proxy="${MINIEVM_PROXY_URL:-https://proxy.golang.org}"
+  # The first proxy in Go's own configuration (GOPROXY); MINIEVM_PROXY_URL overrides it.
+  local proxy="${MINIEVM_PROXY_URL:-$(go env GOPROXY | cut -d, -f1 | cut -d'|' -f1)}"
+  case "$proxy" in
+    http://* | https://*) ;;
+    *) say "BLOCKED: go env GOPROXY names no HTTP proxy ($proxy); set MINIEVM_PROXY_URL"; exit 2 ;;
+  esac
   # Extract once; a stamp records which archive the tree came from. Keeping the
   # same path keeps GOCACHE hits (-trimpath) for rebuilds.
   local stamp
