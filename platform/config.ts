@@ -89,6 +89,13 @@ export const configSchema = z
     ROUTER_ENABLED: bool.default(true),
     ROUTER_NETWORK: z.enum(['mainnet', 'testnet', 'custom']).default('mainnet'),
     ROUTER_REGISTRY_FILE: z.string().optional(),
+    /** Per client address: sustained track registrations and balance reads per minute (0 = no limit), and burst. */
+    ROUTER_CLIENT_WRITES_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(120),
+    ROUTER_CLIENT_WRITE_BURST: z.coerce.number().int().min(1).max(1_000_000).default(60),
+    /** JSON object chain id → Cosmos REST URL for POST /v2/info/balances; wins over the registry's. */
+    ROUTER_REST_URLS: z.string().max(65_536).optional(),
+    /** POST /v2/info/balances may read the registry's own REST endpoints (false: only ROUTER_REST_URLS). */
+    ROUTER_BALANCES_FROM_REGISTRY: bool.default(true),
     TEMPORAL_ADDRESS: z.string().optional(),
     TEMPORAL_NAMESPACE: z.string().default('default'),
     TEMPORAL_TASK_QUEUE: z.string().default('transfer-tracking'),

@@ -13,6 +13,7 @@ import {
   quoteLzFees,
   renderRoute,
   resolveRoute,
+  routeHandler,
   type ResolvedRoute,
   type RouteDeps,
   type RouteRequest,
@@ -26,7 +27,8 @@ export interface MsgsRequest extends RouteRequest {
   operations: Json[];
   slippage_tolerance_percent?: string;
   signed_op_hook?: string | { signer: string; hook: string };
-  timeout_seconds?: number;
+  /** Skip's OpenAPI and @skip-go/client send a decimal string; a JSON number is accepted too. */
+  timeout_seconds?: number | string;
 }
 
 export const TYPE = {
@@ -123,7 +125,7 @@ export async function msgsHandler(deps: RouteDeps, req: MsgsRequest): Promise<Js
     hookData = parseSignedHook(req.signed_op_hook).hook;
   } else if (req.signed_op_hook !== undefined)
     throw invalidRequest('signed_op_hook was given but this route needs no op-hook');
-  const timeoutNs = BigInt(Date.now() + (req.timeout_seconds ?? 300) * 1000) * 1_000_000n;
+  const timeoutNs = BigInt(Date.now() + timeoutSeconds(req.timeout_seconds) * 1000) * 1_000_000n;
   const lzFees = plan.hops.some((h) => h.kind === 'layer_zero')
     ? await quoteLzFees(reg, plan, deps.quote)
     : new Map<RouteHop, bigint | null>();
@@ -239,4 +241,38 @@ function lzEvmTx(
     required_erc20_approvals: approvals,
     signer_address: signer.hex,
   };
+}
+
+/** The packet timeout: 300 s by default, else 1 s to 1 day, as a number or a decimal string. */
+export function timeoutSeconds(v: number | string | undefined): number {
+  if (v === undefined) return 300;
+  const n = typeof v === 'string' && /^[0-9]{1,6}$/.test(v) ? Number(v) : v;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > 86_400)
+    throw invalidRequest('invalid timeout_seconds: must be a whole number of seconds from 1 to 86400');
+  return n;
+}
+
+/** POST /v2/fungible/msgs_direct's request: a route request plus the addresses by chain, in one call. */
+export interface MsgsDirectRequest extends RouteRequest {
+  chain_ids_to_addresses: Record<string, string>;
+  slippage_tolerance_percent?: string;
+  timeout_seconds?: number | string;
+  signed_op_hook?: MsgsRequest['signed_op_hook'];
+}
+
+/** Route and msgs in one call (Skip's msgs_direct): the best route, then its msgs, with the route alongside. */
+export async function msgsDirectHandler(deps: RouteDeps, req: MsgsDirectRequest): Promise<Json> {
+  const route = await routeHandler(deps, req);
+  const ids = route.required_chain_addresses as string[];
+  const byChain = req.chain_ids_to_addresses ?? {};
+  const missing = ids.filter((id) => typeof byChain[id] !== 'string');
+  if (missing.length) throw invalidRequest(`chain_ids_to_addresses: no address for ${missing.join(', ')}`);
+  const { chain_ids_to_addresses: _addresses, ...rest } = req;
+  const msgs = await msgsHandler(deps, {
+    ...rest,
+    amount_out: route.amount_out as string,
+    address_list: ids.map((id) => byChain[id]!),
+    operations: route.operations as Json[],
+  });
+  return { msgs: msgs.msgs, txs: msgs.txs, min_amount_out: msgs.min_amount_out, route };
 }

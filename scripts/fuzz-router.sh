@@ -16,8 +16,10 @@ if [ ! -x "$venv/bin/st" ]; then
 fi
 mkdir -p .tmp
 log=.tmp/router-fuzz-server.log
-# node itself (not npx) so that $pid is the server and the trap really stops it.
-ROUTER_NETWORK="${ROUTER_NETWORK:-mainnet}" LOG_LEVEL=warn node --import tsx scripts/serve-router.ts 0 >"$log.out" 2>"$log" &
+# node itself (not npx) so that $pid is the server and the trap really stops it. Balances read no registry
+# endpoint (those are public hosts; fuzzing stays on loopback) and the per-client limit is off (fuzzing is one
+# client sending thousands of calls; the limit has its own test).
+ROUTER_NETWORK="${ROUTER_NETWORK:-mainnet}" ROUTER_BALANCES_FROM_REGISTRY=false ROUTER_CLIENT_WRITES_PER_MINUTE=0 LOG_LEVEL=warn node --import tsx scripts/serve-router.ts 0 >"$log.out" 2>"$log" &
 pid=$!
 trap 'kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true' EXIT
 for _ in $(seq 1 100); do

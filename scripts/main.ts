@@ -176,7 +176,7 @@ export async function main(hooks: MainHooks = {}): Promise<void> {
   }
 
   if ((role === 'all' || role === 'router') && config.ROUTER_ENABLED) {
-    const { createRouterApp, loadRouterRegistry } = await import('../api/router/app.js');
+    const { createRouterApp, loadRouterRegistry, routerOptionsFromConfig } = await import('../api/router/app.js');
     const { createTrackingRoutes } = await import('../api/router/tracking/index.js');
     const { startTracking } = await import('../tracking/index.js');
     const { directoryFromEnv } = await import('../tracking/registry-adapter.js');
@@ -195,6 +195,7 @@ export async function main(hooks: MainHooks = {}): Promise<void> {
     }
     const app = createRouterApp({
       registry,
+      ...routerOptionsFromConfig(config, registry),
       tracking: tracking ? createTrackingRoutes(tracking.service) : undefined,
       cors: corsFromConfig(config),
       store,

@@ -1,7 +1,7 @@
 // Start the router app alone on loopback (used by scripts/fuzz-router.sh and bench runs).
 // Prints one JSON line {"port": N} once listening. ROUTER_NETWORK / ROUTER_REGISTRY_FILE select the registry.
 import { listen } from '../api/http/app.js';
-import { createRouterApp, loadRouterRegistry } from '../api/router/app.js';
+import { createRouterApp, loadRouterRegistry, routerOptionsFromConfig } from '../api/router/app.js';
 import { loadConfigOrExit } from '../platform/config.js';
 
 const config = loadConfigOrExit();
@@ -13,7 +13,11 @@ try {
   process.exit(2);
 }
 const port = Number(process.argv[2] ?? config.ROUTER_PORT);
-const server = await listen(createRouterApp({ registry }), port, '127.0.0.1');
+const server = await listen(
+  createRouterApp({ registry, ...routerOptionsFromConfig(config, registry) }),
+  port,
+  '127.0.0.1',
+);
 process.stdout.write(`${JSON.stringify({ port: (server.address() as { port: number }).port })}\n`);
 const stop = () => server.close(() => process.exit(0));
 process.on('SIGTERM', stop);

@@ -32,10 +32,19 @@ export interface ChainTransaction {
   explorer_link: string;
   on_chain_at?: string;
 }
+/**
+ * `transfer_asset_release` and `error` are absent, never null, when there is none: Skip's OpenAPI declares both as
+ * objects (not nullable), and neither @skip-go/client nor InterwovenKit tells null from absent (docs/router.md).
+ */
 export interface TransferStatus {
   state: TxState;
   transfer_sequence: Record<string, unknown>[];
   next_blocking_transfer: { transfer_sequence_index: number } | null;
+  transfer_asset_release?: AssetRelease;
+  error?: StatusError;
+}
+/** What the rules below compute, before the absent fields are dropped. */
+interface TransferOutcome extends Omit<TransferStatus, 'transfer_asset_release' | 'error'> {
   transfer_asset_release: AssetRelease | null;
   error: StatusError | null;
 }
@@ -198,7 +207,7 @@ function firstFailure(hops: readonly Hop[]): ReturnType<typeof failureRelease> {
   return failure;
 }
 
-function transferOf(s: TrackingState): TransferStatus {
+function outcomeOf(s: TrackingState): TransferOutcome {
   const seq = s.hops.map(transferEvent);
   const firstOpen = s.hops.findIndex((h) => !hopSucceeded(h));
   const base = { transfer_sequence: seq };
@@ -265,9 +274,19 @@ function transferOf(s: TrackingState): TransferStatus {
   };
 }
 
+function transferOf(s: TrackingState): TransferStatus {
+  const { transfer_asset_release, error, ...rest } = outcomeOf(s);
+  const t: TransferStatus = rest;
+  if (transfer_asset_release) t.transfer_asset_release = transfer_asset_release;
+  if (error) t.error = error;
+  return t;
+}
+
 export function statusDocument(s: TrackingState): StatusDocument {
   const t = transferOf(s);
-  return { ...t, status: STATUS_OF[t.state], transfers: s.hops.length ? [t] : [] };
+  // One `transfers` element per registered tx from the first answer on (Skip does the same): the stock client's
+  // subscribeToRouteStatus reads finality from transfers[0].state, so an empty array reads as "no state".
+  return { ...t, status: STATUS_OF[t.state], transfers: [t] };
 }
 
 /** The registration row: answers STATE_SUBMITTED before any worker has run. */

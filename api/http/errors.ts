@@ -13,6 +13,7 @@ export const Grpc = {
   INVALID_ARGUMENT: 3,
   NOT_FOUND: 5,
   RESOURCE_EXHAUSTED: 8,
+  UNIMPLEMENTED: 12,
   UNAVAILABLE: 14,
   INTERNAL: 13,
 } as const;

@@ -7,7 +7,26 @@ import { type CorsSettings, staticCorsHeaders } from '../http/cors.js';
 import { errorHandler, notFoundHandler } from '../http/errors.js';
 import { createQuoteProvider, type LzQuoteProvider } from '../../routing/lz-quote.js';
 import type { Registry } from '../../routing/registry.js';
-import { assetsEndpoint, chainsEndpoint, msgsEndpoint, opHookEndpoint, routeEndpoint } from './handlers/fungible.js';
+import { z } from 'zod';
+import { ConfigError, type AppConfig } from '../../platform/config.js';
+import { ClientLimiter, clientLimit, type ClientLimitSettings } from '../http/client-limit.js';
+import { BalanceUnavailable, type BalanceReader } from '../../routing/balances.js';
+import { createBalanceReader } from '../../routing/balance-reader.js';
+import {
+  assetsBetweenChainsEndpoint,
+  assetsEndpoint,
+  assetsFromSourceEndpoint,
+  balancesEndpoint,
+  bridgesEndpoint,
+  chainsEndpoint,
+  ibcOriginAssetsEndpoint,
+  msgsDirectEndpoint,
+  msgsEndpoint,
+  opHookEndpoint,
+  recommendAssetsEndpoint,
+  routeEndpoint,
+  submitEndpoint,
+} from './handlers/fungible.js';
 import { routerOpenapi } from './openapi.js';
 import type { TrackingRoutes } from './tracking/index.js';
 import type { Store } from '../../clickhouse/client.js';
@@ -24,7 +43,53 @@ export interface RouterAppOptions {
   store?: Store;
   /** Cross-origin access; default: any origin (api/http/cors.ts). */
   cors?: CorsSettings;
+  /** Per-client limits on track registrations and balance reads; default 120 a minute, burst 60. */
+  clientLimits?: ClientLimitSettings;
+  /** Where POST /v2/info/balances reads; default: nowhere (every chain answers "no REST endpoint"). */
+  balances?: BalanceReader;
 }
+
+/** The balance reader of a deployment: ROUTER_REST_URLS first, then (if allowed) the registry's REST endpoints. */
+export function balanceReaderFor(
+  registry: Registry,
+  opts: { restUrls?: Record<string, string>; fromRegistry: boolean },
+): BalanceReader {
+  return createBalanceReader({
+    restUrl: (chainId) =>
+      opts.restUrls?.[chainId] ?? (opts.fromRegistry ? registry.chains.get(chainId)?.rest : undefined),
+  });
+}
+
+type RouterConfig = Pick<
+  AppConfig,
+  'ROUTER_CLIENT_WRITES_PER_MINUTE' | 'ROUTER_CLIENT_WRITE_BURST' | 'ROUTER_REST_URLS' | 'ROUTER_BALANCES_FROM_REGISTRY'
+>;
+
+/** The router options the validated configuration decides (platform/config.ts ROUTER_*). */
+export function routerOptionsFromConfig(
+  c: RouterConfig,
+  registry: Registry,
+): Pick<RouterAppOptions, 'clientLimits' | 'balances'> {
+  let restUrls: Record<string, string> | undefined;
+  if (c.ROUTER_REST_URLS) {
+    let value: unknown;
+    try {
+      value = JSON.parse(c.ROUTER_REST_URLS);
+    } catch {
+      value = undefined;
+    }
+    const parsed = z.record(z.string().url()).safeParse(value);
+    if (!parsed.success) throw new ConfigError('config: ROUTER_REST_URLS must be a JSON object chain id → URL');
+    restUrls = parsed.data;
+  }
+  return {
+    clientLimits: { perMinute: c.ROUTER_CLIENT_WRITES_PER_MINUTE, burst: c.ROUTER_CLIENT_WRITE_BURST },
+    balances: balanceReaderFor(registry, { restUrls, fromRegistry: c.ROUTER_BALANCES_FROM_REGISTRY }),
+  };
+}
+
+const noBalances: BalanceReader = (chainId) =>
+  Promise.reject(new BalanceUnavailable(`${chainId}: no REST endpoint is configured for balances`));
 
 export function createRouterApp(opts: RouterAppOptions): Express {
   const openapi = routerOpenapi(
@@ -54,12 +119,28 @@ export function createRouterApp(opts: RouterAppOptions): Express {
     }),
   );
   const deps = { registry: opts.registry, quote: opts.quoteProvider ?? createQuoteProvider() };
+  const limits = opts.clientLimits ?? { perMinute: 120, burst: 60 };
   const router = express.Router();
   router.post('/v2/fungible/route', routeEndpoint(deps));
   router.post('/v2/fungible/msgs', msgsEndpoint(deps));
+  router.post('/v2/fungible/msgs_direct', msgsDirectEndpoint(deps));
   router.post('/op-hook', opHookEndpoint(deps));
   router.get('/v2/info/chains', chainsEndpoint(deps));
+  router.get('/v2/info/bridges', bridgesEndpoint());
+  router.post(
+    '/v2/info/balances',
+    clientLimit('balance', new ClientLimiter(limits)),
+    balancesEndpoint(deps, opts.balances ?? noBalances),
+  );
   router.get('/v2/fungible/assets', assetsEndpoint(deps));
+  router.post('/v2/fungible/assets_from_source', assetsFromSourceEndpoint(deps));
+  router.get('/v2/fungible/assets_between_chains', assetsBetweenChainsEndpoint(deps));
+  router.post('/v2/fungible/assets_between_chains', assetsBetweenChainsEndpoint(deps));
+  router.post('/v2/fungible/recommend_assets', recommendAssetsEndpoint(deps));
+  router.post('/v2/fungible/ibc_origin_assets', ibcOriginAssetsEndpoint(deps));
+  router.post('/v2/tx/submit', submitEndpoint());
+  // Registrations are unauthenticated writes: each client has its own bucket, taken before the handler runs.
+  if (opts.tracking) router.post('/v2/tx/track', clientLimit('track', new ClientLimiter(limits)));
   opts.tracking?.mount(router);
   if (opts.store) mountTransferStats(router, opts.store);
   app.use(router);

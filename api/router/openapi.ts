@@ -10,6 +10,26 @@ const amount = {
   description: 'base units, decimal digits, at most 2^256-1',
 };
 const bool = { type: 'boolean' };
+const timeoutSeconds = {
+  description: 'seconds, 1 to 86400: a decimal string as Skip sends it, or a JSON number',
+  oneOf: [
+    { type: 'integer', minimum: 1, maximum: 86400 },
+    { type: 'string', pattern: '^[0-9]{1,6}$' },
+  ],
+};
+const signedOpHook = {
+  oneOf: [
+    { type: 'string', maxLength: 48000 },
+    {
+      type: 'object',
+      required: ['signer', 'hook'],
+      properties: {
+        signer: { type: 'string', maxLength: 128 },
+        hook: { type: 'string', maxLength: 48000 },
+      },
+    },
+  ],
+};
 
 const routeFields = {
   amount_in: amount,
@@ -222,6 +242,15 @@ const errors = {
   },
 };
 
+/** A client over its per-client limit (api/http/client-limit.ts). */
+export const tooMany = {
+  '429': {
+    description: 'too many calls from this client (gRPC code 8); Retry-After says when to try again',
+    headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'seconds' } },
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+  },
+};
+
 const jsonBody = (ref: string, example: unknown) => ({
   required: true,
   content: { 'application/json': { schema: { $ref: `#/components/schemas/${ref}` }, example } },
@@ -260,6 +289,12 @@ const msgsExample = {
     },
   ],
 };
+const msgsDirectExample = {
+  ...routeExample,
+  chain_ids_to_addresses: { 'interwoven-1': USER, 'echelon-1': USER },
+  slippage_tolerance_percent: '1',
+};
+const balancesExample = { chains: { 'interwoven-1': { address: USER, denoms: ['uinit'] } } };
 const opHookExample = {
   source_address: USER,
   source_asset_chain_id: 'interwoven-1',
@@ -353,6 +388,107 @@ export function routerOpenapi(
           responses: { '200': ok('OpHookResponse', 'the hook chain and messages'), ...errors },
         },
       },
+      '/v2/fungible/msgs_direct': {
+        post: {
+          operationId: 'msgsDirect',
+          summary: 'Route and transactions to sign in one call (Skip msgs_direct)',
+          requestBody: jsonBody('MsgsDirectRequest', msgsDirectExample),
+          responses: {
+            '200': ok('MsgsDirectResponse', 'the route and its transactions'),
+            ...errors,
+            '503': {
+              description: 'an on-chain quote was unavailable',
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+            },
+          },
+        },
+      },
+      '/v2/info/bridges': {
+        get: {
+          operationId: 'bridges',
+          summary: 'Bridges this router routes over',
+          responses: { '200': ok('BridgesResponse', 'bridge list') },
+        },
+      },
+      '/v2/info/balances': {
+        post: {
+          operationId: 'balances',
+          summary: 'Balances of addresses on chains, read from the chains (never from a URL in the request)',
+          requestBody: jsonBody('BalancesRequest', balancesExample),
+          responses: { '200': ok('BalancesResponse', 'balances per chain and denom'), ...errors, ...tooMany },
+        },
+      },
+      '/v2/fungible/assets_from_source': {
+        post: {
+          operationId: 'assetsFromSource',
+          summary: 'Assets a transfer of the source asset can reach',
+          requestBody: jsonBody('AssetsFromSourceRequest', {
+            source_asset_chain_id: 'interwoven-1',
+            source_asset_denom: 'uinit',
+          }),
+          responses: { '200': ok('AssetsFromSourceResponse', 'reachable assets per chain'), ...errors },
+        },
+      },
+      '/v2/fungible/assets_between_chains': {
+        get: {
+          operationId: 'assetsBetweenChainsGet',
+          summary: 'Assets that can move from one chain to another (GET, as @skip-go/client sends it)',
+          parameters: [
+            { name: 'source_chain_id', in: 'query', required: true, schema: chainId },
+            { name: 'dest_chain_id', in: 'query', required: true, schema: chainId },
+            ...['include_no_metadata_assets', 'include_cw20_assets', 'include_evm_assets', 'allow_multi_tx'].map(
+              (name) => ({ name, in: 'query', required: false, schema: { type: 'boolean' } }),
+            ),
+          ],
+          responses: { '200': ok('AssetsBetweenChainsResponse', 'asset pairs'), ...errors },
+        },
+        post: {
+          operationId: 'assetsBetweenChains',
+          summary: 'Assets that can move from one chain to another (POST, as Skip documents it)',
+          requestBody: jsonBody('AssetsBetweenChainsRequest', {
+            source_chain_id: 'interwoven-1',
+            dest_chain_id: 'echelon-1',
+          }),
+          responses: { '200': ok('AssetsBetweenChainsResponse', 'asset pairs'), ...errors },
+        },
+      },
+      '/v2/fungible/recommend_assets': {
+        post: {
+          operationId: 'recommendAssets',
+          summary: 'Destination assets for a source asset on a destination chain',
+          requestBody: jsonBody('RecommendAssetsRequest', {
+            requests: [
+              { source_asset_chain_id: 'interwoven-1', source_asset_denom: 'uinit', dest_chain_id: 'echelon-1' },
+            ],
+          }),
+          responses: { '200': ok('RecommendAssetsResponse', 'one entry per request'), ...errors },
+        },
+      },
+      '/v2/fungible/ibc_origin_assets': {
+        post: {
+          operationId: 'ibcOriginAssets',
+          summary: 'The origin asset of each given asset',
+          requestBody: jsonBody('IbcOriginAssetsRequest', { assets: [{ chain_id: 'echelon-1', denom: INIT_ECHELON }] }),
+          responses: { '200': ok('IbcOriginAssetsResponse', 'one entry per asset'), ...errors },
+        },
+      },
+      '/v2/tx/submit': {
+        post: {
+          operationId: 'submitTx',
+          summary: 'Refused: this router never broadcasts. Broadcast to the chain RPC, then POST /v2/tx/track',
+          requestBody: jsonBody('SubmitTxRequest', { chain_id: 'interwoven-1', tx: 'CgA=' }),
+          responses: {
+            '400': {
+              description:
+                'always (gRPC code 12, reason BROADCAST_NOT_SUPPORTED): broadcast the signed tx to the chain’s own RPC ' +
+                '(`rpc` in GET /v2/info/chains), then register it with POST /v2/tx/track',
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+            },
+            '413': errors['413'],
+            '415': errors['415'],
+          },
+        },
+      },
       ...extraPaths,
     },
     components: {
@@ -389,20 +525,8 @@ export function routerOpenapi(
             },
             operations: { type: 'array', minItems: 1, maxItems: 8, items: { type: 'object' } },
             slippage_tolerance_percent: { type: 'string', maxLength: 16 },
-            signed_op_hook: {
-              oneOf: [
-                { type: 'string', maxLength: 48000 },
-                {
-                  type: 'object',
-                  required: ['signer', 'hook'],
-                  properties: {
-                    signer: { type: 'string', maxLength: 128 },
-                    hook: { type: 'string', maxLength: 48000 },
-                  },
-                },
-              ],
-            },
-            timeout_seconds: { type: 'integer', minimum: 1, maximum: 86400 },
+            signed_op_hook: signedOpHook,
+            timeout_seconds: timeoutSeconds,
             estimated_amount_out: { type: 'string', maxLength: 78 },
             enable_gas_warnings: bool,
           },
@@ -473,6 +597,235 @@ export function routerOpenapi(
         AssetJson: assetJson,
         Fee: fee,
         Error: errorBody,
+        MsgsDirectRequest: {
+          type: 'object',
+          required: [
+            'amount_in',
+            'source_asset_chain_id',
+            'source_asset_denom',
+            'dest_asset_chain_id',
+            'dest_asset_denom',
+            'chain_ids_to_addresses',
+          ],
+          properties: {
+            ...routeFields,
+            chain_ids_to_addresses: {
+              type: 'object',
+              maxProperties: 8,
+              additionalProperties: { type: 'string', minLength: 1, maxLength: 128 },
+            },
+            slippage_tolerance_percent: { type: 'string', maxLength: 16 },
+            timeout_seconds: timeoutSeconds,
+            signed_op_hook: signedOpHook,
+            enable_gas_warnings: bool,
+          },
+        },
+        MsgsDirectResponse: {
+          type: 'object',
+          required: ['txs', 'msgs', 'min_amount_out', 'route'],
+          properties: { ...msgsResponse.properties, route: { $ref: '#/components/schemas/RouteResponse' } },
+        },
+        BridgesResponse: {
+          type: 'object',
+          required: ['bridges'],
+          properties: {
+            bridges: {
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['id', 'name'],
+                properties: { id: { type: 'string' }, name: { type: 'string' }, logo_uri: { type: 'string' } },
+              },
+            },
+          },
+        },
+        BalancesRequest: {
+          type: 'object',
+          required: ['chains'],
+          properties: {
+            chains: {
+              type: 'object',
+              minProperties: 1,
+              maxProperties: 16,
+              additionalProperties: {
+                type: 'object',
+                required: ['address'],
+                properties: {
+                  address: { type: 'string', minLength: 1, maxLength: 128 },
+                  denoms: { type: 'array', maxItems: 64, items: denom },
+                },
+              },
+            },
+          },
+        },
+        BalancesResponse: {
+          type: 'object',
+          required: ['chains'],
+          properties: {
+            chains: {
+              type: 'object',
+              additionalProperties: {
+                type: 'object',
+                required: ['denoms'],
+                properties: {
+                  address: { type: 'string' },
+                  denoms: {
+                    type: 'object',
+                    additionalProperties: {
+                      type: 'object',
+                      required: ['amount', 'formatted_amount'],
+                      properties: {
+                        amount: { type: 'string' },
+                        decimals: { type: 'integer' },
+                        formatted_amount: { type: 'string' },
+                        error: { type: 'object', properties: { message: { type: 'string' } } },
+                      },
+                    },
+                  },
+                  error: { type: 'object', properties: { message: { type: 'string' } } },
+                },
+              },
+            },
+          },
+        },
+        AssetsFromSourceRequest: {
+          type: 'object',
+          required: ['source_asset_chain_id', 'source_asset_denom'],
+          properties: {
+            source_asset_chain_id: chainId,
+            source_asset_denom: denom,
+            allow_multi_tx: bool,
+            include_swaps: bool,
+            native_only: bool,
+            include_cw20_assets: bool,
+            recommendation_reason: { type: 'string', maxLength: 32, nullable: true },
+            group_by: { type: 'string', maxLength: 64, nullable: true },
+            swap_venues: { type: 'array', maxItems: 16, items: { type: 'object' }, nullable: true },
+          },
+        },
+        AssetsFromSourceResponse: {
+          type: 'object',
+          required: ['dest_assets'],
+          properties: { dest_assets: { $ref: '#/components/schemas/AssetsByChain' } },
+        },
+        AssetsByChain: {
+          type: 'object',
+          additionalProperties: {
+            type: 'object',
+            required: ['assets'],
+            properties: { assets: { type: 'array', items: { $ref: '#/components/schemas/AssetJson' } } },
+          },
+        },
+        AssetsBetweenChainsRequest: {
+          type: 'object',
+          required: ['source_chain_id', 'dest_chain_id'],
+          properties: {
+            source_chain_id: chainId,
+            dest_chain_id: chainId,
+            include_no_metadata_assets: bool,
+            include_cw20_assets: bool,
+            include_evm_assets: bool,
+            allow_multi_tx: bool,
+          },
+        },
+        AssetsBetweenChainsResponse: {
+          type: 'object',
+          required: ['assets_between_chains'],
+          properties: {
+            assets_between_chains: {
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['asset_on_source', 'asset_on_dest', 'txs_required', 'bridges'],
+                properties: {
+                  asset_on_source: { $ref: '#/components/schemas/AssetJson' },
+                  asset_on_dest: { $ref: '#/components/schemas/AssetJson' },
+                  txs_required: { type: 'integer' },
+                  bridges: { type: 'array', items: { type: 'string' } },
+                },
+              },
+            },
+          },
+        },
+        RecommendAssetsRequest: {
+          type: 'object',
+          required: ['requests'],
+          properties: {
+            requests: {
+              type: 'array',
+              minItems: 1,
+              maxItems: 16,
+              items: {
+                type: 'object',
+                required: ['source_asset_chain_id', 'source_asset_denom', 'dest_chain_id'],
+                properties: {
+                  source_asset_chain_id: chainId,
+                  source_asset_denom: denom,
+                  dest_chain_id: chainId,
+                  reason: { type: 'string', maxLength: 32, nullable: true },
+                },
+              },
+            },
+          },
+        },
+        RecommendAssetsResponse: {
+          type: 'object',
+          required: ['recommendation_entries'],
+          properties: {
+            recommendation_entries: {
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['recommendations'],
+                properties: {
+                  recommendations: {
+                    type: 'array',
+                    items: {
+                      type: 'object',
+                      required: ['asset', 'reason'],
+                      properties: { asset: { $ref: '#/components/schemas/AssetJson' }, reason: { type: 'string' } },
+                    },
+                  },
+                  error: { type: 'object', properties: { message: { type: 'string' } } },
+                },
+              },
+            },
+          },
+        },
+        IbcOriginAssetsRequest: {
+          type: 'object',
+          required: ['assets'],
+          properties: {
+            assets: {
+              type: 'array',
+              minItems: 1,
+              maxItems: 64,
+              items: {
+                type: 'object',
+                required: ['denom', 'chain_id'],
+                properties: { denom, chain_id: chainId },
+              },
+            },
+          },
+        },
+        IbcOriginAssetsResponse: {
+          type: 'object',
+          required: ['origin_assets'],
+          properties: {
+            origin_assets: {
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['asset_found'],
+                properties: { asset: { $ref: '#/components/schemas/AssetJson' }, asset_found: bool },
+              },
+            },
+          },
+        },
+        SubmitTxRequest: {
+          type: 'object',
+          properties: { chain_id: { type: 'string', maxLength: 64 }, tx: { type: 'string', maxLength: 48000 } },
+        },
         ...extraSchemas,
       },
     },

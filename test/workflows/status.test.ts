@@ -35,14 +35,26 @@ const st = (hops: TrackingState['hops'], phase: TrackingState['phase'] = 'tracki
 });
 
 describe('status document', () => {
-  it('registration row answers STATE_SUBMITTED with an empty sequence', () => {
-    expect(submittedDocument()).toMatchObject({
+  it('registration row answers STATE_SUBMITTED with an empty sequence and one transfers element', () => {
+    const d = submittedDocument();
+    expect(d).toMatchObject({
       state: 'STATE_SUBMITTED',
       status: 'STATE_SUBMITTED',
       transfer_sequence: [],
       next_blocking_transfer: null,
-      error: null,
     });
+    // @skip-go/client's subscribeToRouteStatus reads transfers[0].state from the first answer on.
+    expect(d.transfers).toEqual([{ state: 'STATE_SUBMITTED', transfer_sequence: [], next_blocking_transfer: null }]);
+    // Skip's OpenAPI declares both as objects: absent, never null.
+    expect('error' in d).toBe(false);
+    expect('transfer_asset_release' in d).toBe(false);
+  });
+  it('every document has exactly one transfers element that agrees with the top level', () => {
+    for (const s of [st([ibc()]), st([], 'source_failed'), st([ibc({ state: 'TRANSFER_SUCCESS' })], 'finished')]) {
+      const d = statusDocument(s);
+      const { status: _status, transfers, ...top } = d;
+      expect(transfers).toEqual([top]);
+    }
   });
   it('pending hop: STATE_PENDING, next_blocking_transfer 0, unseen slots null', () => {
     const d = statusDocument(st([ibc()]));

@@ -125,6 +125,7 @@ export const trackingPaths: Record<string, unknown> = {
         ...errors({
           '400': 'malformed hash, or the tx failed on chain (code 3)',
           '404': 'chain ID not supported (code 5)',
+          '429': 'too many registrations from this client (code 8); Retry-After says when to try again',
         }),
       },
     },
