@@ -73,6 +73,15 @@ export async function trackTransfer(input: TrackInput): Promise<TrackOutcome> {
     heartbeatTimeout: Math.max(5_000, t.pollIntervalMs * 3),
     retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s' },
   });
+  // The source wait is one activity for the whole source timeout: its one lookup by hash (the tx may already be in
+  // a block) runs once, then only the shared chain feed matches it, so a registered hash that never lands (a
+  // made-up one, say) costs a slot in the feed and no read of its own per poll window. A killed worker is still
+  // noticed by the heartbeat timeout, and the retried activity looks the hash up again.
+  const source = proxyActivities<ChainActivities>({
+    startToCloseTimeout: t.sourceTimeoutMs + 60_000,
+    heartbeatTimeout: Math.max(5_000, t.pollIntervalMs * 3),
+    retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s' },
+  });
   const projection = proxyActivities<ProjectionActivities>({
     taskQueue: input.projectionTaskQueue,
     startToCloseTimeout: '30s',
@@ -110,10 +119,10 @@ export async function trackTransfer(input: TrackInput): Promise<TrackOutcome> {
   if (s.phase === 'submitted') {
     let found: SourceTxFound | null = null;
     for (;;) {
-      found = await chain.waitSourceTx({
+      found = await source.waitSourceTx({
         chainId: s.chainId,
         txHash: s.txHash,
-        windowMs: t.pollWindowMs,
+        windowMs: Math.max(t.pollWindowMs, input.registeredAtMs + t.sourceTimeoutMs - Date.now()),
         pollIntervalMs: t.pollIntervalMs,
       });
       if (found) break;

@@ -195,3 +195,36 @@ describe('GET /v2/tx/status on the router app', () => {
     }
   }, 60_000);
 });
+
+describe('POST /v2/tx/track per-client limit', () => {
+  it('registers within the burst, then answers a JSON 429 with Retry-After and registers nothing', async () => {
+    const app = createRouterApp({
+      registry: loadRouterRegistry({ ROUTER_NETWORK: 'mainnet' }),
+      tracking: createTrackingRoutes(h.tracking.service),
+      clientLimits: { perMinute: 2, burst: 3 },
+    });
+    const s = await listen(app, 0);
+    const base = `http://127.0.0.1:${(s.address() as { port: number }).port}`;
+    try {
+      const hashes = ['A1', 'A2', 'A3', 'A4'].map((p) => p.repeat(32));
+      const answers = [];
+      for (const tx_hash of hashes)
+        answers.push(
+          await fetch(`${base}/v2/tx/track`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ chain_id: SIM.l1, tx_hash }),
+          }),
+        );
+      expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 429]);
+      expect(answers[3]!.headers.get('retry-after')).toBe('30');
+      expect(answers[3]!.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(await answers[3]!.json()).toMatchObject({ code: 8, details: [], retry_after_seconds: 30 });
+      // The refused hash was never registered; the others were.
+      expect(await h.tracking.service.latestStatusJson(SIM.l1, hashes[3]!)).toBeNull();
+      expect(await h.tracking.service.latestStatusJson(SIM.l1, hashes[0]!)).not.toBeNull();
+    } finally {
+      await closeServer(s);
+    }
+  });
+});

@@ -1,0 +1,87 @@
+// Per-client limits (api/http/client-limit.ts): the token bucket on its own clock, then over real HTTP on the
+// router app: a client past its burst gets a JSON 429 with Retry-After while another loopback address is served.
+import { request, type Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeServer, listen } from '../../../api/http/app.js';
+import { ClientLimiter } from '../../../api/http/client-limit.js';
+import { createRouterApp } from '../../../api/router/app.js';
+import { loadRouterRegistry } from '../../../routing/registry.js';
+
+describe('ClientLimiter', () => {
+  it('allows the burst, then the sustained rate, per key', () => {
+    let now = 0;
+    const l = new ClientLimiter({ perMinute: 60, burst: 3 }, () => now);
+    expect([l.take('a'), l.take('a'), l.take('a')]).toEqual([0, 0, 0]);
+    expect(l.take('a')).toBe(1000); // one token a second
+    expect(l.take('b')).toBe(0); // another client has its own bucket
+    now += 1000;
+    expect(l.take('a')).toBe(0);
+    expect(l.take('a')).toBeGreaterThan(0);
+  });
+  it('is off at 0 a minute and forgets the least recently seen client past its bound', () => {
+    expect(new ClientLimiter({ perMinute: 0, burst: 1 }).take('a')).toBe(0);
+    const l = new ClientLimiter({ perMinute: 1, burst: 1, maxClients: 2 }, () => 0);
+    l.take('a');
+    l.take('b');
+    l.take('c');
+    expect(l.clients).toBe(2);
+    expect(l.take('a')).toBe(0); // evicted, so a full bucket again
+  });
+});
+
+let server: Server;
+let port: number;
+beforeAll(async () => {
+  const registry = loadRouterRegistry({ ROUTER_NETWORK: 'mainnet' });
+  server = await listen(createRouterApp({ registry, clientLimits: { perMinute: 6, burst: 2 } }), 0, '0.0.0.0');
+  port = (server.address() as { port: number }).port;
+});
+afterAll(async () => {
+  if (server) await closeServer(server);
+});
+
+/** POST from a given loopback source address (127.0.0.0/8 is all loopback on Linux). */
+function post(from: string, path: string, body: unknown) {
+  return new Promise<{ status: number; retryAfter?: string; body: Record<string, unknown> }>((resolve, reject) => {
+    const data = JSON.stringify(body);
+    const r = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method: 'POST',
+        localAddress: from,
+        headers: { 'content-type': 'application/json' },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (c) => (text += c));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            retryAfter: res.headers['retry-after'] as string | undefined,
+            body: JSON.parse(text) as Record<string, unknown>,
+          }),
+        );
+      },
+    );
+    r.on('error', reject);
+    r.end(data);
+  });
+}
+
+describe('per-client limits over HTTP', () => {
+  it('answers a JSON 429 with Retry-After past the burst, per client address', async () => {
+    const body = {
+      chains: { 'interwoven-1': { address: 'init1dw49mn7s2r5mskjdmus5hth80zz8wwaywycq06', denoms: ['uinit'] } },
+    };
+    const a = [];
+    for (let i = 0; i < 3; i++) a.push(await post('127.0.0.2', '/v2/info/balances', body));
+    expect(a.map((r) => r.status)).toEqual([200, 200, 429]);
+    expect(a[2]!.retryAfter).toBe('10');
+    expect(a[2]!.body).toMatchObject({ code: 8, details: [], retry_after_seconds: 10 });
+    expect(String(a[2]!.body.message)).toMatch(/too many balance calls/);
+    // Another client is not affected.
+    expect((await post('127.0.0.3', '/v2/info/balances', body)).status).toBe(200);
+  });
+});
