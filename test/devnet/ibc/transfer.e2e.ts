@@ -12,7 +12,18 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeServer, listen } from '../../../api/http/app.js';
-import { createRouterApp } from '../../../api/router/app.js';
+import { balanceReaderFor, createRouterApp } from '../../../api/router/app.js';
+import {
+  balances as skipBalances,
+  messages as skipMessages,
+  route as skipRoute,
+  setApiOptions,
+  subscribeToRouteStatus,
+  trackTransaction,
+  transactionStatus,
+  waitForTransaction,
+  type RouteDetails,
+} from '@skip-go/client';
 import { createTrackingRoutes } from '../../../api/router/tracking/index.js';
 import { createStore, type Store } from '../../../clickhouse/client.js';
 import { IbcDevnets, routerTxMessages, signAndBroadcast, type RouterCosmosTx } from '../../../devnet/ibc/devnets.js';
@@ -213,7 +224,9 @@ beforeAll(async () => {
     runChainWorker: false,
   });
   worker = await startWorker();
-  server = await listen(createRouterApp({ registry, tracking: createTrackingRoutes(tracking.service) }), 0);
+  // Balances read the devnets' own REST endpoints, which their registry names (loopback).
+  const balances = balanceReaderFor(registry, { fromRegistry: true });
+  server = await listen(createRouterApp({ registry, tracking: createTrackingRoutes(tracking.service), balances }), 0);
   url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   await net.startRelayer();
 }, 900_000);
@@ -433,4 +446,149 @@ describe('real IBC transfer devnet-a → devnet-b (minievm ×2, Go relayer)', ()
     );
     expect(gaps).toEqual([]);
   });
+});
+
+/**
+ * The unmodified @skip-go/client on the supported path (docs/router.md "The stock Skip client"): its route() and
+ * messages(), the returned cosmos tx signed with this devnet's keys and broadcast to the node (the router never
+ * broadcasts; executeRoute would send it to /v2/tx/submit), then trackTransaction, and waitForTransaction and
+ * subscribeToRouteStatus side by side. Every status the client's own converters produce is checked.
+ */
+describe('the stock @skip-go/client over the real devnets', () => {
+  interface Watched {
+    waited: Promise<{ state?: string; transferAssetRelease?: Record<string, unknown> }>;
+    waitStates: string[];
+    routeUpdates: RouteDetails[];
+    done: Promise<RouteDetails>;
+  }
+
+  async function clientSend(from: DevAccount, to: DevAccount, amount: string, timeoutSeconds?: string) {
+    setApiOptions({ apiUrl: url });
+    const r = await skipRoute({
+      amountIn: amount,
+      sourceAssetChainId: A,
+      sourceAssetDenom: 'umin',
+      destAssetChainId: B,
+      destAssetDenom: voucherOnB(net.env),
+    });
+    expect(r!.requiredChainAddresses).toEqual([A, B]);
+    const m = await skipMessages({
+      amountIn: r!.amountIn,
+      amountOut: r!.estimatedAmountOut,
+      sourceAssetChainId: A,
+      sourceAssetDenom: 'umin',
+      destAssetChainId: B,
+      destAssetDenom: voucherOnB(net.env),
+      addressList: [from.bech32, to.bech32],
+      operations: r!.operations,
+      slippageTolerancePercent: '1',
+      ...(timeoutSeconds ? { timeoutSeconds } : {}),
+    });
+    const tx = m!.txs![0]! as {
+      cosmosTx: { chainId: string; signerAddress: string; msgs: { msg: string; msgTypeUrl: string }[] };
+    };
+    const cosmos: RouterCosmosTx = {
+      chain_id: tx.cosmosTx.chainId,
+      signer_address: tx.cosmosTx.signerAddress,
+      msgs: tx.cosmosTx.msgs.map((x) => ({ msg: x.msg, msg_type_url: x.msgTypeUrl })),
+    };
+    const sent = await signAndBroadcast(net.a, from, routerTxMessages(cosmos));
+    expect(sent.code).toBe(0);
+    const tracked = await trackTransaction({ chainId: A, txHash: sent.txHash });
+    expect(tracked!.txHash).toBe(sent.txHash);
+    return { txHash: sent.txHash, route: r! };
+  }
+
+  function watch(txHash: string, route: Awaited<ReturnType<typeof skipRoute>>): Watched {
+    const waitStates: string[] = [];
+    const waited = waitForTransaction({
+      chainId: A,
+      txHash,
+      explorerLink: 'tracked', // already registered: no second track
+      onStatusUpdated: (st) => waitStates.push(st.state ?? 'none'),
+    }) as Watched['waited'];
+    waited.catch(() => undefined); // a failure is asserted by the test that expects it
+    const routeUpdates: RouteDetails[] = [];
+    const done = new Promise<RouteDetails>((resolve) => {
+      subscribeToRouteStatus({
+        routeDetails: {
+          id: txHash,
+          timestamp: Date.now(),
+          status: 'pending',
+          route: {
+            sourceAssetChainId: A,
+            destAssetChainId: B,
+            amountIn: route!.amountIn,
+            operations: route!.operations,
+          },
+          txsRequired: 1,
+          txsSigned: 1,
+          transactionDetails: [{ chainId: A, txHash }],
+          transferEvents: undefined as unknown as RouteDetails['transferEvents'],
+          userAddresses: [],
+        },
+        onRouteStatusUpdated: (d) => {
+          routeUpdates.push(structuredClone(d));
+          if (['completed', 'failed', 'incomplete'].includes(d.status)) resolve(d);
+        },
+      });
+    });
+    return { waited, waitStates, routeUpdates, done };
+  }
+
+  it('balances() reads the node through the router: the same amounts the node reports', async () => {
+    setApiOptions({ apiUrl: url });
+    const who = deriveDevAccount(9);
+    const b = await skipBalances({ chains: { [A]: { address: who.bech32, denoms: ['umin'] } } });
+    expect(b!.chains![A]!.denoms!.umin!.amount).toBe((await net.balance(A, who.bech32, 'umin')).toString());
+    expect(b!.chains![A]!.denoms!.umin!.error ?? null).toBeNull();
+  });
+
+  it('a transfer: never failed while pending, success at the end, the voucher released on devnet-b', async () => {
+    const to = deriveDevAccount(19);
+    const { txHash, route } = await clientSend(deriveDevAccount(9), to, '4321', '600');
+    const w = watch(txHash, route);
+    const final = await w.done;
+    const res = await w.waited;
+    expect(res.state).toBe('STATE_COMPLETED_SUCCESS');
+    expect(w.waitStates.every((x) => ['STATE_SUBMITTED', 'STATE_PENDING', 'STATE_COMPLETED_SUCCESS'].includes(x))).toBe(
+      true,
+    );
+    expect(final.status).toBe('completed');
+    expect(final.transactionDetails[0]!.status).toBe('success');
+    for (const d of w.routeUpdates.slice(0, -1)) {
+      expect(d.status).not.toBe('failed');
+      for (const e of d.transferEvents ?? []) expect(e.status).not.toBe('failed');
+    }
+    const node = await nodeView(txHash);
+    const ev = final.transferEvents[0]!;
+    expect(ev).toMatchObject({ transferType: 'ibcTransfer', status: 'completed', fromChainId: A, toChainId: B });
+    expect(ev.fromTxHash).toBe(txHash);
+    expect(ev.toTxHash).toBe(node.recv[0]);
+    expect(final.transferAssetRelease).toMatchObject({ chainId: B, denom: voucherOnB(net.env), released: true });
+    expect(res.transferAssetRelease).toMatchObject({ chainId: B, amount: '4321', released: true });
+    const st = await transactionStatus({ chainId: A, txHash });
+    expect(st!.transfers).toHaveLength(1);
+    expect(st!.transfers![0]!.state).toBe('STATE_COMPLETED_SUCCESS');
+  }, 120_000);
+
+  it('a packet timeout: pending (never failed) until the timeout is relayed, then failed with the refund', async () => {
+    await net.stopRelayer();
+    const from = deriveDevAccount(10);
+    const { txHash, route } = await clientSend(from, deriveDevAccount(0), '555', '4');
+    const w = watch(txHash, route);
+    await new Promise((r) => setTimeout(r, 8_000));
+    // Held back past the timeout: the client still reads it as pending.
+    expect(w.routeUpdates.every((d) => d.status !== 'failed')).toBe(true);
+    await net.startRelayer();
+    const final = await w.done;
+    await expect(w.waited).rejects.toThrow(/^STATUS_ERROR_TRANSFER: packet timed out/);
+    expect(final.status).toBe('failed');
+    expect(final.transactionDetails[0]!.status).toBe('failed');
+    expect(final.transferEvents[0]).toMatchObject({ transferType: 'ibcTransfer', status: 'failed' });
+    expect(final.transferAssetRelease).toMatchObject({ chainId: A, denom: 'umin', amount: '555', released: true });
+    const node = await nodeView(txHash);
+    expect(node.timeout).toHaveLength(1);
+    for (const d of w.routeUpdates.slice(0, -1)) expect(d.status).not.toBe('failed');
+  }, 120_000);
 });
