@@ -57,5 +57,3 @@ export function resolverFor(dir: ChainDirectory): Resolver {
     },
   };
 }
-
-export { isEvmHash, normaliseTxHash } from '../chain/hash.js';

@@ -2,10 +2,9 @@
 // block), Cosmos REST (GET) and EVM JSON-RPC. Every call is bounded by a timeout; failures throw so the
 // activity's retry policy takes over.
 import { endpointUrl, getJson, HttpStatusError, jsonRpc as rpcCall } from '../chain/rpc.js';
-import type { AbciEvent, ChainTx, EvmLog } from '../workflows/model.js';
+import type { ChainTx } from '../workflows/model.js';
+import type { AbciEvent, EvmLog } from '../chain/events.js';
 import { LZ_TOPICS } from '../workflows/evidence.js';
-
-export { HttpStatusError, RpcError } from '../chain/rpc.js';
 
 interface CometTx {
   hash: string;

@@ -18,7 +18,8 @@ import {
 } from '../workflows/evidence.js';
 import type { ChainTx, Hop, IbcHop, LzHop, OpDepositHop, OpWithdrawalHop } from '../workflows/model.js';
 import type { ChainActivities, HopPollResult, SourceTxFound } from '../workflows/transfer.js';
-import { isEvmHash, resolverFor, type ChainDirectory } from './chains.js';
+import { resolverFor, type ChainDirectory } from './chains.js';
+import { isEvmHash } from '../chain/hash.js';
 import { CometClient, EvmClient, restGet } from './rpc.js';
 import { ChainFeed, type FeedSource } from './feed.js';
 

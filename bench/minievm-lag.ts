@@ -3,7 +3,7 @@
 //
 //   bash devnet/minievm/build.sh && npx tsx bench/minievm-lag.ts
 //   tiny proof run: STEPS=1 STEP_S=5 npx tsx bench/minievm-lag.ts
-//   side by side with rollytics: ROLLYTICS=1 npx tsx bench/minievm-lag.ts (docs/bench-rollytics.md)
+//   side by side with rollytics: ROLLYTICS=1 npx tsx bench/minievm-lag.ts (bench/reports/2026-11-24-rollytics.md)
 //
 // Starts the devnet (start.sh) and our main job, then for each load step
 // (number of concurrent senders, each pipelining ERC20 transfers with a small
@@ -11,7 +11,7 @@
 // the time from the node reporting it to our /status reporting it (p50, p99, max). A step is
 // "sustainable" when the node includes ≥90% of what was submitted and the lag
 // p50 stays under 2 s. Prints a markdown table; the highest sustainable step
-// is the headline figure for docs/bench-minievm.md.
+// is the headline figure for bench/reports/2026-11-24-minievm.md.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';

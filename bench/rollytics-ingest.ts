@@ -1,7 +1,7 @@
 // Ingest side by side with rollytics (issue 13): both indexers backfill the same chain from height 1, one at a
 // time, from one chain-sim process serving bench/ingest-chain.ts's replicated EVM chain (the sample chain's real
 // txs with new heights and hashes), in its `real-signers` form (every tx with a signer key and its own
-// signature, ERC721 tokenURI answers: what rollytics needs, docs/bench-rollytics.md).
+// signature, ERC721 tokenURI answers: what rollytics needs, bench/reports/2026-11-24-rollytics.md).
 //   npx tsx bench/rollytics-ingest.ts [--txs 200000] [--per-block 100]
 // Reports, per indexer: wall time from the moment it answers HTTP to /status at the chain's height, blocks/s,
 // txs/s, peak RSS (ours: the main process; rollytics: indexer + API + every Postgres process, summed), bytes on

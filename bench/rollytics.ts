@@ -12,7 +12,7 @@
 //  4. one table of ours / theirs ratios with the machine line and the load average; JSON in bench/results/.
 //
 // Usage: npx tsx bench/rollytics.ts [--scale N (1)] [--seconds S (5)] [--endpoints a,b (all)]
-//   A tiny proof run: --scale 1 --seconds 1. Real figures: a quiet machine (docs/bench-rollytics.md).
+//   A tiny proof run: --scale 1 --seconds 1. Real figures: a quiet machine (bench/reports/2026-11-24-rollytics.md).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';

@@ -26,7 +26,7 @@ export interface ReadOptions {
    * A later statement of a request the engine has already served once (the documents after the page's picker, a
    * count after the page). On the embedded engine it waits for a session before every first statement, so a request
    * queues once however many statements it needs: under load the second wait was the latency tail (measured in
-   * docs/bench-indexer.md, fifth round). A ClickHouse server schedules its own queries; there it changes nothing.
+   * bench/reports/2026-11-24-indexer.md, fifth round). A ClickHouse server schedules its own queries; there it changes nothing.
    */
   followUp?: boolean;
 }
@@ -79,7 +79,7 @@ export function createStore(opts: StoreOptions): Store {
   // same engine as the @clickhouse/client connection, without its stream framing and without the `SET` statements
   // it prefixes to every query (set once per session here). Each session runs one query at a time; different
   // sessions run in parallel. Parameters are given to the session as settings (clickhouse/session-params.ts),
-  // because chdb-node's native binding takes one process-wide lock (docs/bench-indexer.md).
+  // because chdb-node's native binding takes one process-wide lock (bench/reports/2026-11-24-indexer.md).
   const readers = Array.from({ length: Math.max(1, opts.readSessions ?? 6) }, () => {
     const session = new Session(dir);
     const ready = (async () => {

@@ -6,8 +6,6 @@ import type { Store } from './client.js';
 import { seedHeight } from './balance-seeds.js';
 import { recordRichListHistory } from './stats.js';
 
-export { latestSnapshot } from './queries/richlist.js';
-
 // Each snapshot is its own partition, so replacing one is a metadata-only DROP PARTITION (lightweight DELETEs
 // accumulate masks and made every later snapshot slower). Partition ids are our own integer heights.
 async function dropSnapshots(store: Store, where: 'below' | 'at', height: number): Promise<void> {

@@ -9,7 +9,8 @@ import { type BalanceSeedRow, replaceBalanceSeeds } from '../clickhouse/balance-
 import type { Store } from '../clickhouse/client.js';
 import type { Logger } from '../platform/log.js';
 import { accountHex } from '../chain/address.js';
-import { withRetry, type ChainSource } from './source.js';
+import type { ChainSource } from './source.js';
+import { withRetry } from '../chain/retry.js';
 
 const PAGE = 1000;
 const CONCURRENCY = 8;

@@ -11,7 +11,8 @@ import { lastNftOwners, nftObjects, storedCollections } from '../clickhouse/chai
 import type { Logger } from '../platform/log.js';
 import type { BlockFacts } from './decode/block.js';
 import { moveObject, type NftEventFact, type Vm } from './decode/nft.js';
-import { withRetry, type ChainSource } from './source.js';
+import type { ChainSource } from './source.js';
+import { withRetry } from '../chain/retry.js';
 import { normalizeAccount } from '../chain/address.js';
 
 const erc721 = new Interface([

@@ -11,9 +11,11 @@ import { decodeBlock, type BlockFacts } from './decode/block.js';
 import type { Vm } from './decode/nft.js';
 import { createEnricher } from './enrich.js';
 import { createProgress } from './progress.js';
-import { buildRichListSnapshot, latestSnapshot } from '../clickhouse/richlist-snapshots.js';
+import { buildRichListSnapshot } from '../clickhouse/richlist-snapshots.js';
+import { latestSnapshot } from '../clickhouse/queries/richlist.js';
 import { seedBalances, seedHeightFor } from './balance-seed.js';
-import { MalformedResponseError, withRetry, type ChainSource, type FetchedBlock } from './source.js';
+import type { ChainSource, FetchedBlock } from './source.js';
+import { MalformedResponseError, withRetry } from '../chain/retry.js';
 import { blockTimeNs, lastCheckpoint, recover, rewindTo } from '../clickhouse/chain-facts.js';
 import { writeBatch, type BlockBatchItem } from './writer.js';
 

@@ -53,8 +53,6 @@ export interface ChainSource {
   close(): void;
 }
 
-export { MalformedResponseError, TransientSourceError, withRetry } from '../chain/retry.js';
-
 /** A block the node will never trace (minievm: blocks below 2, "genesis is not traceable"). Not retried. */
 export class UntraceableBlockError extends Error {
   override name = 'UntraceableBlockError';

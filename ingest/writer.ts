@@ -4,13 +4,6 @@
 import type { Store } from '../clickhouse/client.js';
 import { insertFacts } from '../clickhouse/chain-facts.js';
 
-export {
-  deleteRange,
-  HEIGHT_TABLES,
-  lastCheckpoint,
-  recover,
-  rewindTo,
-} from '../clickhouse/chain-facts.js';
 import type { BlockFacts } from './decode/block.js';
 import { SEQUENCE_STRIDE } from './decode/tx.js';
 import type { CallFrame, EvmReceipt } from './source.js';

@@ -1,10 +1,11 @@
 // Checks the import rules of .dependency-cruiser.cjs (docs/architecture.md) over the source folders.
 // dependency-cruiser's CLI refuses Node 20, so this runs the same checker through its API.
-// Exits 1 and lists each violation when a rule is broken.
+// Also the no-shim rule (scripts/re-exports.mjs). Exits 1 and lists each violation when a rule is broken.
 import { existsSync } from 'node:fs';
 import { cruise } from 'dependency-cruiser';
 import extractDepcruiseOptions from 'dependency-cruiser/config-utl/extract-depcruise-options';
 import extractTSConfig from 'dependency-cruiser/config-utl/extract-ts-config';
+import { findReExports } from './re-exports.mjs';
 
 const FOLDERS = [
   'api',
@@ -30,4 +31,8 @@ const result = await cruise(
   { tsConfig },
 );
 process.stdout.write(String(result.output));
-if (result.exitCode !== 0) process.exit(1);
+// The no-shim rule (scripts/re-exports.mjs): every import names the module that defines what it imports.
+const shims = findReExports(process.cwd(), FOLDERS);
+for (const s of shims) process.stdout.write(`no-re-export: ${s}\n`);
+if (shims.length) process.stdout.write(`✘ ${shims.length} re-export(s): import from the defining module instead\n`);
+if (result.exitCode !== 0 || shims.length) process.exit(1);

@@ -176,7 +176,8 @@ export async function main(hooks: MainHooks = {}): Promise<void> {
   }
 
   if ((role === 'all' || role === 'router') && config.ROUTER_ENABLED) {
-    const { createRouterApp, loadRouterRegistry, routerOptionsFromConfig } = await import('../api/router/app.js');
+    const { createRouterApp, routerOptionsFromConfig } = await import('../api/router/app.js');
+    const { loadRouterRegistry } = await import('../routing/registry.js');
     const { createTrackingRoutes } = await import('../api/router/tracking/index.js');
     const { startTracking } = await import('../tracking/index.js');
     const { directoryFromEnv } = await import('../tracking/registry-adapter.js');

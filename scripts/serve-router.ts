@@ -1,7 +1,8 @@
 // Start the router app alone on loopback (used by scripts/fuzz-router.sh and bench runs).
 // Prints one JSON line {"port": N} once listening. ROUTER_NETWORK / ROUTER_REGISTRY_FILE select the registry.
 import { listen } from '../api/http/app.js';
-import { createRouterApp, loadRouterRegistry, routerOptionsFromConfig } from '../api/router/app.js';
+import { createRouterApp, routerOptionsFromConfig } from '../api/router/app.js';
+import { loadRouterRegistry } from '../routing/registry.js';
 import { loadConfigOrExit } from '../platform/config.js';
 
 const config = loadConfigOrExit();

@@ -1,7 +1,8 @@
 // Pure hop state machines: on-chain evidence (ABCI events, EVM logs) → hop transitions.
 // No I/O: activities fetch txs and call these; unit tests feed them the recorded real Initia txs.
 import { createHash } from 'node:crypto';
-import type { ChainTx, EvmLog, Hop, IbcHop, LzHop, OpDepositHop, OpWithdrawalHop, TxRef } from './model.js';
+import type { ChainTx, Hop, IbcHop, LzHop, OpDepositHop, OpWithdrawalHop, TxRef } from './model.js';
+import type { EvmLog } from '../chain/events.js';
 import { attrs } from '../chain/events.js';
 
 /** Registry knowledge the derivation needs (filled from routing/registry or the simnet by the activities). */

@@ -3,8 +3,6 @@
 
 import type { AbciEvent, EvmLog } from '../chain/events.js';
 
-export type { AbciEvent, EventAttribute, EvmLog } from '../chain/events.js';
-
 /** A transaction as the activities read it from any chain, reduced to what tracking needs. */
 export interface ChainTx {
   chainId: string;

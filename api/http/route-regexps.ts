@@ -1,6 +1,6 @@
 // express-openapi-validator 5.6 finds a request's documented route by compiling every route with path-to-regexp,
 // in order, on every request, until one matches (middlewares/openapi.metadata.js, lookupRoute). Under load that
-// was ~7 % of the indexer's main thread (CPU profile at 350 req/s, docs/bench-indexer.md, sixth round). A compiled
+// was ~7 % of the indexer's main thread (CPU profile at 350 req/s, bench/reports/2026-11-24-indexer.md, sixth round). A compiled
 // route depends only on its pattern and options, and the validator only reads it (`regexp.exec`, `keys`), so the
 // copy of path-to-regexp the validator loads is given a memo here, once per process. Bounded: patterns come from
 // the OpenAPI documents; past MAX_PATTERNS (never reached by our two services) compilation is not kept.

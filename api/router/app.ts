@@ -32,8 +32,6 @@ import type { TrackingRoutes } from './tracking/index.js';
 import type { Store } from '../../clickhouse/client.js';
 import { mountTransferStats, transferStatsPaths, transferStatsSchemas } from './stats.js';
 
-export { loadRouterRegistry } from '../../routing/registry.js';
-
 export interface RouterAppOptions {
   registry: Registry;
   tracking?: TrackingRoutes;

@@ -1,16 +1,8 @@
 // The in-memory chain model: tests (or a timer) append blocks; the server reads sealed blocks.
 import { toBech32 } from '@cosmjs/encoding';
 import { createHash } from 'node:crypto';
-import type {
-  BlockInput,
-  SimChainSource,
-  EvmSide,
-  SealedBlock,
-  SealedTx,
-  TxLocation,
-  Validator,
-  AbciEvent,
-} from './types.js';
+import type { BlockInput, SimChainSource, EvmSide, SealedBlock, SealedTx, TxLocation, Validator } from './types.js';
+import type { AbciEvent } from '../../chain/events.js';
 import { canonicalJson, encodeTxRaw, sha256Hex, txHashOfRaw } from './txcodec.js';
 
 export const EMPTY_SHA256 = sha256Hex(new Uint8Array());

@@ -1,6 +1,7 @@
 // EVM JSON-RPC (geth wire shapes) over a SimChainSource whose txs carry an `evm` side, as minievm serves it.
 import { fromBech32 } from '@cosmjs/encoding';
-import type { SimChainSource, EvmLog, SealedBlock } from './types.js';
+import type { SimChainSource, SealedBlock } from './types.js';
+import type { EvmLog } from '../../chain/events.js';
 import { evmBlockJson, evmReceiptsJson, evmTracesJson } from './render.js';
 import type { Params, RpcError, RpcOutcome } from './cometbft.js';
 

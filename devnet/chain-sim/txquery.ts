@@ -1,7 +1,7 @@
 // The subset of the CometBFT query language tx_search needs: `key op value` conditions joined by AND,
 // where key is `tx.height`, `tx.hash` or `<event type>.<attribute key>`, op is =, <, <=, >, >= or
 // CONTAINS, and value is a 'quoted string' or a number. Pure functions; the server does the lookup.
-import type { AbciEvent } from './types.js';
+import type { AbciEvent } from '../../chain/events.js';
 
 export type QueryOp = '=' | '<' | '<=' | '>' | '>=' | 'CONTAINS';
 

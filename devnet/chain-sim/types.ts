@@ -3,8 +3,6 @@
 
 import type { AbciEvent, EvmLog } from '../../chain/events.js';
 
-export type { AbciEvent, EventAttribute, EvmLog } from '../../chain/events.js';
-
 /** The execution result of a tx, as in `txs_results[i]` / LCD `tx_response` (data is hex as the LCD serves it). */
 export interface TxResult {
   code: number;

@@ -12,8 +12,6 @@ export interface Mismatch {
   node: unknown;
 }
 
-export type { AbciEvent, EventAttribute } from '../../chain/events.js';
-
 /** `/indexer/tx/v1/txs/{hash}` → `.tx` (docs/indexer.md) */
 export interface IndexerTx {
   txhash: string;

@@ -18,7 +18,7 @@
 #   the config edits; with EMPTY_BLOCKS=false the head then stops where it is
 #   (the rollytics differential test compares both indexers on a still chain).
 #   GENESIS_FOR_ROLLYTICS=1: the two genesis edits the reference indexer
-#   rollytics needs (devnet/rollytics/, docs/bench-rollytics.md): the opchild
+#   rollytics needs (devnet/rollytics/, bench/reports/2026-11-24-rollytics.md): the opchild
 #   validator's operator_address = valoper of the consensus key (as OPinit's
 #   launch tools set it; else rollytics' block endpoints answer 500 "validator
 #   not found"), and the EVM fee denom = umin, which the genesis accounts hold.

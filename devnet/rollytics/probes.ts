@@ -317,7 +317,7 @@ export function buildProbes(k: ChainKeys, opts: { internalTxs?: boolean } = {}):
         });
     }
   }
-  // EVM txs (receipts); internal txs only on request (they differ from upstream: docs/bench-rollytics.md)
+  // EVM txs (receipts); internal txs only on request (they differ from upstream: bench/reports/2026-11-24-rollytics.md)
   p.push(...evmProbes(k, opts.internalTxs ? ['evm-txs', 'evm-internal-txs'] : ['evm-txs']));
   // rich list
   for (const d of k.denoms)

@@ -4,7 +4,8 @@
 // independent log replay that gives expected balances and NFT owners.
 import { toBech32, fromHex } from '@cosmjs/encoding';
 import { keccak256, toUtf8Bytes, getAddress, Signature, SigningKey, Transaction, computeAddress } from 'ethers';
-import type { AbciEvent, EvmLog, EvmReceipt, EvmSide, EvmTxObject, TxJson, TxResult } from '../chain-sim/types.js';
+import type { EvmReceipt, EvmSide, EvmTxObject, TxJson, TxResult } from '../chain-sim/types.js';
+import type { AbciEvent, EvmLog } from '../../chain/events.js';
 import type { RecordedEvmPayload } from './fixtures.js';
 import type { SampleTx, SampleTxOrigin } from './builder.js';
 

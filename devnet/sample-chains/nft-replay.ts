@@ -1,6 +1,6 @@
 // Expected NFT owners of the Move and Wasm sample chains, replayed from the served events in chain order
 // (independently of any indexer code), so tests can compare an indexer's NFT state against them.
-import type { AbciEvent } from '../chain-sim/types.js';
+import type { AbciEvent } from '../../chain/events.js';
 import type { SimChain } from '../chain-sim/chain.js';
 
 export interface ExpectedNft {

@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AbiCoder, zeroPadValue } from 'ethers';
-import type { AbciEvent, TxInput, TxJson } from '../chain-sim/types.js';
+import type { TxInput, TxJson } from '../chain-sim/types.js';
+import type { AbciEvent } from '../../chain/events.js';
 import { LZ_TOPICS } from '../../workflows/evidence.js';
 
 const fixturesDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../recorded/initia-tx-decoder');

@@ -4,8 +4,6 @@ import { normalizeAccount, topicAddress } from '../../chain/address.js';
 
 import type { AbciEvent, EvmLog } from '../../chain/events.js';
 
-export { attrs, type AbciEvent, type EventAttribute, type EvmLog } from '../../chain/events.js';
-
 /**
  * The EVM logs inside a minievm `evm` event (`log` attribute, JSON `{address, topics, data}`). minievm emits
  * one event per log; an event carrying several `log` attributes is read in attribute order too.

@@ -3,7 +3,8 @@
 // token) happen in ingest/enrich.ts.
 import { fromBech32, toHex } from '@cosmjs/encoding';
 import { normalizeAccount, topicAddress, ZERO_EVM_ADDRESS } from '../../chain/address.js';
-import { attrs, evmLogsOf, type AbciEvent } from './events.js';
+import { evmLogsOf } from './events.js';
+import { attrs, type AbciEvent } from '../../chain/events.js';
 
 export const ERC721_TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
 

@@ -5,7 +5,8 @@ import { ripemd160, sha256 } from '@cosmjs/crypto';
 import { fromBase64, toBech32, toHex } from '@cosmjs/encoding';
 import { computeAddress } from 'ethers';
 import { normalizeAccount } from '../../chain/address.js';
-import { accountsTouched, evmLogsOf, type AbciEvent, type EvmLog } from './events.js';
+import { accountsTouched, evmLogsOf } from './events.js';
+import type { AbciEvent, EvmLog } from '../../chain/events.js';
 import { decodeNfts, type NftDecodeResult, type Vm } from './nft.js';
 import type { ChainTime } from './time.js';
 

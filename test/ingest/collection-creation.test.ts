@@ -8,7 +8,7 @@ import { createStore, type Store } from '../../clickhouse/client.js';
 import { migrate } from '../../clickhouse/migrate.js';
 import { collectionsByAddr } from '../../clickhouse/queries/collections.js';
 import type { BlockFacts } from '../../ingest/decode/block.js';
-import type { AbciEvent } from '../../ingest/decode/events.js';
+import type { AbciEvent } from '../../chain/events.js';
 import { ERC721_TRANSFER_TOPIC, decodeNfts } from '../../ingest/decode/nft.js';
 import { parseChainTime } from '../../ingest/decode/time.js';
 import { sequenceOf, type TxFacts } from '../../ingest/decode/tx.js';

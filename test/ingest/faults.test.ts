@@ -10,7 +10,7 @@ import { IngestFatalError } from '../../ingest/pipeline.js';
 import { createChainSource } from '../../ingest/source.js';
 import { createLogger } from '../../platform/log.js';
 import { startSampleChain } from '../../devnet/sample-chains/serve.js';
-import { lastCheckpoint } from '../../ingest/writer.js';
+import { lastCheckpoint } from '../../clickhouse/chain-facts.js';
 import { sampleIngest } from '../support/sample.js';
 
 let chain: Awaited<ReturnType<typeof startSampleChain>>;

@@ -6,7 +6,8 @@ import type { Server } from 'node:http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeServer, listen } from '../../api/http/app.js';
-import { createRouterApp, loadRouterRegistry } from '../../api/router/app.js';
+import { createRouterApp } from '../../api/router/app.js';
+import { loadRouterRegistry } from '../../routing/registry.js';
 import { routerOpenapi } from '../../api/router/openapi.js';
 
 type Doc = {

@@ -14,7 +14,8 @@ import {
   parseAck,
   type Resolver,
 } from '../../workflows/evidence.js';
-import type { AbciEvent, ChainTx, IbcHop } from '../../workflows/model.js';
+import type { ChainTx, IbcHop } from '../../workflows/model.js';
+import type { AbciEvent } from '../../chain/events.js';
 
 const dir = path.join(__dirname, '../fixtures/ibc-devnet');
 // Recorded answers are untyped JSON (any: read field by field below).

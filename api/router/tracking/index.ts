@@ -30,5 +30,3 @@ export function createTrackingRoutes(service: TrackingService): TrackingRoutes {
     fastLane: (corsHeaders) => statusFastLane(service, corsHeaders),
   };
 }
-
-export type { TrackedChain, TrackedState, TrackingService } from './service.js';

@@ -10,7 +10,8 @@ import { migrate } from '../../../clickhouse/migrate.js';
 import { closeServer, listen } from '../../../api/http/app.js';
 import { corsFromConfig, type CorsSettings } from '../../../api/http/cors.js';
 import { createIndexerApp } from '../../../api/indexer/app.js';
-import { createRouterApp, loadRouterRegistry } from '../../../api/router/app.js';
+import { createRouterApp } from '../../../api/router/app.js';
+import { loadRouterRegistry } from '../../../routing/registry.js';
 import { loadConfig } from '../../../platform/config.js';
 import { indexerConfig } from '../../support/indexer-config.js';
 

@@ -10,7 +10,7 @@ import { migrate } from '../../../clickhouse/migrate.js';
 import { listTokens, type TokenOrder, type TokenScope } from '../../../clickhouse/queries/tokens.js';
 import { type TokenIndex, TokenMemory, type TokenSource } from '../../../api/indexer/token-memory.js';
 import { tokenSource } from '../../../api/indexer/tokens.js';
-import { lastCheckpoint } from '../../../ingest/writer.js';
+import { lastCheckpoint } from '../../../clickhouse/chain-facts.js';
 import { createLogger } from '../../../platform/log.js';
 import { startSampleChain } from '../../../devnet/sample-chains/serve.js';
 import { sampleIngest } from '../../support/sample.js';

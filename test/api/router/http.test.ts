@@ -10,7 +10,8 @@ import {
 } from '@skip-go/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeServer, listen } from '../../../api/http/app.js';
-import { createRouterApp, loadRouterRegistry } from '../../../api/router/app.js';
+import { createRouterApp } from '../../../api/router/app.js';
+import { loadRouterRegistry } from '../../../routing/registry.js';
 import type { TrackingRoutes } from '../../../api/router/tracking/index.js';
 
 const INIT_ECHELON = 'l2/23c8396041db74441f4268d0c7e0533177dc3e028a47a8e584318f2d0c46fbe9';

@@ -30,7 +30,7 @@ import { IbcDevnets, routerTxMessages, signAndBroadcast, type RouterCosmosTx } f
 import { voucherOnB, writeDevnetRegistry } from '../../../devnet/ibc/registry.js';
 import { deriveDevAccount, type DevAccount } from '../../../devnet/minievm/accounts.js';
 import { waitForCosmosTx } from '../../../devnet/minievm/node-client.js';
-import type { AbciEvent } from '../../../devnet/chain-sim/types.js';
+import type { AbciEvent } from '../../../chain/events.js';
 import { ibcAckTx } from '../../../devnet/simnet/templates.js';
 import { createLogger } from '../../../platform/log.js';
 import { loadRouterRegistry, type Registry } from '../../../routing/registry.js';

@@ -2,7 +2,7 @@
 // (bench/ingest-chain.ts in its `real-signers` form: the EVM sample chain's recorded txs that carry a signer key,
 // replicated with new heights, hashes and signatures), and every endpoint is compared with every key the chain
 // has, as on the minievm devnet (differential.e2e.ts), except the NFT endpoints (see below). The sample chains
-// themselves cannot be indexed by rollytics (docs/bench-rollytics.md says why for each).
+// themselves cannot be indexed by rollytics (bench/reports/2026-11-24-rollytics.md says why for each).
 //   npx vitest run -c devnet/rollytics/vitest.e2e.config.ts
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -133,7 +133,7 @@ describe('ours vs rollytics on chain-sim (replicated EVM sample chain)', () => {
   it('every endpoint, every key, every page: the same JSON up to the documented normalisations', async () => {
     expect(keys.txHashes.length).toBe(TXS);
     expect(keys.evmTxHashes.length).toBeGreaterThan(0);
-    // Not compared here (docs/bench-rollytics.md): NFT endpoints, because every replica replays the same mints
+    // Not compared here (bench/reports/2026-11-24-rollytics.md): NFT endpoints, because every replica replays the same mints
     // and transfers (one token minted 15 times is no chain a node could produce, and the two indexers resolve it
     // differently: upstream keeps the first mint, ours the last); /status, because upstream reports no
     // `rich_list_height` on this chain (both heights are checked above).
