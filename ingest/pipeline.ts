@@ -10,7 +10,7 @@ import { metrics } from '../platform/metrics.js';
 import { decodeBlock, type BlockFacts } from './decode/block.js';
 import type { Vm } from './decode/nft.js';
 import { createEnricher } from './enrich.js';
-import { createProgress } from './progress.js';
+import { createBackfillReporter } from './progress.js';
 import { buildRichListSnapshot } from '../clickhouse/richlist-snapshots.js';
 import { latestSnapshot } from '../clickhouse/queries/richlist.js';
 import { seedBalances, seedHeightFor } from './balance-seed.js';
@@ -227,7 +227,7 @@ export function createIngest(opts: IngestOptions): Ingest {
     }
     prevTimeNanos = await previousBlockTime(next - 1);
     log.info('ingest.start', { from: next, checkpoint });
-    const progress = createProgress(log);
+    const progress = createBackfillReporter(log);
     type Pending = { from: number; to: number; p: Promise<{ fetched: Fetched; facts: BlockFacts }[]> };
     let prefetch: Pending | null = null;
     let head = 0;

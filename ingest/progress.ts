@@ -2,12 +2,12 @@
 // on a terminal, a live status line on stderr.
 import type { Logger } from '../platform/log.js';
 
-export interface Progress {
+export interface BackfillReporter {
   add(blocks: number, txs: number, events: number, height: number, head: number): void;
   done(): void;
 }
 
-export function createProgress(log: Logger, everyMs = 5000): Progress {
+export function createBackfillReporter(log: Logger, everyMs = 5000): BackfillReporter {
   const start = Date.now();
   let last = start;
   let blocks = 0;

@@ -46,7 +46,7 @@ export class CollectionMemory {
 }
 
 /** Rows of an ordered list strictly after the cursor in the direction, or from the offset; `limit` rows at most. */
-export function pageOf(
+export function collectionPage(
   ordered: readonly CollectionRow[],
   desc: boolean,
   cursor: { height: number; collection: string } | null,

@@ -12,7 +12,7 @@ import {
   type CollectionRow,
   type CollectionScope,
 } from '../../clickhouse/queries/collections.js';
-import { pageOf } from './collection-memory.js';
+import { collectionPage } from './collection-memory.js';
 import { handle, str, type IndexerContext } from './context.js';
 import { pageResult, parsePage, type Cursor, type RawPageQuery } from './pagination.js';
 import { parseAccount, parseCollectionAddr, rfc3339Micro } from './params.js';
@@ -126,7 +126,7 @@ export function registerCollections(r: Router, ctx: IndexerContext): void {
         );
         ordered = ordered.filter((c) => owned.has(c.collection));
       }
-      const got = pageOf(ordered, page.reverse, cursor, page.offset, page.limit + 1);
+      const got = collectionPage(ordered, page.reverse, cursor, page.offset, page.limit + 1);
       const total = page.countTotal ? String(ordered.length) : '0';
       const { rows: shown, pagination } = pageResult(page, got.rows, total, cursorOf, true, got.through);
       return { collections: shown.map(renderCollection), pagination };

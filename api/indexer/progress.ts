@@ -3,7 +3,7 @@
 import type { Store } from '../../clickhouse/client.js';
 import type { IndexerContext } from './context.js';
 
-export interface Progress {
+export interface IngestProgress {
   indexed_height: number;
   chain_height: number | null;
   blocks_per_second: number | null;
@@ -39,7 +39,7 @@ async function ingestRate(store: Store): Promise<number | null> {
   return Number(r.dh) / Number(r.dt);
 }
 
-export async function ingestProgress(ctx: IndexerContext, restUrl: string | undefined): Promise<Progress> {
+export async function ingestProgress(ctx: IndexerContext, restUrl: string | undefined): Promise<IngestProgress> {
   const [indexed, head, rate, [times]] = await Promise.all([
     ctx.tip(),
     chainHead(restUrl),

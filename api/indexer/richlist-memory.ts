@@ -41,7 +41,7 @@ const MAX_BYTES = 0xffff_ffff;
 /** Counted per held snapshot besides its arrays (objects, map entry), so many tiny ones stay bounded too. */
 const OVERHEAD_BYTES = 256;
 /** Tokens known at once (held or not): requests for many unknown tokens must not grow the map without end. */
-const MAX_TOKENS = 10_000;
+const MAX_TOKENS_KNOWN = 10_000;
 
 /** Memory a held snapshot takes (its records, its offsets and a fixed overhead). */
 export const heldBytes = (h: HeldSnapshot): number => h.data.length + h.starts.byteLength + OVERHEAD_BYTES;
@@ -120,7 +120,7 @@ export function holderAt(h: HeldSnapshot, i: number): HolderRow {
  * The rows of a page, as clickhouse/queries/richlist.ts holdersPage returns them: skip `offset` holders in the
  * chosen direction (desc = largest first) and take up to `limit`. Ascending pages count from the end.
  */
-export function pageOf(h: HeldSnapshot, desc: boolean, offset: number, limit: number): HolderRow[] {
+export function holderPage(h: HeldSnapshot, desc: boolean, offset: number, limit: number): HolderRow[] {
   const n = h.holders;
   const hi = desc ? Math.min(n, offset + limit) : n - offset; // ranks lo+1..hi
   const lo = desc ? offset : Math.max(0, hi - limit);
@@ -203,7 +203,7 @@ export class RichListMemory {
     if (e?.held && e.snapshot === snapshot) {
       this.entries.delete(token); // most recently used last
       this.entries.set(token, e);
-      return { snapshot, total: e.held.holders, rows: pageOf(e.held, desc, offset, limit) };
+      return { snapshot, total: e.held.holders, rows: holderPage(e.held, desc, offset, limit) };
     }
     if (!e || e.snapshot < snapshot) this.want(token, snapshot);
     else if (e.snapshot === snapshot && e.state === 'failed' && Date.now() >= e.retryAt) {
@@ -231,7 +231,7 @@ export class RichListMemory {
     this.drop(token);
     this.entries.set(token, { snapshot, state: 'queued', held: null, retryAt: 0, loadingBytes: 0 });
     for (const t of this.entries.keys()) {
-      if (this.entries.size <= MAX_TOKENS) break;
+      if (this.entries.size <= MAX_TOKENS_KNOWN) break;
       if (this.entries.get(t)?.state !== 'loading') this.drop(t);
     }
     this.enqueue(token);

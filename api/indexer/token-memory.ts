@@ -17,7 +17,7 @@ export interface TokenState extends TokenRow {
 }
 
 /** The most tokens held by default (≈ 160 MB of heap). */
-export const MAX_TOKENS = 200_000;
+export const DEFAULT_TOKENS_HELD = 200_000;
 
 /** How long a chain found to have more than `max` tokens is left on the engine path before the count is read again. */
 const RECHECK_MS = 60_000;
@@ -202,12 +202,12 @@ export class TokenIndex {
   collectionPage(collection: string, tokenId: string | null, q: HeldPageQuery): HeldPage {
     if (tokenId !== null) {
       const h = this.byCollection.get(collection)?.ids.get(tokenId);
-      return pageOf(h ? [h] : [], q);
+      return tokenPage(h ? [h] : [], q);
     }
     const list = this.byCollection.get(collection);
     // Within one collection the third key is constant: a cursor compares on the first two, as the engine's.
     const cursor = q.cursor && { ...q.cursor, collection };
-    return pageOf(list ? list[q.order] : [], { ...q, cursor });
+    return tokenPage(list ? list[q.order] : [], { ...q, cursor });
   }
 
   /** A page of an account's tokens, optionally of one collection and/or one token id. */
@@ -218,12 +218,12 @@ export class TokenIndex {
         (h) =>
           (collection === null || h.row.collection === collection) && (tokenId === null || h.row.token_id === tokenId),
       );
-    return pageOf(list, q);
+    return tokenPage(list, q);
   }
 }
 
 /** Rows strictly after the cursor in the direction, or from the offset; `limit` rows at most. */
-function pageOf(list: readonly Held[], q: HeldPageQuery): HeldPage {
+function tokenPage(list: readonly Held[], q: HeldPageQuery): HeldPage {
   const n = list.length;
   const cmp = comparator(q.order);
   let start: number;
@@ -255,10 +255,10 @@ export class TokenMemory {
   private generation = 0;
   private refusedUntil = 0;
 
-  /** `max` is MAX_TOKENS unless given; 0 holds nothing (tests: the engine path). */
+  /** `max` is DEFAULT_TOKENS_HELD unless given; 0 holds nothing (tests: the engine path). */
   constructor(
     private readonly source: TokenSource,
-    private readonly max = MAX_TOKENS,
+    private readonly max = DEFAULT_TOKENS_HELD,
     private readonly now: () => number = Date.now,
   ) {}
 

@@ -1,6 +1,6 @@
 // The NFT endpoints answer the same whether collections and tokens are held in memory per tip
 // (api/indexer/collection-memory.ts, api/indexer/token-memory.ts, the default) or every request reads the engine
-// (what happens past MAX_COLLECTIONS / MAX_TOKENS): page by page, walking cursors both ways and in both token
+// (what happens past MAX_COLLECTIONS / DEFAULT_TOKENS_HELD): page by page, walking cursors both ways and in both token
 // orders, by offset, with filters, by account, by name and by address, and the collection names of token pages.
 // Over each sample chain (EVM, Move, Wasm).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

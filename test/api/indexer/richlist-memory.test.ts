@@ -13,7 +13,7 @@ import {
   encodeRows,
   heldBytes,
   holderAt,
-  pageOf,
+  holderPage,
   RichListMemory,
   SnapshotBuilder,
   storeSource,
@@ -70,12 +70,12 @@ describe('compact snapshot (pure)', () => {
     for (const desc of [true, false])
       for (const limit of [1, 2, 10, 52, 53, 54, 1001])
         for (const offset of [0, 1, 9, 10, 26, 43, 52, 53, 54, 1_000_000])
-          expect(pageOf(h, desc, offset, limit), `${desc} ${offset} ${limit}`).toEqual(
+          expect(holderPage(h, desc, offset, limit), `${desc} ${offset} ${limit}`).toEqual(
             naivePage(many, desc, offset, limit),
           );
     const empty = build([], 10);
-    expect(pageOf(empty, true, 0, 10)).toEqual([]);
-    expect(pageOf(empty, false, 0, 10)).toEqual([]);
+    expect(holderPage(empty, true, 0, 10)).toEqual([]);
+    expect(holderPage(empty, false, 0, 10)).toEqual([]);
   });
 
   it('refuses what it cannot hold exactly', () => {
