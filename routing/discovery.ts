@@ -1,5 +1,5 @@
 // The read-only discovery calls of Skip's v2 API, answered from the registry and the route graph:
-// GET /v2/info/bridges, POST /v2/fungible/assets_from_source, /assets_between_chains (GET and POST),
+// GET /v2/info/bridges, GET /v2/fungible/venues, POST /v2/fungible/assets_from_source, /assets_between_chains (GET and POST),
 // /recommend_assets and /ibc_origin_assets. Pure: no I/O; every list is bounded by the registry.
 import { assetJson, knownDenom } from './assets.js';
 import { invalidRequest, unsupported } from './errors.js';
@@ -17,6 +17,11 @@ export const ROUTED_BRIDGES: { id: BridgeType; name: string }[] = [
 
 export function bridgesHandler(): Json {
   return { bridges: ROUTED_BRIDGES.map((b) => ({ ...b })) };
+}
+
+/** Swap venues: none, since this router does not swap (Skip's shape, so a client's fallbacks still parse). */
+export function venuesHandler(): Json {
+  return { venues: [] };
 }
 
 const BRIDGE_OF: Record<RouteHop['kind'], BridgeType> = {

@@ -26,6 +26,7 @@ import {
   recommendAssetsEndpoint,
   routeEndpoint,
   submitEndpoint,
+  venuesEndpoint,
 } from './handlers/fungible.js';
 import { routerOpenapi } from './openapi.js';
 import type { TrackingRoutes } from './tracking/index.js';
@@ -125,6 +126,7 @@ export function createRouterApp(opts: RouterAppOptions): Express {
   router.post('/op-hook', opHookEndpoint(deps));
   router.get('/v2/info/chains', chainsEndpoint(deps));
   router.get('/v2/info/bridges', bridgesEndpoint());
+  router.get('/v2/fungible/venues', venuesEndpoint());
   router.post(
     '/v2/info/balances',
     clientLimit('balance', new ClientLimiter(limits)),

@@ -410,6 +410,14 @@ export function routerOpenapi(
           responses: { '200': ok('BridgesResponse', 'bridge list') },
         },
       },
+      '/v2/fungible/venues': {
+        get: {
+          operationId: 'venues',
+          summary: 'Swap venues: none (this router does not swap)',
+          parameters: [{ name: 'only_testnets', in: 'query', required: false, schema: { type: 'boolean' } }],
+          responses: { '200': ok('VenuesResponse', 'an empty venue list'), ...errors },
+        },
+      },
       '/v2/info/balances': {
         post: {
           operationId: 'balances',
@@ -638,6 +646,11 @@ export function routerOpenapi(
               },
             },
           },
+        },
+        VenuesResponse: {
+          type: 'object',
+          required: ['venues'],
+          properties: { venues: { type: 'array', maxItems: 0, items: { type: 'object' } } },
         },
         BalancesRequest: {
           type: 'object',

@@ -9,6 +9,7 @@ import {
   bridgesHandler,
   ibcOriginAssetsHandler,
   recommendAssetsHandler,
+  venuesHandler,
 } from '../../../routing/discovery.js';
 import { msgsDirectHandler, msgsHandler, type MsgsDirectRequest, type MsgsRequest } from '../../../routing/msgs.js';
 import { opHookHandler, type OpHookRequest } from '../../../routing/ophook.js';
@@ -45,6 +46,9 @@ export const assetsEndpoint =
 export const msgsDirectEndpoint = (deps: RouteDeps) => json((b) => msgsDirectHandler(deps, b as MsgsDirectRequest));
 export const bridgesEndpoint = (): RequestHandler => (_req, res) => {
   res.type('application/json').send(JSON.stringify(bridgesHandler()));
+};
+export const venuesEndpoint = (): RequestHandler => (_req, res) => {
+  res.type('application/json').send(JSON.stringify(venuesHandler()));
 };
 export const balancesEndpoint = (deps: RouteDeps, read: BalanceReader) =>
   json((b) => balancesHandler(deps.registry, read, b as BalancesRequest));

@@ -14,6 +14,7 @@ import {
   route,
   setApiOptions,
   submitTransaction,
+  venues,
 } from '@skip-go/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeServer, listen } from '../../../api/http/app.js';
@@ -67,8 +68,9 @@ describe('@skip-go/client calls against our router', () => {
     expect(m!.minAmountOut).toBe('990000');
   });
 
-  it('bridges(), assetsFromSource(), assetsBetweenChains() (GET), recommendAssets(), ibcOriginAssets()', async () => {
+  it('bridges(), venues(), assetsFromSource(), assetsBetweenChains() (GET), recommendAssets(), ibcOriginAssets()', async () => {
     expect((await bridges())!.map((b) => b.id)).toEqual(['IBC', 'OPINIT', 'LAYER_ZERO']);
+    expect(await venues()).toEqual([]);
     const from = await assetsFromSource({ sourceAssetChainId: 'interwoven-1', sourceAssetDenom: 'uinit' });
     expect(from!['echelon-1']!.map((a) => a.denom)).toContain(INIT_ECHELON);
     const between = await assetsBetweenChains({ sourceChainId: 'interwoven-1', destChainId: 'echelon-1' });

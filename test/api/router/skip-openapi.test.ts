@@ -98,6 +98,7 @@ describe("our answers against Skip's OpenAPI", () => {
     await conforms('get', '/v2/info/chains?include_evm=true');
     await conforms('get', '/v2/fungible/assets?chain_ids=interwoven-1&chain_ids=echelon-1');
     await conforms('get', '/v2/info/bridges');
+    await conforms('get', '/v2/fungible/venues');
     // No REST endpoint is configured here: every asked denom answers with its error, in Skip's entry shape.
     const bal = await conforms('post', '/v2/info/balances', {
       chains: { 'interwoven-1': { address: USER, denoms: ['uinit'] } },
