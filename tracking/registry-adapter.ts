@@ -40,7 +40,7 @@ export function directoryFromRegistry(
  * ChainInfo), else the router registry plus TRACKING_RPC_URLS / TRACKING_EXECUTOR_URLS (JSON objects chain id →
  * URL; the registry has neither). Throws a one-line config error on malformed values.
  */
-export function directoryFromEnv(reg: Registry, env: Record<string, string | undefined> = process.env): ChainDirectory {
+export function directoryFromEnv(reg: Registry, env?: Record<string, string | undefined>): ChainDirectory {
   const c = configSection(['TRACKING_CHAINS_FILE', 'TRACKING_RPC_URLS', 'TRACKING_EXECUTOR_URLS'], env);
   if (c.TRACKING_CHAINS_FILE) {
     try {

@@ -3,8 +3,6 @@
 import { configSection } from '../platform/config.js';
 import type { TrackingTimings } from '../workflows/model.js';
 
-type Env = Record<string, string | undefined>;
-
 const TIMING_KEYS = [
   'TRACKING_POLL_INTERVAL_MS',
   'TRACKING_POLL_WINDOW_MS',
@@ -16,14 +14,20 @@ const TIMING_KEYS = [
   'TRACKING_LZ_RETRY_WINDOW_MS',
 ] as const;
 
-/** Worker-level: how often the shared per-chain feeds read new blocks (activities/feed.ts). */
-export function feedIntervalFromEnv(env: Env = process.env): number {
+type Env = Record<string, string | undefined>;
+
+/**
+ * Worker-level: how often the shared per-chain feeds read new blocks (activities/feed.ts). `env` replaces the
+ * process environment (tests); the schema reads the environment itself otherwise.
+ */
+export function feedIntervalFromEnv(env?: Env): number {
   return configSection(['TRACKING_FEED_INTERVAL_MS'], env).TRACKING_FEED_INTERVAL_MS;
 }
 
 export const DEFAULT_TIMINGS: TrackingTimings = timingsFromEnv({});
 
-export function timingsFromEnv(env: Env = process.env): TrackingTimings {
+/** The timings of the TRACKING_* variables; `env` as for feedIntervalFromEnv. */
+export function timingsFromEnv(env?: Env): TrackingTimings {
   const v = configSection(TIMING_KEYS, env);
   return {
     pollIntervalMs: v.TRACKING_POLL_INTERVAL_MS,
