@@ -33,6 +33,7 @@ import { waitForCosmosTx } from '../../../devnet/minievm/node-client.js';
 import type { AbciEvent } from '../../../chain/events.js';
 import { ibcAckTx } from '../../../devnet/simnet/templates.js';
 import { createLogger } from '../../../platform/log.js';
+import { loadSkipOpenapi } from '../../support/skip-openapi.js';
 import { loadRouterRegistry, type Registry } from '../../../routing/registry.js';
 import { startTracking, type Tracking } from '../../../tracking/index.js';
 import { directoryFromRegistry } from '../../../tracking/registry-adapter.js';
@@ -65,9 +66,13 @@ async function http(method: 'GET' | 'POST', p: string, body?: unknown): Promise<
   return { status: r.status, body: (await r.json()) as Doc };
 }
 
+const skipOpenapi = loadSkipOpenapi();
+
+/** The status document, checked against Skip's own OpenAPI schema on every read. */
 async function status(txHash: string, chainId = A): Promise<Doc> {
   const r = await http('GET', `/v2/tx/status?chain_id=${chainId}&tx_hash=${txHash}`);
   expect(r.status).toBe(200);
+  expect(skipOpenapi.check('/v2/tx/status', 'get', r.body)).toEqual([]);
   return r.body;
 }
 
