@@ -93,9 +93,18 @@ describe('wire', () => {
     expect(Object.keys(doc.paths).sort()).toEqual([
       '/op-hook',
       '/v2/fungible/assets',
+      '/v2/fungible/assets_between_chains',
+      '/v2/fungible/assets_from_source',
+      '/v2/fungible/ibc_origin_assets',
       '/v2/fungible/msgs',
+      '/v2/fungible/msgs_direct',
+      '/v2/fungible/recommend_assets',
       '/v2/fungible/route',
+      '/v2/fungible/venues',
+      '/v2/info/balances',
+      '/v2/info/bridges',
       '/v2/info/chains',
+      '/v2/tx/submit',
       '/v2/tx/track',
     ]);
     expect(doc.components.schemas.TrackRequest).toBeDefined();
