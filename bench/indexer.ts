@@ -10,11 +10,11 @@
 // longer than that, so some reads go to the disk whatever we do; the read makes each phase start from the same
 // state (the first run after generating the set was cold: 117 req/s, p99 1 s).
 // Usage: npx tsx bench/indexer.ts [dataDir] [--seconds N] [--no-cache] [--no-warm]   → table on stdout, JSON in bench/results/
+import { machine } from './machine.js';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 // @ts-expect-error -- autocannon ships no types; the slice we use is typed below (ts-ignore, not expect-error, in case a declaration appears)
@@ -176,27 +176,6 @@ function rssMb(pid: number): number {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Math.round(Number(m[1]) / 1024) : 0;
 }
-
-/**
- * A fixed single-threaded JS loop, timed: the speed this VM's vCPU gives right now. It is not constant (337 to 722 ms
- * within one hour on the same machine), so figures of different runs compare only beside it.
- */
-function cpuCalibrationMs(): number {
-  const t = performance.now();
-  let x = 0;
-  for (let i = 0; i < 3e8; i++) x += i % 7;
-  if (x < 0) throw new Error('unreachable');
-  return Math.round(performance.now() - t);
-}
-
-const machine = () => ({
-  cpus: os.cpus().length,
-  cpu: os.cpus()[0]?.model,
-  memGb: Math.round(os.totalmem() / 2 ** 30),
-  node: process.version,
-  load: os.loadavg().map((l) => Math.round(l * 100) / 100),
-  cpuCalibrationMs: cpuCalibrationMs(),
-});
 
 interface FloorFigures {
   n: number;

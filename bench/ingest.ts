@@ -11,6 +11,7 @@ import { migrate } from '../clickhouse/migrate.js';
 import { createIngest } from '../ingest/pipeline.js';
 import { createChainSource } from '../ingest/source.js';
 import { createLogger } from '../platform/log.js';
+import { machine } from './machine.js';
 
 const txs = Number(process.argv[2] ?? 1_000_000);
 const perBlock = Number(process.argv[3] ?? 100);
@@ -54,6 +55,7 @@ const ingest = createIngest({
   stopAtHeight: chain.blocks,
 });
 
+const machineBefore = machine();
 const vmHwm = () => Number(/VmHWM:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 0) * 1024;
 const t0 = process.hrtime.bigint();
 await ingest.run();
@@ -69,6 +71,8 @@ const [disk] = await store.rows<{ bytes: string }>(
 const nTx = Number(counts!.txs);
 const result = {
   machine: `${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, load avg at end ${os.loadavg()[0]!.toFixed(1)}`,
+  // The calibration loop before and after the run: compare figures only beside it.
+  cpu_calibration_ms: [machineBefore.cpuCalibrationMs, machine().cpuCalibrationMs],
   kind,
   blocks: chain.blocks,
   txs: nTx,
