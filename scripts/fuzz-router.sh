@@ -4,10 +4,10 @@
 # or body that the document does not declare, or any schema-invalid input the router accepts.
 # One worker: hypothesis's lambda-description cache is not thread-safe (sporadic "AST constructor recursion
 # depth mismatch" runtime errors with --workers 2).
-# Usage: bash scripts/fuzz-router.sh [max-examples-per-operation]   (default 200)
+# Usage: bash scripts/fuzz-router.sh [max-examples-per-operation]   (default 120: 15 operations, ~1,800 cases)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-examples="${1:-200}"
+examples="${1:-120}"
 venv="$HOME/.cache/chain-infra/venv"
 if [ ! -x "$venv/bin/st" ]; then
   mkdir -p "$(dirname "$venv")"

@@ -60,9 +60,18 @@ echo "== fuzz (schemathesis; full output in .tmp/fuzz-*.log)"
 # schemathesis closes with a pytest-style banner; it stays in the log so that the run's only closing line is ours.
 fuzz_passed=0
 fuzz_failed=0
-for f in scripts/fuzz-indexer.sh scripts/fuzz-router.sh; do
+# The two fuzzers run side by side (each serves its own API on a free loopback port and drives it one request at
+# a time, so neither keeps a core busy on its own); each is then judged from its own exit code and log.
+fuzzers=(scripts/fuzz-indexer.sh scripts/fuzz-router.sh)
+fuzz_pids=()
+for f in "${fuzzers[@]}"; do
+  bash "$f" >".tmp/$(basename "$f" .sh).log" 2>&1 &
+  fuzz_pids+=($!)
+done
+for i in "${!fuzzers[@]}"; do
+  f="${fuzzers[$i]}"
   log=".tmp/$(basename "$f" .sh).log"
-  if bash "$f" >"$log" 2>&1; then
+  if wait "${fuzz_pids[$i]}"; then
     ops=$(sed -n 's/^ *Tested: *\([0-9]*\).*/\1/p' "$log" | awk '{s+=$1} END {print s+0}')
     echo "fuzz: $f passed ($ops operations)"
     fuzz_passed=$((fuzz_passed + ops))
