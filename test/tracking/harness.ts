@@ -9,6 +9,8 @@ import { createStore, type Store } from '../../clickhouse/client.js';
 import { createServiceApp, listen, closeServer } from '../../api/http/app.js';
 import { errorHandler, notFoundHandler } from '../../api/http/errors.js';
 import { createTrackingRoutes } from '../../api/router/tracking/index.js';
+import { createRouterApp, type RouterAppOptions } from '../../api/router/app.js';
+import { loadRouterRegistry } from '../../routing/registry.js';
 import { staticDirectory } from '../../activities/chains.js';
 import { createLogger } from '../../platform/log.js';
 import { startTracking, type Tracking } from '../../tracking/index.js';
@@ -117,4 +119,21 @@ export async function startHarness(
     },
   };
   return h;
+}
+
+/**
+ * The real router app (mainnet registry, OpenAPI validation on) with the harness's tracking routes, on a free
+ * loopback port. `extra` sets other app options (per-client limits, say).
+ */
+export async function serveRouter(
+  h: Harness,
+  extra: Partial<RouterAppOptions> = {},
+): Promise<{ server: Server; url: string }> {
+  const app = createRouterApp({
+    registry: loadRouterRegistry({ ROUTER_NETWORK: 'mainnet' }),
+    tracking: createTrackingRoutes(h.tracking.service),
+    ...extra,
+  });
+  const server = await listen(app, 0);
+  return { server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}` };
 }

@@ -3,11 +3,8 @@
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setApiOptions, waitForTransaction, transactionStatus } from '@skip-go/client';
-import { createRouterApp } from '../../api/router/app.js';
-import { createTrackingRoutes } from '../../api/router/tracking/index.js';
-import { loadRouterRegistry } from '../../routing/registry.js';
-import { closeServer, listen } from '../../api/http/app.js';
-import { startHarness, type Harness } from './harness.js';
+import { closeServer } from '../../api/http/app.js';
+import { serveRouter, startHarness, type Harness } from './harness.js';
 import { SIM } from '../../devnet/simnet/index.js';
 
 let h: Harness;
@@ -15,12 +12,7 @@ let server: Server;
 let url: string;
 beforeAll(async () => {
   h = await startHarness({ simnet: { delays: { recvMs: 1_500, ackMs: 1_500 } } });
-  const app = createRouterApp({
-    registry: loadRouterRegistry({ ROUTER_NETWORK: 'mainnet' }),
-    tracking: createTrackingRoutes(h.tracking.service),
-  });
-  server = await listen(app, 0);
-  url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  ({ server, url } = await serveRouter(h));
   setApiOptions({ apiUrl: url });
 });
 afterAll(async () => {

@@ -10,16 +10,21 @@
 // - track → status: the widget polls until `status` is STATE_COMPLETED and reads `state`.
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeServer, listen } from '../../../api/http/app.js';
-import { createRouterApp } from '../../../api/router/app.js';
-import { createTrackingRoutes } from '../../../api/router/tracking/index.js';
+import { closeServer } from '../../../api/http/app.js';
 import { SIM } from '../../../devnet/simnet/index.js';
-import { loadRouterRegistry } from '../../../routing/registry.js';
-import { startHarness, terminal, type Harness } from '../../tracking/harness.js';
+import { serveRouter, startHarness, terminal, type Harness } from '../../tracking/harness.js';
 import { recordedHook } from '../../routing/helpers.js';
 
 const USER = 'init1dw49mn7s2r5mskjdmus5hth80zz8wwaywycq06';
 const INIT_ECHELON = 'l2/23c8396041db74441f4268d0c7e0533177dc3e028a47a8e584318f2d0c46fbe9';
+/** L1 INIT to echelon-1 over its OPinit bridge, the route the bridge page quotes first. */
+const DEPOSIT = {
+  amount_in: '1000000',
+  source_asset_chain_id: 'interwoven-1',
+  source_asset_denom: 'uinit',
+  dest_asset_chain_id: 'echelon-1',
+  dest_asset_denom: INIT_ECHELON,
+};
 const WINIT_YOMINET = 'evm/856aB2c9F35B9187aB3eB0Fcd11DCc6160427e96';
 const OPERATION_KEYS = [
   'transfer',
@@ -41,12 +46,7 @@ let server: Server;
 let url: string;
 beforeAll(async () => {
   h = await startHarness({ simnet: { delays: { recvMs: 400, ackMs: 300 } } });
-  const app = createRouterApp({
-    registry: loadRouterRegistry({ ROUTER_NETWORK: 'mainnet' }),
-    tracking: createTrackingRoutes(h.tracking.service),
-  });
-  server = await listen(app, 0);
-  url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  ({ server, url } = await serveRouter(h));
 }, 120_000);
 afterAll(async () => {
   if (server) await closeServer(server);
@@ -125,13 +125,7 @@ describe('InterwovenKit → router', () => {
   });
 
   it('POST v2/fungible/route: default and is_op_withdraw (the L2 → L1 "Lossless" option)', async () => {
-    const deposit = await call('POST', 'v2/fungible/route', {
-      amount_in: '1000000',
-      source_asset_chain_id: 'interwoven-1',
-      source_asset_denom: 'uinit',
-      dest_asset_chain_id: 'echelon-1',
-      dest_asset_denom: INIT_ECHELON,
-    });
+    const deposit = await call('POST', 'v2/fungible/route', DEPOSIT);
     expect(deposit.status).toBe(200);
     checkRoute(deposit.body);
     const back = {
@@ -205,13 +199,7 @@ describe('InterwovenKit → router', () => {
   });
 
   it('errors are JSON with a message the widget shows', async () => {
-    const r = await call('POST', 'v2/fungible/route', {
-      amount_in: '1000000',
-      source_asset_chain_id: 'interwoven-1',
-      source_asset_denom: 'uinit',
-      dest_asset_chain_id: 'echelon-1',
-      dest_asset_denom: 'nope',
-    });
+    const r = await call('POST', 'v2/fungible/route', { ...DEPOSIT, dest_asset_denom: 'nope' });
     expect(r.status).toBe(400);
     expect(r.type).toMatch(/^application\/json/);
     expect(typeof r.body.message).toBe('string');

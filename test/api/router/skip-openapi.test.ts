@@ -5,13 +5,10 @@
 // hidden, a balance chain's address and error) are extra properties, which Skip's schemas allow.
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeServer, listen } from '../../../api/http/app.js';
-import { createRouterApp } from '../../../api/router/app.js';
-import { createTrackingRoutes } from '../../../api/router/tracking/index.js';
+import { closeServer } from '../../../api/http/app.js';
 import { SIM } from '../../../devnet/simnet/index.js';
-import { loadRouterRegistry } from '../../../routing/registry.js';
 import { loadSkipOpenapi } from '../../support/skip-openapi.js';
-import { startHarness, terminal, type Harness } from '../../tracking/harness.js';
+import { serveRouter, startHarness, terminal, type Harness } from '../../tracking/harness.js';
 
 const skip = loadSkipOpenapi();
 const USER = 'init1dw49mn7s2r5mskjdmus5hth80zz8wwaywycq06';
@@ -29,12 +26,7 @@ let server: Server;
 let url: string;
 beforeAll(async () => {
   h = await startHarness({ simnet: { delays: { recvMs: 600, ackMs: 400 } } });
-  const app = createRouterApp({
-    registry: loadRouterRegistry({ ROUTER_NETWORK: 'mainnet' }),
-    tracking: createTrackingRoutes(h.tracking.service),
-  });
-  server = await listen(app, 0);
-  url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  ({ server, url } = await serveRouter(h));
 }, 120_000);
 afterAll(async () => {
   if (server) await closeServer(server);

@@ -9,7 +9,7 @@ import { statusFastLane } from '../../../api/router/tracking/handlers.js';
 import { loadRouterRegistry } from '../../../routing/registry.js';
 import { closeServer, listen } from '../../../api/http/app.js';
 import { registry } from '../../../platform/metrics.js';
-import { startHarness, terminal, type Harness } from '../../tracking/harness.js';
+import { serveRouter, startHarness, terminal, type Harness } from '../../tracking/harness.js';
 import { SIM } from '../../../devnet/simnet/index.js';
 
 let h: Harness;
@@ -17,12 +17,7 @@ let server: Server;
 let url: string;
 beforeAll(async () => {
   h = await startHarness({ simnet: { delays: { recvMs: 1_000, ackMs: 500 } } });
-  const app = createRouterApp({
-    registry: loadRouterRegistry({ ROUTER_NETWORK: 'mainnet' }),
-    tracking: createTrackingRoutes(h.tracking.service),
-  });
-  server = await listen(app, 0);
-  url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  ({ server, url } = await serveRouter(h));
 });
 afterAll(async () => {
   if (server) await closeServer(server);
@@ -198,13 +193,7 @@ describe('GET /v2/tx/status on the router app', () => {
 
 describe('POST /v2/tx/track per-client limit', () => {
   it('registers within the burst, then answers a JSON 429 with Retry-After and registers nothing', async () => {
-    const app = createRouterApp({
-      registry: loadRouterRegistry({ ROUTER_NETWORK: 'mainnet' }),
-      tracking: createTrackingRoutes(h.tracking.service),
-      clientLimits: { perMinute: 2, burst: 3 },
-    });
-    const s = await listen(app, 0);
-    const base = `http://127.0.0.1:${(s.address() as { port: number }).port}`;
+    const { server: s, url: base } = await serveRouter(h, { clientLimits: { perMinute: 2, burst: 3 } });
     try {
       const hashes = ['A1', 'A2', 'A3', 'A4'].map((p) => p.repeat(32));
       const answers = [];
