@@ -242,8 +242,25 @@ const errors = {
   },
 };
 
+/** The route request's fields every route-taking request requires (route, msgs, msgs_direct). */
+const ROUTE_REQUIRED = [
+  'amount_in',
+  'source_asset_chain_id',
+  'source_asset_denom',
+  'dest_asset_chain_id',
+  'dest_asset_denom',
+];
+
+/** A LayerZero fee quote that msgs and msgs_direct need could not be had (routing/lz-quote.ts). */
+const quoteUnavailable = {
+  '503': {
+    description: 'an on-chain quote was unavailable',
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+  },
+};
+
 /** A client over its per-client limit (api/http/client-limit.ts). */
-export const tooMany = {
+const tooMany = {
   '429': {
     description: 'too many calls from this client (gRPC code 8); Retry-After says when to try again',
     headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'seconds' } },
@@ -350,10 +367,7 @@ export function routerOpenapi(
           responses: {
             '200': ok('MsgsResponse', 'transactions to sign'),
             ...errors,
-            '503': {
-              description: 'an on-chain quote was unavailable',
-              content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-            },
+            ...quoteUnavailable,
           },
         },
       },
@@ -396,10 +410,7 @@ export function routerOpenapi(
           responses: {
             '200': ok('MsgsDirectResponse', 'the route and its transactions'),
             ...errors,
-            '503': {
-              description: 'an on-chain quote was unavailable',
-              content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-            },
+            ...quoteUnavailable,
           },
         },
       },
@@ -503,26 +514,12 @@ export function routerOpenapi(
       schemas: {
         RouteRequest: {
           type: 'object',
-          required: [
-            'amount_in',
-            'source_asset_chain_id',
-            'source_asset_denom',
-            'dest_asset_chain_id',
-            'dest_asset_denom',
-          ],
+          required: ROUTE_REQUIRED,
           properties: routeFields,
         },
         MsgsRequest: {
           type: 'object',
-          required: [
-            'amount_in',
-            'source_asset_chain_id',
-            'source_asset_denom',
-            'dest_asset_chain_id',
-            'dest_asset_denom',
-            'address_list',
-            'operations',
-          ],
+          required: [...ROUTE_REQUIRED, 'address_list', 'operations'],
           properties: {
             ...routeFields,
             address_list: {
@@ -607,14 +604,7 @@ export function routerOpenapi(
         Error: errorBody,
         MsgsDirectRequest: {
           type: 'object',
-          required: [
-            'amount_in',
-            'source_asset_chain_id',
-            'source_asset_denom',
-            'dest_asset_chain_id',
-            'dest_asset_denom',
-            'chain_ids_to_addresses',
-          ],
+          required: [...ROUTE_REQUIRED, 'chain_ids_to_addresses'],
           properties: {
             ...routeFields,
             chain_ids_to_addresses: {
