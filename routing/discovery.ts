@@ -3,7 +3,7 @@
 // /recommend_assets and /ibc_origin_assets. Pure: no I/O; every list is bounded by the registry.
 import { assetJson, knownDenom } from './assets.js';
 import { invalidRequest, unsupported } from './errors.js';
-import { edges, MAX_HOPS, plan, type BridgeType, type RouteHop, type RoutePlan } from './graph.js';
+import { MAX_HOPS, plan, walkPaths, type BridgeType, type RouteHop, type RoutePlan } from './graph.js';
 import type { Registry } from './registry.js';
 
 type Json = Record<string, unknown>;
@@ -40,8 +40,8 @@ const REACH_CACHE_MAX = 5_000;
 
 /**
  * Every asset a transfer from (chain, denom) can reach over loop-free routes of at most MAX_HOPS hops, keyed
- * `chain\ndenom`, with the best plan to it. The same walk as route search (graph.ts findRoutes), without a
- * destination; memoised per source.
+ * `chain\ndenom`, with the best plan to it: route search's walk (graph.ts walkPaths) without a destination;
+ * memoised per source.
  */
 export function reachable(reg: Registry, chainId: string, denom: string): Map<string, RoutePlan> {
   let cache = reachCache.get(reg);
@@ -50,24 +50,14 @@ export function reachable(reg: Registry, chainId: string, denom: string): Map<st
   const hit = cache.get(key);
   if (hit) return hit;
   const found = new Map<string, RoutePlan>();
-  const path: RouteHop[] = [];
-  const visited = new Set<string>([chainId]);
-  const walk = (c: string, d: string) => {
-    if (path.length >= MAX_HOPS) return;
-    for (const h of edges(reg, c, d, 1n)) {
-      if (visited.has(h.to)) continue;
-      path.push(h);
-      const k = `${h.to}\n${h.denomOut}`;
-      const p = plan(reg, [...path]);
-      const prev = found.get(k);
-      if (!prev || better(p, prev)) found.set(k, p);
-      visited.add(h.to);
-      walk(h.to, h.denomOut);
-      visited.delete(h.to);
-      path.pop();
-    }
-  };
-  walk(chainId, denom);
+  walkPaths(reg, { chainId, denom, amount: 1n }, (path) => {
+    const h = path[path.length - 1]!;
+    const k = `${h.to}\n${h.denomOut}`;
+    const p = plan(reg, [...path]);
+    const prev = found.get(k);
+    if (!prev || better(p, prev)) found.set(k, p);
+    return true;
+  });
   if (cache.size >= REACH_CACHE_MAX) cache.clear();
   cache.set(key, found);
   return found;

@@ -187,20 +187,22 @@ export function plan(reg: Registry, hops: RouteHop[]): RoutePlan {
 }
 
 /**
- * All loop-free routes (no chain visited twice, at most MAX_HOPS hops) from source to destination.
- * Depth-first; a route stops at the destination asset.
+ * Depth-first over loop-free paths (no chain visited twice, at most MAX_HOPS hops) from (chain, denom): `visit`
+ * sees each path as it is extended by one hop and answers whether to go on from that hop's end.
  */
-export function findRoutes(reg: Registry, q: SearchInput): RoutePlan[] {
-  const found: RoutePlan[] = [];
+export function walkPaths(
+  reg: Registry,
+  from: { chainId: string; denom: string; amount: bigint; bridges?: ReadonlySet<BridgeType> },
+  visit: (path: readonly RouteHop[]) => boolean,
+): void {
   const path: RouteHop[] = [];
-  const visited = new Set<string>([q.sourceChain]);
+  const visited = new Set<string>([from.chainId]);
   const walk = (chainId: string, denom: string, amount: bigint) => {
     if (path.length >= MAX_HOPS) return;
-    for (const h of edges(reg, chainId, denom, amount, q.bridges)) {
+    for (const h of edges(reg, chainId, denom, amount, from.bridges)) {
       if (visited.has(h.to)) continue;
       path.push(h);
-      if (h.to === q.destChain && h.denomOut === q.destDenom) found.push(plan(reg, [...path]));
-      else if (h.to !== q.destChain) {
+      if (visit(path)) {
         visited.add(h.to);
         walk(h.to, h.denomOut, h.amountOut);
         visited.delete(h.to);
@@ -208,7 +210,17 @@ export function findRoutes(reg: Registry, q: SearchInput): RoutePlan[] {
       path.pop();
     }
   };
-  walk(q.sourceChain, q.sourceDenom, q.amountIn);
+  walk(from.chainId, from.denom, from.amount);
+}
+
+/** All loop-free routes from source to destination; a route stops at the destination chain. */
+export function findRoutes(reg: Registry, q: SearchInput): RoutePlan[] {
+  const found: RoutePlan[] = [];
+  walkPaths(reg, { chainId: q.sourceChain, denom: q.sourceDenom, amount: q.amountIn, bridges: q.bridges }, (path) => {
+    const h = path[path.length - 1]!;
+    if (h.to === q.destChain && h.denomOut === q.destDenom) found.push(plan(reg, [...path]));
+    return h.to !== q.destChain;
+  });
   return found;
 }
 
