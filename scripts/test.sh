@@ -12,6 +12,14 @@ if ! bash devnet/minievm/build.sh >/dev/null; then
   minievm_ready=0
   echo "minievm: FAILED to build minitiad (see the [minievm-build] lines above: missing gcc/go, an unreachable module proxy, or no source archive at MINIEVM_SOURCE_ARCHIVE); the devnet e2e suite cannot run" >&2
 fi
+echo "== minimove and miniwasm nodes (built once into ~/.cache/chain-infra, sharing minievm's Go caches; their devnet e2e suites are part of every run)"
+vm_nodes_ready=1
+for flavor in minimove miniwasm; do
+  if ! bash "devnet/$flavor/build.sh" >/dev/null; then
+    vm_nodes_ready=0
+    echo "$flavor: FAILED to build minitiad (see the [$flavor-build] lines above: missing gcc/go, an unreachable module proxy, or no source archive); the Move/Wasm devnet suites cannot run" >&2
+  fi
+done
 echo "== IBC relayer (the Go relayer rly v2.6.0, built once into ~/.cache/chain-infra; the real-IBC e2e suite is part of every run)"
 relayer_ready=1
 if ! bash devnet/ibc/build-relayer.sh >/dev/null; then
@@ -39,6 +47,13 @@ rm -f .tmp/vitest-e2e.json
 if [ "$minievm_ready" = 1 ]; then
   echo "== minievm devnet end-to-end (a real minitiad on loopback)"
   npx vitest run -c devnet/minievm/vitest.e2e.config.ts --reporter=default --reporter=json --outputFile=.tmp/vitest-e2e.json || status=$?
+else
+  status=1
+fi
+rm -f .tmp/vitest-vm-nodes.json
+if [ "$vm_nodes_ready" = 1 ]; then
+  echo "== minimove and miniwasm devnets end-to-end (real nodes on loopback, side by side)"
+  npx vitest run -c devnet/vitest.vm-nodes.config.ts --reporter=default --reporter=json --outputFile=.tmp/vitest-vm-nodes.json || status=$?
 else
   status=1
 fi
@@ -83,7 +98,7 @@ for i in "${!fuzzers[@]}"; do
 done
 node -e '
   const fs = require("node:fs");
-  const suites = [".tmp/vitest-e2e.json", ".tmp/vitest-ibc.json", ".tmp/vitest-diff.json"];
+  const suites = [".tmp/vitest-e2e.json", ".tmp/vitest-vm-nodes.json", ".tmp/vitest-ibc.json", ".tmp/vitest-diff.json"];
   const runs = [".tmp/vitest.json", ...suites].filter((f) => fs.existsSync(f)).map((f) => JSON.parse(fs.readFileSync(f, "utf8")));
   const sum = (k) => runs.reduce((n, r) => n + r[k], 0);
   // a devnet suite that could not run (node, relayer or rollytics build failed) counts as one failed test, never as nothing

@@ -242,3 +242,82 @@ export function percentile(sample: readonly number[], p: number): number {
   const rank = Math.ceil((p / 100) * sorted.length);
   return sorted[Math.min(rank, sorted.length) - 1] as number;
 }
+
+/** One NFT collection as the chain's own state says (Move object resources, CW721 queries), any VM. */
+export interface NftCollectionState {
+  /** the collection address as our API names it (Move object 0x…, CW721 contract bech32) */
+  address: string;
+  name: string;
+  /** bech32 */
+  creator: string;
+  /** tokens in existence now (Move current_supply, CW721 num_tokens) */
+  supply: number;
+  /** live tokens: id → owner (bech32), URI and, on Move, the NFT object's address */
+  tokens: ReadonlyMap<string, { owner: string; uri: string; object?: string }>;
+  /** ids minted and then burned */
+  burned: ReadonlySet<string>;
+}
+
+export interface ServedNftToken extends IndexerToken {
+  object_addr?: string;
+}
+
+export interface ServedNftCollection {
+  object_addr: string;
+  collection: { name: string; creator: string; nfts: { length: number } };
+}
+
+/**
+ * The issue's NFT rule on Move and Wasm: the collection's name, creator and supply, and every live token's owner,
+ * URI and object address equal the chain's state; no burned or unknown token is listed, none is missing.
+ */
+export function checkNftState(
+  collection: ServedNftCollection | undefined,
+  tokens: readonly ServedNftToken[],
+  chain: NftCollectionState,
+): Mismatch[] {
+  const subject = `collection ${chain.address}`;
+  const out: Mismatch[] = [];
+  if (!collection) out.push({ subject, field: 'collection', ours: null, node: chain.address });
+  else {
+    same(subject, 'object_addr', collection.object_addr, chain.address, out);
+    same(subject, 'name', collection.collection.name, chain.name, out);
+    same(subject, 'creator', collection.collection.creator, chain.creator, out);
+    same(subject, 'nfts.length', Number(collection.collection.nfts.length), chain.supply, out);
+  }
+  same(subject, 'token count', tokens.length, chain.supply, out);
+  const listed = new Map<string, ServedNftToken>();
+  for (const t of tokens) {
+    const id = t.nft.token_id;
+    if (listed.has(id)) out.push({ subject, field: `token ${id} duplicate`, ours: t, node: null });
+    listed.set(id, t);
+    if (chain.burned.has(id)) out.push({ subject, field: `token ${id} burned but listed`, ours: t.owner, node: null });
+    else if (!chain.tokens.has(id))
+      out.push({ subject, field: `token ${id} unknown to the chain`, ours: t.owner, node: null });
+  }
+  for (const [id, want] of chain.tokens) {
+    const t = listed.get(id);
+    if (!t) {
+      out.push({ subject, field: `token ${id} missing`, ours: null, node: want.owner });
+      continue;
+    }
+    same(subject, `token ${id} owner`, t.owner, want.owner, out);
+    same(subject, `token ${id} uri`, t.nft.uri ?? '', want.uri, out);
+    same(subject, `token ${id} collection_addr`, t.collection_addr, chain.address, out);
+    if (want.object !== undefined) same(subject, `token ${id} object_addr`, t.object_addr, want.object, out);
+  }
+  return out;
+}
+
+/** NFT txs of one token: ours must list exactly the node's txs that touched it (none once it is burned). */
+export function checkTokenTxs(subject: string, ours: readonly string[], node: ReadonlySet<string>): Mismatch[] {
+  const out: Mismatch[] = [];
+  const seen = new Set<string>();
+  for (const h of ours) {
+    if (seen.has(h)) out.push({ subject, field: 'duplicate tx', ours: h, node: null });
+    seen.add(h);
+    if (!node.has(h)) out.push({ subject, field: 'tx the node does not link to the token', ours: h, node: null });
+  }
+  for (const h of node) if (!seen.has(h)) out.push({ subject, field: 'missing tx', ours: null, node: h });
+  return out;
+}

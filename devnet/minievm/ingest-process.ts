@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Vm } from '../../chain/vm.js';
 import type { NodeEndpoints } from './node-client.js';
 import { sleep } from './node-client.js';
 import { indexedHeight } from './verify.js';
@@ -28,6 +29,8 @@ export interface IngestOptions {
   dataDir: string;
   port: number;
   pollIntervalMs?: number;
+  /** the rollup's VM (default evm); Move and Wasm nodes have no EVM JSON-RPC */
+  vm?: Vm;
   extraEnv?: Record<string, string>;
 }
 
@@ -58,10 +61,10 @@ export class IngestProcess {
         ...process.env,
         ROLE: 'all',
         CHAIN_ID: ep.chainId,
-        VM: 'evm',
+        VM: this.opts.vm ?? 'evm',
         COMETBFT_RPC_URL: ep.cometRpc,
         COSMOS_REST_URL: ep.rest,
-        EVM_JSONRPC_URL: ep.evmRpc,
+        ...(ep.evmRpc ? { EVM_JSONRPC_URL: ep.evmRpc } : {}),
         DATA_DIR: this.opts.dataDir,
         INDEXER_PORT: String(this.opts.port),
         ROUTER_ENABLED: 'false',

@@ -58,7 +58,14 @@ export interface CometTx {
   hash: string;
   height: string;
   index: number;
-  tx_result: { code: number; codespace?: string; gas_used: string; gas_wanted: string };
+  tx_result: {
+    code: number;
+    codespace?: string;
+    gas_used: string;
+    gas_wanted: string;
+    log?: string;
+    events?: { type: string; attributes: { key: string; value: string }[] }[];
+  };
 }
 
 /** Polls CometBFT `tx` until the hash is committed. */

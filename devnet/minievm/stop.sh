@@ -6,15 +6,15 @@
 set -euo pipefail
 HOME_DIR="${1:?usage: stop.sh <home-dir>}"
 PID_FILE="$HOME_DIR/minitiad.pid"
-[[ -f "$PID_FILE" ]] || { echo "[minievm-devnet] no pid file in $HOME_DIR; nothing to stop" >&2; exit 0; }
+[[ -f "$PID_FILE" ]] || { echo "[devnet] no pid file in $HOME_DIR; nothing to stop" >&2; exit 0; }
 pid="$(cat "$PID_FILE")"
 if kill -0 "$pid" 2>/dev/null; then
   kill -TERM "$pid"
   for _ in $(seq 1 40); do kill -0 "$pid" 2>/dev/null || break; sleep 0.25; done
   if kill -0 "$pid" 2>/dev/null; then
-    echo "[minievm-devnet] pid $pid ignored SIGTERM for 10s; killing" >&2
+    echo "[devnet] pid $pid ignored SIGTERM for 10s; killing" >&2
     kill -KILL "$pid" || true
   fi
 fi
 rm -f "$PID_FILE"
-echo "[minievm-devnet] stopped" >&2
+echo "[devnet] stopped" >&2

@@ -3,9 +3,18 @@
 // collection's height is its contract's deployment, and txs/by_account of every funded account holds every tx
 // the node's tx_search finds for it (as sender or recipient). Each returns mismatches; callers assert [].
 import { getAddress } from 'ethers';
-import { checkRichList, type Mismatch, type RichListHolder } from './checks.js';
+import {
+  checkNftState,
+  checkRichList,
+  checkTokenTxs,
+  type Mismatch,
+  type NftCollectionState,
+  type RichListHolder,
+  type ServedNftCollection,
+  type ServedNftToken,
+} from './checks.js';
 import { bech32ToEvm } from './accounts.js';
-import { getJson, sleep, txSearch, type NodeEndpoints } from './node-client.js';
+import { getJson, HttpError, sleep, txSearch, type NodeEndpoints } from './node-client.js';
 
 const PAGE = 1000;
 const CONCURRENCY = 8;
@@ -219,4 +228,51 @@ export async function verifyCollectionHeight(
   const height = String(ours.collection.height);
   const node = created[0] ? String(created[0].height) : 'no contract_created event';
   return height === node ? [] : [{ subject: `collection ${collection}`, field: 'height', ours: height, node }];
+}
+
+/** Our collection and its tokens vs the chain's NFT state (checkNftState), any VM. */
+export async function verifyNftCollection(indexer: string, chain: NftCollectionState): Promise<Mismatch[]> {
+  let collection: ServedNftCollection | undefined;
+  try {
+    collection = (
+      await getJson<{ collection: ServedNftCollection }>(`${indexer}/indexer/nft/v1/collections/${chain.address}`)
+    ).collection;
+  } catch (err) {
+    if (!(err instanceof HttpError && err.status === 404)) throw err;
+  }
+  const tokens: ServedNftToken[] = [];
+  for (let offset = 0; ; offset += PAGE) {
+    const r = await getJson<{ tokens: ServedNftToken[] }>(
+      `${indexer}/indexer/nft/v1/tokens/by_collection/${chain.address}?pagination.limit=${PAGE}&pagination.offset=${offset}`,
+    );
+    tokens.push(...r.tokens);
+    if (r.tokens.length < PAGE) break;
+  }
+  return checkNftState(collection, tokens, chain);
+}
+
+/**
+ * NFT txs of one token vs the node: `queries` are tx_search queries whose union is every tx that touched the
+ * token (Move: the NFT object named in a move event; Wasm: the contract and token id in a wasm event). A burned
+ * token lists nothing (the reference indexer drops its row, and with it the link).
+ */
+export async function verifyTokenTxs(
+  ep: NodeEndpoints,
+  indexer: string,
+  collection: string,
+  tokenId: string,
+  queries: readonly string[],
+  burned: boolean,
+): Promise<Mismatch[]> {
+  const node = new Set<string>();
+  if (!burned) for (const q of queries) for (const t of await txSearch(ep, q)) node.add(t.hash.toUpperCase());
+  const ours: string[] = [];
+  for (let offset = 0; ; offset += PAGE) {
+    const r = await getJson<{ txs: { txhash: string }[] }>(
+      `${indexer}/indexer/nft/v1/txs/${collection}/${encodeURIComponent(tokenId)}?pagination.limit=${PAGE}&pagination.offset=${offset}`,
+    );
+    ours.push(...r.txs.map((t) => t.txhash.toUpperCase()));
+    if (r.txs.length < PAGE) break;
+  }
+  return checkTokenTxs(`token ${collection}/${tokenId}`, ours, node);
 }

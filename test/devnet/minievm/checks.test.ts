@@ -2,6 +2,11 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { deriveDevAccounts, evmToBech32 } from '../../../devnet/minievm/accounts.js';
 import {
+  checkNftState,
+  checkTokenTxs,
+  type NftCollectionState,
+  type ServedNftCollection,
+  type ServedNftToken,
   canonicalJson,
   checkNfts,
   checkRichList,
@@ -239,5 +244,66 @@ describe('percentile', () => {
     expect(percentile([7], 50)).toBe(7);
     expect(() => percentile([], 50)).toThrow();
     expect(() => percentile([1], 0)).toThrow();
+  });
+});
+
+// Shapes as the live minimove devnet served them (test/devnet/vm-nodes/minimove.e2e.ts, 2026-11-25): a simple_nft
+// collection with one token transferred and one burned.
+describe('checkNftState (Move and Wasm collections) and checkTokenTxs', () => {
+  const [creator, holder] = deriveDevAccounts(2).map((a) => a.bech32) as [string, string];
+  const address = '0xe53f1c09db6825c7c86e952545a429e5809279d5ea8d31cf252516569f792e53';
+  const object = '0x98b7f724a889064aa32a6a4857762ae7d349f3a3763db389cd3750b3e53575e5';
+  const chain: NftCollectionState = {
+    address,
+    name: 'Devnet Move r2 #1',
+    creator,
+    supply: 1,
+    tokens: new Map([['r2-a', { owner: holder, uri: 'https://devnet.example/r2/1/r2-a', object }]]),
+    burned: new Set(['r2-b']),
+  };
+  const served: ServedNftCollection = {
+    object_addr: address,
+    collection: { name: 'Devnet Move r2 #1', creator, nfts: { length: 1 } },
+  };
+  const token = (id: string, owner: string, obj = object): ServedNftToken => ({
+    collection_addr: address,
+    object_addr: obj,
+    owner,
+    nft: { token_id: id, uri: `https://devnet.example/r2/1/${id}` },
+  });
+
+  it('accepts a collection and tokens equal to the chain state', () => {
+    expect(checkNftState(served, [token('r2-a', holder)], chain)).toEqual([]);
+  });
+
+  it('flags a wrong creator, owner, object, a burned token listed and a wrong supply', () => {
+    const fields = checkNftState(
+      { ...served, collection: { ...served.collection, creator: holder, nfts: { length: 2 } } },
+      [token('r2-a', creator, '0x01'), token('r2-b', holder)],
+      chain,
+    ).map((m) => m.field);
+    expect(fields).toEqual([
+      'creator',
+      'nfts.length',
+      'token count',
+      'token r2-b burned but listed',
+      'token r2-a owner',
+      'token r2-a object_addr',
+    ]);
+    expect(checkNftState(undefined, [], chain).map((m) => m.field)).toEqual([
+      'collection',
+      'token count',
+      'token r2-a missing',
+    ]);
+  });
+
+  it('checkTokenTxs wants exactly the node set, once each', () => {
+    const node = new Set(['A', 'B']);
+    expect(checkTokenTxs('t', ['B', 'A'], node)).toEqual([]);
+    expect(checkTokenTxs('t', ['A', 'A', 'C'], node).map((m) => m.field)).toEqual([
+      'duplicate tx',
+      'tx the node does not link to the token',
+      'missing tx',
+    ]);
   });
 });
