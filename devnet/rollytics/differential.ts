@@ -242,6 +242,10 @@ export async function runProbe(
     compareRichListWalk(probe, ours, theirs, norms, out);
     return out;
   }
+  if (probe.items === 'collections') {
+    compareCollectionWalk(probe, ours, theirs, norms, out);
+    return out;
+  }
   if (ours.length !== theirs.length) {
     const lastOf = (ps: { answer: Answer }[]) => {
       const a = ps.at(-1)?.answer;
@@ -324,6 +328,64 @@ function compareRichListWalk(
   if (totalOf(o0) !== tAdjusted)
     out.push({ ...base, path: '$.pagination.total', ours: totalOf(o0), theirs: tAdjusted });
   for (const d of jsonDiff([...oAll].sort(cmp), [...tAll].sort(cmp), '$.holders(all pages)'))
+    out.push({ ...base, ...d });
+}
+
+export const COLLECTION_TIE_RULE = {
+  id: 'collection-height-ties',
+  reason:
+    'Collection lists are compared as whole walks: upstream orders them by creation height alone (`ORDER BY nft_collection.height`), so collections created in the same block come in no defined order and change places between its pages. Both walks must be ordered by height in the requested direction, hold the same collections with the same JSON, and report the same total; collections of equal height are compared as sets (ours break the tie by address).',
+} as const;
+
+/** COLLECTION_TIE_RULE: whole walks of collection lists, equal heights compared as sets. */
+function compareCollectionWalk(
+  probe: Probe,
+  ours: { url: string; answer: Answer }[],
+  theirs: { url: string; answer: Answer }[],
+  norms: Normalisation[],
+  out: Difference[],
+): void {
+  const base = { endpoint: probe.endpoint, key: probe.key, url: urlOf(probe) };
+  if (!ours[0] || !theirs[0]) return;
+  // the answer-level normalisations (e.g. upstream's `-1` total estimate) apply to the first pages
+  const o0 = clone(ours[0].answer);
+  const t0 = clone(theirs[0].answer);
+  for (const n of norms) n.apply({ probe, page: 0 }, o0, t0);
+  if (o0.status !== 200 || t0.status !== 200) {
+    compareOne(probe, 0, base.url, ours[0].answer, theirs[0].answer, norms, out);
+    return;
+  }
+  type C = { object_addr?: string; height?: number };
+  const all = (ps: { answer: Answer }[]) =>
+    ps.flatMap((p) =>
+      isObj(p.answer.body) && Array.isArray(p.answer.body.collections) ? p.answer.body.collections : [],
+    ) as C[];
+  const oAll = all(ours);
+  const tAll = all(theirs);
+  const desc = probe.query?.['pagination.reverse'] !== 'false';
+  for (const [side, list] of [
+    ['ours', oAll],
+    ['theirs', tAll],
+  ] as const)
+    for (let i = 1; i < list.length; i++) {
+      const d = Number(list[i]?.height) - Number(list[i - 1]?.height);
+      if (desc ? d > 0 : d < 0) {
+        out.push({ ...base, path: `<${side} not ordered by height at ${i}>`, ours: list[i - 1], theirs: list[i] });
+        break;
+      }
+    }
+  const cmp = (a: C, b: C) =>
+    Number(a.height) !== Number(b.height)
+      ? (Number(a.height) - Number(b.height)) * (desc ? -1 : 1)
+      : String(a.object_addr) < String(b.object_addr)
+        ? -1
+        : String(a.object_addr) > String(b.object_addr)
+          ? 1
+          : 0;
+  const totalOf = (a: Answer) => (isObj(a.body) && isObj(a.body.pagination) ? a.body.pagination.total : undefined);
+  if (totalOf(o0) !== totalOf(t0))
+    out.push({ ...base, path: '$.pagination.total', ours: totalOf(o0), theirs: totalOf(t0) });
+  for (const d of jsonDiff([...oAll].sort(cmp), [...tAll].sort(cmp), '$.collections(all pages)'))
     out.push({ ...base, ...d });
 }
 

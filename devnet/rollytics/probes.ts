@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { JsonRpcProvider } from 'ethers';
 import { cometRpc, getJson, sleep, type NodeEndpoints } from '../minievm/node-client.js';
 import { bech32ToEvm } from '../minievm/accounts.js';
+import type { Vm } from '../../chain/vm.js';
 import type { Probe } from './differential.js';
 
 export interface ChainKeys {
@@ -111,7 +112,8 @@ export async function readChainKeys(
   }
   const evmTxHashes: string[] = [];
   const heightsWithEvmTxs: number[] = [];
-  for (const h of heightsWithTxs) {
+  // Move and Wasm nodes have no EVM JSON-RPC (and no EVM txs)
+  for (const h of ep.evmRpc ? heightsWithTxs : []) {
     const hashes = await evmBlockTxHashes(ep.evmRpc, h);
     if (hashes.length > 0) heightsWithEvmTxs.push(h);
     evmTxHashes.push(...hashes.map((x) => x.toLowerCase()));
@@ -156,7 +158,7 @@ function list(
  * docs/indexer.md): `msgs` with unknown types (upstream ignores the filter), `by_account?msgs=` (upstream 500),
  * `by_name` with `%20` (upstream does not unescape), unknown rich-list denoms (upstream takes ~46 s).
  */
-export function buildProbes(k: ChainKeys, opts: { internalTxs?: boolean } = {}): Probe[] {
+export function buildProbes(k: ChainKeys, opts: { internalTxs?: boolean; vm?: Vm } = {}): Probe[] {
   const p: Probe[] = [];
   const enc = encodeURIComponent;
   p.push({ endpoint: '/status', key: '-', path: '/status' });
@@ -250,7 +252,8 @@ export function buildProbes(k: ChainKeys, opts: { internalTxs?: boolean } = {}):
           { order_by: order },
         ),
       );
-    for (const word of c.name.split(/\s+/).filter(Boolean))
+    // words upstream matches as typed: it does not unescape the path, so `%20`, `%23` … never match there
+    for (const word of c.name.split(/\s+/).filter((w) => /^[A-Za-z0-9_.-]+$/.test(w)))
       p.push(
         ...list(
           '/indexer/nft/v1/collections/by_name/{name}',
@@ -317,6 +320,8 @@ export function buildProbes(k: ChainKeys, opts: { internalTxs?: boolean } = {}):
         });
     }
   }
+  // The EVM endpoints and the rich list exist on EVM rollups only (SPEC: rich list indexing is EVM-only).
+  if ((opts.vm ?? 'evm') !== 'evm') return p;
   // EVM txs (receipts); internal txs only on request (they differ from upstream: bench/reports/2026-11-24-rollytics.md)
   p.push(...evmProbes(k, opts.internalTxs ? ['evm-txs', 'evm-internal-txs'] : ['evm-txs']));
   // rich list
