@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     pool: 'forks',
-    poolOptions: { forks: { isolate: true } },
+    poolOptions: { forks: { isolate: true, minForks: 2, maxForks: 2 } },
     fileParallelism: true,
     testTimeout: 60_000,
     hookTimeout: 180_000,
