@@ -13,6 +13,8 @@ import { freePort, IngestProcess } from '../../../devnet/minievm/ingest-process.
 import { getJson, latestHeight, type NodeEndpoints } from '../../../devnet/minievm/node-client.js';
 import { verifyBlocks, verifyTxs } from '../../../devnet/minievm/verify.js';
 import { verifyAccountTxs } from '../../../devnet/minievm/verify-state.js';
+import { parse, qs, zBlock, zCollection, zToken, zTxResponse, zTxs } from '../../support/celatone-contract.js';
+import { z } from 'zod';
 
 export class VmDevnet {
   private home = '';
@@ -84,5 +86,74 @@ export class VmDevnet {
     expect(status.chain_id).toBe(this.ep.chainId);
     expect(status.height).toBeGreaterThanOrEqual(head);
     return { txs: txs.checked, blocks: blocks.checked, accountTxs: byAccount.checked };
+  }
+
+  private async get(pathAndQuery: string): Promise<unknown> {
+    const res = await fetch(`${this.ingest.baseUrl}${pathAndQuery}`);
+    if (res.status !== 200) throw new Error(`GET ${pathAndQuery}: ${res.status} ${await res.text()}`);
+    return res.json();
+  }
+
+  /** Walks a list the way the explorer does (next_key, limit 100) and parses every page with its schema. */
+  private async walk<S extends z.ZodTypeAny>(path: string, schema: S): Promise<z.infer<S>[]> {
+    const pages: z.infer<S>[] = [];
+    let key: string | null = null;
+    do {
+      const body = await this.get(`${path}${qs({ 'pagination.key': key, 'pagination.limit': 100 })}`);
+      const page: z.infer<S> = parse(schema, body, path);
+      pages.push(page);
+      key = (page as { pagination: { next_key: string | null } }).pagination.next_key;
+    } while (key);
+    return pages;
+  }
+
+  /**
+   * The explorer's calls on this devnet's real data, every answer parsed with Celatone's own schemas
+   * (test/support/celatone-contract.ts): every tx list page, every tx by hash, by_account of each funded account,
+   * by_height of each height with txs, every block, and each collection's answer, token list and token txs.
+   * Returns how many answers were parsed.
+   */
+  async checkExplorerCalls(funded: readonly string[], collections: readonly string[]): Promise<number> {
+    let parsed = 0;
+    const txPages = await this.walk('/indexer/tx/v1/txs', zTxs);
+    const txs = txPages.flatMap((p) => p.txs);
+    parsed += txPages.length;
+    for (const t of txs) {
+      parse(z.object({ tx: zTxResponse }), await this.get(`/indexer/tx/v1/txs/${t.txhash}`), `tx ${t.txhash}`);
+      parsed++;
+    }
+    for (const h of new Set(txs.map((t) => t.height)))
+      parsed += (await this.walk(`/indexer/tx/v1/txs/by_height/${h}`, zTxs)).length;
+    for (const a of funded) parsed += (await this.walk(`/indexer/tx/v1/txs/by_account/${a}`, zTxs)).length;
+    const zBlocks = z.object({ blocks: z.array(zBlock), pagination: z.object({ next_key: z.string().nullable() }) });
+    const blocks = (await this.walk('/indexer/block/v1/blocks', zBlocks)).flatMap(
+      (p) => (p as z.infer<typeof zBlocks>).blocks,
+    );
+    for (const b of blocks) {
+      parse(z.object({ block: zBlock }), await this.get(`/indexer/block/v1/blocks/${b.height}`), `block ${b.height}`);
+      parsed++;
+    }
+    const zTokens = z.object({ tokens: z.array(zToken), pagination: z.object({ next_key: z.string().nullable() }) });
+    const zCollections = z.object({
+      collections: z.array(zCollection),
+      pagination: z.object({ next_key: z.string().nullable() }),
+    });
+    parsed += (await this.walk('/indexer/nft/v1/collections', zCollections)).length;
+    for (const c of collections) {
+      parse(
+        z.object({ collection: zCollection }),
+        await this.get(`/indexer/nft/v1/collections/${c}`),
+        `collection ${c}`,
+      );
+      const tokens = (await this.walk(`/indexer/nft/v1/tokens/by_collection/${c}`, zTokens)).flatMap((p) => p.tokens);
+      for (const t of tokens)
+        parsed += (await this.walk(`/indexer/nft/v1/txs/${c}/${encodeURIComponent(t.nft.token_id)}`, zTxs)).length;
+      parsed += 2;
+    }
+    for (const a of funded) {
+      parsed += (await this.walk(`/indexer/nft/v1/tokens/by_account/${a}`, zTokens)).length;
+      parsed += (await this.walk(`/indexer/nft/v1/collections/by_account/${a}`, zCollections)).length;
+    }
+    return parsed;
   }
 }

@@ -62,6 +62,8 @@ describe('a live minimove devnet', () => {
     runs.push(await traffic);
     expect(runs[1]?.lastHeight).toBeGreaterThan(atKill);
     await net.checkChain(funded());
+    const collections = runs.flatMap((r) => r.collections);
+    expect(await net.checkExplorerCalls(funded(), collections)).toBeGreaterThan(100);
     expect(await checkNfts()).toBe(12);
   }, 300_000);
 });
