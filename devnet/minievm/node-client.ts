@@ -26,15 +26,30 @@ export function endpointsFromEnv(env: NodeJS.ProcessEnv = process.env): NodeEndp
   };
 }
 
+/**
+ * A kept-alive socket to a node that was restarted (RESUME) is closed under the first request that reuses it
+ * ("fetch failed", other side closed): such a request is sent once more on a new socket. HTTP answers, even
+ * errors, are never retried here.
+ */
+async function onceMore<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    if (!(err instanceof TypeError && err.message === 'fetch failed')) throw err;
+    await sleep(200);
+    return call();
+  }
+}
+
 export function getJson<T>(url: string): Promise<T> {
-  return httpGetJson<T>(url, { timeoutMs: HTTP_TIMEOUT_MS });
+  return onceMore(() => httpGetJson<T>(url, { timeoutMs: HTTP_TIMEOUT_MS }));
 }
 
 /** A non-2xx answer (`.status`, `.url`, `.body`). */
 export const HttpError = HttpStatusError;
 
 export async function cometRpc<T>(base: string, method: string, params: Record<string, unknown>): Promise<T> {
-  const result = await jsonRpc<T | undefined>(base, method, params, { timeoutMs: HTTP_TIMEOUT_MS });
+  const result = await onceMore(() => jsonRpc<T | undefined>(base, method, params, { timeoutMs: HTTP_TIMEOUT_MS }));
   if (result === undefined) throw new Error(`${method}: empty result`);
   return result;
 }
