@@ -13,13 +13,13 @@ if ! bash devnet/minievm/build.sh >/dev/null; then
   echo "minievm: FAILED to build minitiad (see the [minievm-build] lines above: missing gcc/go, an unreachable module proxy, or no source archive at MINIEVM_SOURCE_ARCHIVE); the devnet e2e suite cannot run" >&2
 fi
 echo "== minimove and miniwasm nodes (built once into ~/.cache/chain-infra, sharing minievm's Go caches; their devnet e2e suites are part of every run)"
-vm_nodes_ready=1
-for flavor in minimove miniwasm; do
-  if ! bash "devnet/$flavor/build.sh" >/dev/null; then
-    vm_nodes_ready=0
-    echo "$flavor: FAILED to build minitiad (see the [$flavor-build] lines above: missing gcc/go, an unreachable module proxy, or no source archive); the Move/Wasm devnet suites cannot run" >&2
-  fi
-done
+# On a fresh machine these two builds take minutes: they run in the background (nice 19, after minievm's, whose
+# Go caches they reuse) while the other builds, the checks and the vitest suites run; the Move/Wasm suites wait
+# for them. With the binaries cached they finish at once.
+( for flavor in minimove miniwasm; do
+    bash "devnet/$flavor/build.sh" >/dev/null || { echo "$flavor: FAILED to build minitiad"; exit 1; }
+  done ) >.tmp/vm-nodes-build.log 2>&1 &
+vm_nodes_build=$!
 echo "== IBC relayer (the Go relayer rly v2.6.0, built once into ~/.cache/chain-infra; the real-IBC e2e suite is part of every run)"
 relayer_ready=1
 if ! bash devnet/ibc/build-relayer.sh >/dev/null; then
@@ -51,6 +51,13 @@ else
   status=1
 fi
 rm -f .tmp/vitest-vm-nodes.json
+vm_nodes_ready=1
+wait "$vm_nodes_build" || vm_nodes_ready=0
+# the builds' own lines (sources, and on failure the exact command and error)
+sed 's/^/  /' .tmp/vm-nodes-build.log
+if [ "$vm_nodes_ready" = 0 ]; then
+  echo "minimove/miniwasm: FAILED to build (see the [minimove-build] / [miniwasm-build] lines above: missing gcc/go, an unreachable module proxy, or no source archive); the Move/Wasm devnet suites cannot run" >&2
+fi
 if [ "$vm_nodes_ready" = 1 ]; then
   echo "== minimove and miniwasm devnets end-to-end (real nodes on loopback, side by side)"
   npx vitest run -c devnet/vitest.vm-nodes.config.ts --reporter=default --reporter=json --outputFile=.tmp/vitest-vm-nodes.json || status=$?
