@@ -11,7 +11,7 @@ KINDS=("$@")
 MAX_EXAMPLES="${FUZZ_MAX_EXAMPLES:-40}"
 
 # schemathesis lives in a venv shared with the router's fuzzer; create it once, under a lock.
-VENV="${HOME}/.cache/chain-infra/venv"
+VENV="${CHAIN_INFRA_CACHE:-$HOME/.cache/chain-infra}/venv"
 mkdir -p "$(dirname "$VENV")"
 (
   flock 9

@@ -8,11 +8,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 examples="${1:-120}"
-venv="$HOME/.cache/chain-infra/venv"
+venv="${CHAIN_INFRA_CACHE:-$HOME/.cache/chain-infra}/venv"
 if [ ! -x "$venv/bin/st" ]; then
   mkdir -p "$(dirname "$venv")"
   # One install at a time: the indexer fuzzer shares this venv.
-  (flock 9; [ -x "$venv/bin/st" ] || { python3 -m venv "$venv" && "$venv/bin/pip" install -q 'schemathesis>=4,<5'; }) 9>"$HOME/.cache/chain-infra/venv.lock"
+  (flock 9; [ -x "$venv/bin/st" ] || { python3 -m venv "$venv" && "$venv/bin/pip" install -q 'schemathesis>=4,<5'; }) 9>"$(dirname "$venv")/venv.lock"
 fi
 mkdir -p .tmp
 log=.tmp/router-fuzz-server.log
