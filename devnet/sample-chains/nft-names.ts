@@ -19,9 +19,12 @@ export function erc721Names(names: Record<string, string>): EthCallHandler {
   };
 }
 
-/** Every CW721 contract of the chain: `wasm` events of a contract that mint, move or burn a `token_id`. */
-function cw721Contracts(chain: SimChain): string[] {
-  const out = new Set<string>();
+/**
+ * Every CW721 contract of the chain: `wasm` events of a contract that mint, move or burn a `token_id`, with the
+ * time of the block it first appears in.
+ */
+function cw721Contracts(chain: SimChain): Map<string, string> {
+  const out = new Map<string, string>();
   for (let h = 1; h <= chain.latestHeight(); h++)
     for (const t of chain.block(h)?.txs ?? [])
       for (const e of t.result.events) {
@@ -29,17 +32,29 @@ function cw721Contracts(chain: SimChain): string[] {
         const addr = e.attributes.find((a) => a.key === '_contract_address')?.value;
         const action = e.attributes.find((a) => a.key === 'action')?.value ?? '';
         const nftAction = ['mint', 'transfer_nft', 'send_nft', 'burn'].includes(action);
-        if (addr && nftAction && e.attributes.some((a) => a.key === 'token_id')) out.add(addr);
+        if (addr && nftAction && e.attributes.some((a) => a.key === 'token_id') && !out.has(addr))
+          out.set(addr, chain.block(h)?.time ?? '');
       }
-  return [...out];
+  return out;
+}
+
+/** An RFC 3339 time with nanoseconds as Unix nanoseconds (decimal string), as CosmWasm's `Timestamp` prints. */
+export function unixNanos(rfc3339: string): string {
+  const m = /^(.*T\d\d:\d\d:\d\d)(?:\.(\d{1,9}))?Z$/.exec(rfc3339);
+  if (!m) return '0';
+  const seconds = BigInt(Math.floor(Date.parse(`${m[1]}Z`) / 1000));
+  return (seconds * 1_000_000_000n + BigInt((m[2] ?? '').padEnd(9, '0') || '0')).toString();
 }
 
 /**
  * `/cosmwasm/wasm/v1/contract/{addr}/smart/{base64 query}` answering `{"contract_info":{}}` for the chain's
- * CW721 contracts with `{data: {name, symbol}}`, named `<prefix> <n>` in order of first appearance.
+ * CW721 contracts as the CW721 that miniwasm deploys answers it (test/fixtures/miniwasm-devnet/state.json):
+ * `{data: {name, symbol, extension: null, updated_at}}`, named `<prefix> <n>` in order of first appearance,
+ * `updated_at` the Unix nanoseconds of that first block (the node's is its instantiation's block time).
  */
 export function cw721ContractInfoRoute(chain: SimChain, prefix: string): SampleRoute {
-  const names = new Map(cw721Contracts(chain).map((a, i) => [a, `${prefix} ${i + 1}`]));
+  const contracts = cw721Contracts(chain);
+  const names = new Map([...contracts.keys()].map((a, i) => [a, `${prefix} ${i + 1}`]));
   return {
     pattern: /^\/cosmwasm\/wasm\/v1\/contract\/(init1[0-9a-z]{38,80})\/smart\/([A-Za-z0-9+/_=%-]+)$/,
     handler: (m) => {
@@ -62,6 +77,8 @@ export function cw721ContractInfoRoute(chain: SimChain, prefix: string): SampleR
             .replace(/[^A-Za-z0-9]/g, '')
             .toUpperCase()
             .slice(0, 8),
+          extension: null,
+          updated_at: unixNanos(contracts.get(m[1] ?? '') ?? ''),
         },
       };
     },
