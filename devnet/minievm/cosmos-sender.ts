@@ -76,3 +76,49 @@ export class CosmosSender {
     return (await this.broadcast(from, messages, opts)).included;
   }
 }
+
+export interface SentStep {
+  label: string;
+  hash: string;
+  ok: boolean;
+  height: number;
+}
+
+/**
+ * Traffic as labelled steps from devnet accounts (by index), each with the verdict the node must give it: a
+ * step whose outcome differs throws, so no check downstream runs on traffic that did not happen.
+ */
+export class StepTraffic {
+  protected readonly sender: CosmosSender;
+  readonly sent: SentStep[] = [];
+
+  constructor(
+    protected readonly ep: NodeEndpoints,
+    readonly accounts: DevAccount[],
+  ) {
+    this.sender = new CosmosSender(ep);
+  }
+
+  protected acct(i: number): DevAccount {
+    const a = this.accounts[i];
+    if (!a) throw new Error(`no devnet account ${i}`);
+    return a;
+  }
+
+  /** Sends one step, waits for it and checks the node's verdict against `mustSucceed`. */
+  protected async step(label: string, from: number, msgs: Any[], mustSucceed = true, gas?: number): Promise<Included> {
+    return this.record(
+      label,
+      await this.sender.send(this.acct(from), msgs, { memo: `devnet ${label}`, gas }),
+      mustSucceed,
+    );
+  }
+
+  /** Records an included tx (also one broadcast back to back outside step()), checking its verdict. */
+  protected record(label: string, r: Included, mustSucceed = true): Included {
+    const ok = r.code === 0;
+    if (ok !== mustSucceed) throw new Error(`${label} (${r.hash}) ended with code ${r.code}: ${r.log}`);
+    this.sent.push({ label, hash: r.hash, ok, height: r.height });
+    return r;
+  }
+}

@@ -11,19 +11,12 @@ import { BasicAllowance } from 'cosmjs-types/cosmos/feegrant/v1beta1/feegrant';
 import { MsgGrantAllowance, MsgRevokeAllowance } from 'cosmjs-types/cosmos/feegrant/v1beta1/tx';
 import type { Any } from 'cosmjs-types/google/protobuf/any';
 import { deriveDevAccounts, type DevAccount } from '../minievm/accounts.js';
-import { CosmosSender, type Included } from '../minievm/cosmos-sender.js';
+import { type Included, type SentStep, StepTraffic } from '../minievm/cosmos-sender.js';
 import { getJson, type NodeEndpoints } from '../minievm/node-client.js';
 
 export const DENOM = 'umin';
 export const MOVE_ACCOUNTS = 8;
 const SIMPLE_NFT = '0x1::simple_nft::SimpleNft';
-
-export interface SentStep {
-  label: string;
-  hash: string;
-  ok: boolean;
-  height: number;
-}
 
 export interface MintedNft {
   collection: string;
@@ -92,32 +85,7 @@ export function moveEvents(included: Included): MoveEvent[] {
     });
 }
 
-export class MoveTraffic {
-  private readonly sender: CosmosSender;
-  readonly sent: SentStep[] = [];
-
-  constructor(
-    private readonly ep: NodeEndpoints,
-    readonly accounts: DevAccount[],
-  ) {
-    this.sender = new CosmosSender(ep);
-  }
-
-  private acct(i: number): DevAccount {
-    const a = this.accounts[i];
-    if (!a) throw new Error(`no devnet account ${i}`);
-    return a;
-  }
-
-  /** Sends one step and checks the node's verdict against `mustSucceed`. */
-  private async step(label: string, from: number, msgs: Any[], mustSucceed = true): Promise<Included> {
-    const r = await this.sender.send(this.acct(from), msgs, { memo: `devnet ${label}` });
-    const ok = r.code === 0;
-    if (ok !== mustSucceed) throw new Error(`${label} (${r.hash}) ended with code ${r.code}: ${r.log}`);
-    this.sent.push({ label, hash: r.hash, ok, height: r.height });
-    return r;
-  }
-
+export class MoveTraffic extends StepTraffic {
   private exec(from: number, target: `0x1::${string}::${string}`, typeArgs: string[], args: unknown[]): Any {
     return executeJsonAny(this.acct(from).bech32, target, typeArgs, args);
   }
@@ -195,8 +163,7 @@ export class MoveTraffic {
     }
     const minted: MintedNft[] = [];
     for (const r of await Promise.all(mints)) {
-      if (r.code !== 0) throw new Error(`mint ${r.hash} failed: ${r.log}`);
-      this.sent.push({ label: 'mint', hash: r.hash, ok: true, height: r.height });
+      this.record('mint', r);
       const ev = moveEvents(r).find((e) => e.typeTag === '0x1::collection::MintEvent');
       if (!ev) throw new Error(`mint ${r.hash} emitted no 0x1::collection::MintEvent`);
       minted.push({

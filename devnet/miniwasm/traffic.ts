@@ -12,7 +12,7 @@ import { MsgSend } from 'cosmjs-types/cosmos/bank/v1beta1/tx';
 import { MsgExecuteContract, MsgInstantiateContract, MsgStoreCode } from 'cosmjs-types/cosmwasm/wasm/v1/tx';
 import type { Any } from 'cosmjs-types/google/protobuf/any';
 import { deriveDevAccounts, type DevAccount } from '../minievm/accounts.js';
-import { CosmosSender, type Included } from '../minievm/cosmos-sender.js';
+import { type Included, type SentStep, StepTraffic } from '../minievm/cosmos-sender.js';
 import type { NodeEndpoints } from '../minievm/node-client.js';
 
 export const DENOM = 'umin';
@@ -31,13 +31,6 @@ export function wasmArtifact(relative: 'counter' | 'cw721'): Uint8Array {
       ? 'app/ibc-hooks/contracts/artifacts/counter.wasm'
       : 'contrib/wasm/cw721_metadata_onchain.wasm';
   return readFileSync(path.join(path.dirname(bin), 'src', file));
-}
-
-export interface SentStep {
-  label: string;
-  hash: string;
-  ok: boolean;
-  height: number;
 }
 
 export interface Cw721Minted {
@@ -67,31 +60,7 @@ export function eventAttr(r: Included, type: string, key: string): string {
   throw new Error(`tx ${r.hash} has no ${type}.${key}`);
 }
 
-export class WasmTraffic {
-  private readonly sender: CosmosSender;
-  readonly sent: SentStep[] = [];
-
-  constructor(
-    ep: NodeEndpoints,
-    readonly accounts: DevAccount[],
-  ) {
-    this.sender = new CosmosSender(ep);
-  }
-
-  private acct(i: number): DevAccount {
-    const a = this.accounts[i];
-    if (!a) throw new Error(`no devnet account ${i}`);
-    return a;
-  }
-
-  private async step(label: string, from: number, msgs: Any[], mustSucceed = true, gas?: number): Promise<Included> {
-    const r = await this.sender.send(this.acct(from), msgs, { memo: `devnet ${label}`, gas });
-    const ok = r.code === 0;
-    if (ok !== mustSucceed) throw new Error(`${label} (${r.hash}) ended with code ${r.code}: ${r.log}`);
-    this.sent.push({ label, hash: r.hash, ok, height: r.height });
-    return r;
-  }
-
+export class WasmTraffic extends StepTraffic {
   private send(from: number, to: number, amount: bigint): Any {
     return {
       typeUrl: '/cosmos.bank.v1beta1.MsgSend',
@@ -186,8 +155,7 @@ export class WasmTraffic {
       this.step('counter increase', 6, [this.execute(6, counter, { increase: {} })]),
     ]);
     for (const r of await Promise.all(mints)) {
-      if (r.code !== 0) throw new Error(`mint ${r.hash} failed: ${r.log}`);
-      this.sent.push({ label: 'mint', hash: r.hash, ok: true, height: r.height });
+      this.record('mint', r);
     }
 
     // Round 4: a transfer, a burn by the owner, a message the contract rejects, a transfer by a non-owner.

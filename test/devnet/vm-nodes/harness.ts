@@ -10,7 +10,7 @@ import type { Vm } from '../../../chain/vm.js';
 import type { Mismatch } from '../../../devnet/minievm/checks.js';
 import { type Devnet, startDevnet } from '../../../devnet/minievm/devnet-process.js';
 import { freePort, IngestProcess } from '../../../devnet/minievm/ingest-process.js';
-import { getJson, latestHeight, type NodeEndpoints } from '../../../devnet/minievm/node-client.js';
+import { getJson, latestHeight, sleep, type NodeEndpoints } from '../../../devnet/minievm/node-client.js';
 import { verifyBlocks, verifyTxs } from '../../../devnet/minievm/verify.js';
 import { verifyAccountTxs } from '../../../devnet/minievm/verify-state.js';
 import { parse, qs, zBlock, zCollection, zToken, zTxResponse, zTxs } from '../../support/celatone-contract.js';
@@ -54,6 +54,21 @@ export class VmDevnet {
     await this.ingest?.stop();
     this.devnet?.stop();
     for (const d of [this.home, this.dataDir]) if (d) rmSync(d, { recursive: true, force: true });
+  }
+
+  /**
+   * SIGKILLs the ingest while `traffic` is under way (the run takes a few seconds of blocks; the kill lands in its
+   * first rounds), restarts it, and returns the traffic's result, which must have gone on past the kill.
+   */
+  async crashDuring<T extends { lastHeight: number }>(traffic: Promise<T>): Promise<T> {
+    await sleep(600);
+    const atKill = await latestHeight(this.ep);
+    await this.ingest.kill();
+    await sleep(1_000);
+    await this.ingest.start();
+    const result = await traffic;
+    expect(result.lastHeight, 'the traffic went on after the kill').toBeGreaterThan(atKill);
+    return result;
   }
 
   /** Failure text: the first mismatches and the end of the ingest's log. */
