@@ -389,6 +389,21 @@ function compareCollectionWalk(
     out.push({ ...base, ...d });
 }
 
+/**
+ * Upstream serves `collections/by_name` from an in-memory list that the first request fills; concurrent requests
+ * that arrive while it is being filled read it empty. One request, retried until it lists something (or the
+ * timeout), fills it before the concurrent probes. Returns how many collections it listed.
+ */
+export async function waitForByName(base: string, word: string, timeoutMs: number): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const a = await fetchAnswer(base, `/indexer/nft/v1/collections/by_name/${word}`);
+    const n = (a.body as { collections?: unknown[] })?.collections?.length ?? 0;
+    if (n > 0 || Date.now() > deadline) return n;
+    await new Promise((r) => setTimeout(r, 1_100)); // past upstream's 1 s response cache and its refresh
+  }
+}
+
 /** Runs probes with bounded concurrency; returns every difference. */
 export async function runProbes(
   sides: Sides,

@@ -108,12 +108,14 @@ describe('TrackingProjection', () => {
   });
 
   it('shared writers: an expired document is answered at once and reloaded in the background', async () => {
-    const reader = new TrackingProjection(store, { soleWriter: false, ttlMs: 50, maxStaleMs: 2_000 });
+    // A TTL of a second: the register → append → first peek below must fit in it even on a loaded machine (with
+    // 50 ms, a slow append let the first peek find the document stale already and schedule the reload early).
+    const reader = new TrackingProjection(store, { soleWriter: false, ttlMs: 1_000, maxStaleMs: 10_000 });
     const other = new TrackingProjection(store, { soleWriter: false }); // another process writing
     await reader.register('c-3', hash(6), 1_000);
     await other.append('c-3', hash(6), 1, 'finished', doc('finished'), 2_000);
     expect(reader.peek('c-3', hash(6))?.version).toBe(0); // fresh: not reloaded yet
-    await new Promise((r) => setTimeout(r, 60));
+    await new Promise((r) => setTimeout(r, 1_100));
     expect(reader.peek('c-3', hash(6))?.version).toBe(0); // stale, answered, reload scheduled
     expect(reader.stats.staleHits).toBe(1);
     const end = Date.now() + 5_000;

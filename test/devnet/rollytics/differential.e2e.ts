@@ -14,6 +14,7 @@ import {
   runProbe,
   runProbes,
   type Probe,
+  waitForByName,
 } from '../../../devnet/rollytics/differential.js';
 import { freePortBase } from '../../../devnet/minievm/devnet-process.js';
 import { buildProbes, readChainKeys, waitForFeeData, type ChainKeys } from '../../../devnet/rollytics/probes.js';
@@ -72,16 +73,6 @@ async function bothCaughtUp(height: number): Promise<void> {
     }
     if (Date.now() > deadline) throw new Error(`indexers did not both reach height ${height}: ${last}`);
     await sleep(500);
-  }
-}
-
-async function waitForByName(base: string, word: string, timeoutMs: number): Promise<number> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const a = await fetchAnswer(base, `/indexer/nft/v1/collections/by_name/${word}`);
-    const n = (a.body as { collections?: unknown[] })?.collections?.length ?? 0;
-    if (n > 0 || Date.now() > deadline) return n;
-    await sleep(1_100); // past upstream's 1 s response cache and its by_name refresh interval
   }
 }
 
