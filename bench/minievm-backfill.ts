@@ -22,7 +22,7 @@ import { getContract } from '../devnet/minievm/contracts.js';
 import { startDevnet } from '../devnet/minievm/devnet-process.js';
 import { freePort, IngestProcess } from '../devnet/minievm/ingest-process.js';
 import { mirrorTx, type RecordedRestTx } from '../devnet/minievm/mirror.js';
-import { cometRpc, getJson, latestHeight, sleep, type NodeEndpoints } from '../devnet/minievm/node-client.js';
+import { cometRpc, getJson, latestHeight, sleep, txCount, type NodeEndpoints } from '../devnet/minievm/node-client.js';
 import { indexedHeight } from '../devnet/minievm/verify.js';
 
 const TXS = Number(process.env.TXS ?? '20000');
@@ -42,15 +42,6 @@ async function evm<T>(ep: NodeEndpoints, method: string, params: unknown[]): Pro
   const body = (await res.json()) as { result?: T; error?: { message: string } };
   if (body.error) throw new Error(`${method}: ${body.error.message}`);
   return body.result as T;
-}
-
-async function txCount(ep: NodeEndpoints): Promise<number> {
-  const r = await cometRpc<{ total_count: string }>(ep.cometRpc, 'tx_search', {
-    query: 'tx.height>=1',
-    per_page: '1',
-    page: '1',
-  });
-  return Number(r.total_count);
 }
 
 /** ERC20 transfers from every sender, at most WINDOW unconfirmed each, until the node holds `target` txs. */

@@ -21,7 +21,7 @@ import { percentile } from '../devnet/minievm/checks.js';
 import { CosmosSender, type Included } from '../devnet/minievm/cosmos-sender.js';
 import { freePortBase } from '../devnet/minievm/devnet-process.js';
 import { freePort, IngestProcess } from '../devnet/minievm/ingest-process.js';
-import { cometRpc, getJson, latestHeight, sleep, type NodeEndpoints } from '../devnet/minievm/node-client.js';
+import { getJson, latestHeight, sleep, txCount, type NodeEndpoints } from '../devnet/minievm/node-client.js';
 import { measureStatusLag } from '../devnet/minievm/verify.js';
 import { executeJsonAny, moveAddress, msgSendAny } from '../devnet/minimove/traffic.js';
 import { eventAttr, wasmArtifact } from '../devnet/miniwasm/traffic.js';
@@ -36,15 +36,6 @@ const LAG_BLOCKS = Number(process.env.LAG_BLOCKS ?? '60');
 const VMS = (process.env.VMS ?? 'move,wasm').split(',') as Exclude<Vm, 'evm'>[];
 const START = path.join(REPO_ROOT, 'devnet/minievm/start.sh');
 const STOP = path.join(REPO_ROOT, 'devnet/minievm/stop.sh');
-
-async function txCount(ep: NodeEndpoints): Promise<number> {
-  const r = await cometRpc<{ total_count: string }>(ep.cometRpc, 'tx_search', {
-    query: 'tx.height>=1',
-    per_page: '1',
-    page: '1',
-  });
-  return Number(r.total_count);
-}
 
 /** What each sender sends, round-robin: its message for the i-th tx. */
 type MsgOf = (from: DevAccount, to: DevAccount, i: number) => Any;
@@ -162,13 +153,13 @@ async function runVm(vm: Exclude<Vm, 'evm'>, tmp: string): Promise<Record<string
     }, 3_000);
     await pump(ep, accounts, msgOf, () => have >= TXS);
     clearInterval(poll);
-    const generated = { seconds: (Date.now() - g0) / 1000, txs: await txCount(ep) };
+    const generatedSeconds = (Date.now() - g0) / 1000;
     // 2. A still head.
     sh(STOP, [home]);
     sh(START, [home], { ...nodeOpts, RESUME: '1', EMPTY_BLOCKS: 'false' });
     const head = await latestHeight(ep);
     const txs = await txCount(ep);
-    process.stderr.write(`[${vm}] history: ${head} blocks, ${txs} txs (generated in ${fmt(generated.seconds)} s)\n`);
+    process.stderr.write(`[${vm}] history: ${head} blocks, ${txs} txs (generated in ${fmt(generatedSeconds)} s)\n`);
     // 3. Ours, then rollytics, from height 1.
     ours = new IngestProcess({
       endpoints: ep,
@@ -217,7 +208,7 @@ async function runVm(vm: Exclude<Vm, 'evm'>, tmp: string): Promise<Record<string
     return {
       vm,
       machineBefore: before,
-      history: { blocks: head, txs, generatedSeconds: generated.seconds },
+      history: { blocks: head, txs, generatedSeconds },
       ours: {
         ...oursRun,
         blocksPerSecond: head / oursRun.seconds,

@@ -116,6 +116,16 @@ export async function txSearch(ep: NodeEndpoints, query: string): Promise<CometT
   throw new Error(`tx_search ${query}: more than 100k txs, refusing to page further`);
 }
 
+/** How many txs the node holds (its tx index's count, one `tx_search` page of one). */
+export async function txCount(ep: NodeEndpoints): Promise<number> {
+  const r = await cometRpc<{ total_count: string }>(ep.cometRpc, 'tx_search', {
+    query: 'tx.height>=1',
+    per_page: '1',
+    page: '1',
+  });
+  return Number(r.total_count);
+}
+
 /** Every tx the node reports in [1, maxHeight]. */
 export function txSearchAll(ep: NodeEndpoints, maxHeight: number): Promise<CometTx[]> {
   return txSearch(ep, `tx.height>=1 AND tx.height<=${maxHeight}`);

@@ -7,24 +7,15 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SimChain, makeValidator } from '../../../devnet/chain-sim/chain.js';
-import {
-  cometBlockJson,
-  cometBlockResultsJson,
-  evmReceiptsJson,
-  lcdTxResponseJson,
-} from '../../../devnet/chain-sim/render.js';
+import { evmReceiptsJson } from '../../../devnet/chain-sim/render.js';
 import type { EvmReceipt, EvmTxObject } from '../../../devnet/chain-sim/types.js';
-import { evmSideOf, mirrorTx, type RecordedRestTx } from '../../../devnet/minievm/mirror.js';
+import { evmSideOf, mirrorTx } from '../../../devnet/minievm/mirror.js';
 import { recoveredEthPubKey } from '../../../devnet/sample-chains/evm-activity.js';
+import { itAnswersLikeTheNode, type RecordedTxAnswers } from '../../support/node-fixture-answers.js';
 
 const DIR = path.join(import.meta.dirname, '..', '..', 'fixtures', 'minievm-devnet');
 
-interface Fixture {
-  tx_hash: string;
-  tx_index: number;
-  block: { block: { header: Record<string, unknown>; data: { txs: string[] } } };
-  block_results: { txs_results: Record<string, unknown>[] } & Record<string, unknown>;
-  rest_tx: RecordedRestTx;
+interface Fixture extends RecordedTxAnswers {
   receipts: (EvmReceipt & { transactionHash: string; transactionIndex: string })[];
   evm_block: { chainId?: string; transactions: EvmTxObject[] };
 }
@@ -70,33 +61,7 @@ describe('chain-sim answers like a real minievm v1.2.18 node for the same tx', (
   for (const { name, fx } of fixtures) {
     describe(name, () => {
       const b = replay(fx);
-      it('REST txs/{hash}: the same tx, hash, code, gas, data, log and events', () => {
-        const sim = JSON.parse(lcdTxResponseJson(b, b.txs[0]!)) as Record<string, unknown>;
-        const node = fx.rest_tx.tx_response;
-        expect(Object.keys(sim).sort()).toEqual(Object.keys(node).sort());
-        // chain position: the simulated block is not the recorded one
-        const { height: _h, timestamp: _t, ...simRest } = sim;
-        const { height: _nh, timestamp: _nt, ...nodeRest } = node;
-        expect(simRest).toEqual(nodeRest);
-        expect(sim.txhash).toBe(fx.tx_hash);
-        // timestamps: both RFC 3339 seconds in UTC
-        expect(String(sim.timestamp)).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
-        expect(String(node.timestamp)).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
-      });
-
-      it('block_results: the same envelope keys and the same tx result', () => {
-        const sim = JSON.parse(cometBlockResultsJson(b)) as Fixture['block_results'];
-        expect(Object.keys(sim).sort()).toEqual(Object.keys(fx.block_results).sort());
-        expect(sim.txs_results[0]).toEqual(fx.block_results.txs_results[fx.tx_index]);
-      });
-
-      it('block: the same header and data keys; time with nanoseconds', () => {
-        const sim = JSON.parse(cometBlockJson(b)) as Fixture['block'];
-        expect(Object.keys(sim).sort()).toEqual(Object.keys(fx.block).sort());
-        expect(Object.keys(sim.block.header).sort()).toEqual(Object.keys(fx.block.block.header).sort());
-        expect(sim.block.header.time).toBe(fx.block.block.header.time);
-        expect(sim.block.data.txs).toEqual([fx.block.block.data.txs[fx.tx_index]]);
-      });
+      itAnswersLikeTheNode(fx, () => b);
 
       // cumulativeGasUsed sums the gas of the txs before this one in its block: chain position, like the index.
       it('eth_getBlockReceipts: the same receipt (block hash/number, index and cumulative gas aside)', () => {

@@ -9,18 +9,13 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SimChain, makeValidator } from '../../../devnet/chain-sim/chain.js';
-import { cometBlockJson, cometBlockResultsJson, lcdTxResponseJson } from '../../../devnet/chain-sim/render.js';
-import { mirrorTx, type RecordedRestTx } from '../../../devnet/minievm/mirror.js';
+import { mirrorTx } from '../../../devnet/minievm/mirror.js';
+import { itAnswersLikeTheNode, type RecordedTxAnswers } from '../../support/node-fixture-answers.js';
 import { cw721ContractInfoRoute, unixNanos } from '../../../devnet/sample-chains/nft-names.js';
 import { recordedRoutes } from '../../../devnet/sample-chains/routes.js';
 
-interface Fixture {
+interface Fixture extends RecordedTxAnswers {
   source: { node: string };
-  tx_hash: string;
-  tx_index: number;
-  block: { block: { header: Record<string, unknown>; data: { txs: string[] } } };
-  block_results: { txs_results: Record<string, unknown>[] } & Record<string, unknown>;
-  rest_tx: RecordedRestTx;
 }
 
 const FIXTURES = path.join(import.meta.dirname, '..', '..', 'fixtures');
@@ -65,31 +60,7 @@ for (const [flavor, vm, kinds] of [
           txs: [mirrorTx(fx.block.block.data.txs[fx.tx_index] ?? '', fx.rest_tx, [], [])],
         });
 
-        it('REST txs/{hash}: the same tx, hash, code, gas, data, log and events', () => {
-          const sim = JSON.parse(lcdTxResponseJson(b, b.txs[0]!)) as Record<string, unknown>;
-          const node = fx.rest_tx.tx_response;
-          expect(Object.keys(sim).sort()).toEqual(Object.keys(node).sort());
-          const { height: _h, timestamp: _t, ...simRest } = sim;
-          const { height: _nh, timestamp: _nt, ...nodeRest } = node;
-          expect(simRest).toEqual(nodeRest);
-          expect(sim.txhash).toBe(fx.tx_hash);
-          expect(String(node.timestamp)).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
-          expect(String(sim.timestamp)).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
-        });
-
-        it('block_results: the same envelope keys and the same tx result', () => {
-          const sim = JSON.parse(cometBlockResultsJson(b)) as Fixture['block_results'];
-          expect(Object.keys(sim).sort()).toEqual(Object.keys(fx.block_results).sort());
-          expect(sim.txs_results[0]).toEqual(fx.block_results.txs_results[fx.tx_index]);
-        });
-
-        it('block: the same header and data keys; time with nanoseconds', () => {
-          const sim = JSON.parse(cometBlockJson(b)) as Fixture['block'];
-          expect(Object.keys(sim).sort()).toEqual(Object.keys(fx.block).sort());
-          expect(Object.keys(sim.block.header).sort()).toEqual(Object.keys(fx.block.block.header).sort());
-          expect(sim.block.header.time).toBe(fx.block.block.header.time);
-          expect(sim.block.data.txs).toEqual([fx.block.block.data.txs[fx.tx_index]]);
-        });
+        itAnswersLikeTheNode(fx, () => b);
       });
     }
   });
