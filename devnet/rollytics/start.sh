@@ -10,7 +10,8 @@
 #   ROLLYTICS_INDEXER_PORT (random free ports by default), ROLLYTICS_POLLING_INTERVAL (1s),
 #   ROLLYTICS_VM_TYPE (evm; move and wasm need no EVM_JSONRPC_URL),
 #   ROLLYTICS_EXTRA_ENV (space-separated KEY=VALUE pairs passed to both processes,
-#   e.g. cache sizes for the benchmark).
+#   e.g. cache sizes for the benchmark), ROLLYTICS_API_AFTER_HEIGHT (start the API only once the indexer's
+#   /status height reaches it; waits up to ROLLYTICS_API_WAIT_S, 180 s).
 # Prints ROLLYTICS_API_URL, ROLLYTICS_INDEXER_URL and ROLLYTICS_DB_DSN on stdout.
 # Pids: <state-dir>/{api,indexer}.pid; Postgres' own postmaster.pid in its data
 # dir (<state-dir>/pgdata.path names it). Stop everything with stop.sh.
@@ -87,6 +88,19 @@ until answers "http://127.0.0.1:$IDX_PORT/status"; do
   ((SECONDS < deadline)) || { say "indexer not up after 60s:"; tail -n 30 "$STATE/indexer.log" >&2; exit 1; }
   sleep 0.5
 done
+# Upstream's API loads its collections/by_name list once at start and afterwards only appends collections of
+# newer heights: a collection indexed before the API started keeps the NFT count it had then (0 when its mints
+# came in later blocks). A comparison of a still chain therefore starts the API once the indexer is at the head.
+if [[ -n "${ROLLYTICS_API_AFTER_HEIGHT:-}" ]]; then
+  deadline=$((SECONDS + ${ROLLYTICS_API_WAIT_S:-180}))
+  indexed() { curl -s "http://127.0.0.1:$IDX_PORT/status" 2>/dev/null \
+    | python3 -c 'import json,sys; print(int(json.load(sys.stdin).get("height", 0)))' 2>/dev/null || echo 0; }
+  until (($(indexed) >= ROLLYTICS_API_AFTER_HEIGHT)); do
+    kill -0 "$(cat "$STATE/indexer.pid")" 2>/dev/null || { say "indexer exited:"; tail -n 30 "$STATE/indexer.log" >&2; exit 1; }
+    ((SECONDS < deadline)) || { say "indexer not at height $ROLLYTICS_API_AFTER_HEIGHT after ${ROLLYTICS_API_WAIT_S:-180}s (at $(indexed))"; exit 1; }
+    sleep 0.5
+  done
+fi
 (cd "$STATE/run" && exec env "${ENV[@]}" "${EXTRA[@]}" "$BIN" api >"$STATE/api.log" 2>&1) &
 echo $! >"$STATE/api.pid"
 deadline=$((SECONDS + 60))

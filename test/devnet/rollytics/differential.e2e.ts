@@ -125,7 +125,13 @@ beforeAll(async () => {
   await ours.start();
   rollyticsStarted = true;
   const r = scriptEnv(
-    runScript(path.join(ROLLYTICS, 'start.sh'), [path.join(tmp, 'rollytics')], nodeEnv, 'devnet/rollytics/start.sh'),
+    // its API once its indexer is at the still head (the by_name list, start.sh)
+    runScript(
+      path.join(ROLLYTICS, 'start.sh'),
+      [path.join(tmp, 'rollytics')],
+      { ...nodeEnv, ROLLYTICS_API_AFTER_HEIGHT: String(height) },
+      'devnet/rollytics/start.sh',
+    ),
   );
   theirs = r.ROLLYTICS_API_URL ?? '';
   await bothCaughtUp(height);

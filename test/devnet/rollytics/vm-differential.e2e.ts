@@ -160,7 +160,8 @@ for (const c of CASES) {
         runScript(
           path.join(ROLLYTICS, 'start.sh'),
           [path.join(tmp, 'rollytics')],
-          { ...nodeEnv, ROLLYTICS_VM_TYPE: c.vm },
+          // its API once its indexer is at the still head (the by_name list, start.sh)
+          { ...nodeEnv, ROLLYTICS_VM_TYPE: c.vm, ROLLYTICS_API_AFTER_HEIGHT: String(height) },
           'devnet/rollytics/start.sh',
         ),
       );
