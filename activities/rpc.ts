@@ -100,12 +100,20 @@ export class CometClient {
     throw new Error(`tx ${hash} on ${this.chainId}: ${body.error?.data ?? body.error?.message ?? 'empty answer'}`);
   }
 
-  /** Txs matching `conditions` (event.attr = 'value', all ANDed), oldest first, at most 30. */
-  async search(conditions: Record<string, string>): Promise<ChainTx[]> {
+  /**
+   * Txs matching `conditions`, all ANDed: `event.attr = 'value'`, or `event.attr >= n` for `{ atLeast: n }`
+   * (CometBFT compares numerically). Oldest first, at most 30.
+   */
+  async search(conditions: Record<string, string | { atLeast: number }>): Promise<ChainTx[]> {
     const query = Object.entries(conditions)
       .map(([k, v]) => {
-        if (!/^[A-Za-z0-9_.\-/]+$/.test(k) || !/^[A-Za-z0-9_.\-/]+$/.test(v))
-          throw new Error(`refusing to build tx_search query from ${k}=${v}`);
+        if (!/^[A-Za-z0-9_.\-/]+$/.test(k)) throw new Error(`refusing to build tx_search query from ${k}`);
+        if (typeof v !== 'string') {
+          if (!Number.isSafeInteger(v.atLeast))
+            throw new Error(`refusing to build tx_search query from ${k}>=${v.atLeast}`);
+          return `${k}>=${v.atLeast}`;
+        }
+        if (!/^[A-Za-z0-9_.\-/]+$/.test(v)) throw new Error(`refusing to build tx_search query from ${k}=${v}`);
         return `${k}='${v}'`;
       })
       .join(' AND ');

@@ -14,12 +14,24 @@ import {
   lzDestination,
   LZ_TOPICS,
   withdrawalFinalized,
+  coveringCandidates,
+  sameOutput,
   type Resolver,
 } from '../workflows/evidence.js';
-import type { ChainTx, Hop, IbcHop, LzHop, OpDepositHop, OpWithdrawalHop } from '../workflows/model.js';
+import type {
+  ChainTx,
+  ClaimProofState,
+  CoveringOutput,
+  Hop,
+  IbcHop,
+  LzHop,
+  OpDepositHop,
+  OpWithdrawalHop,
+} from '../workflows/model.js';
 import type { ChainActivities, HopPollResult, SourceTxFound } from '../workflows/transfer.js';
 import { resolverFor, type ChainDirectory } from './chains.js';
 import { isEvmHash } from '../chain/hash.js';
+import { HttpStatusError } from '../chain/rpc.js';
 import { CometClient, EvmClient, restGet } from './rpc.js';
 import { ChainFeed, type FeedSource } from './feed.js';
 
@@ -232,48 +244,105 @@ export function createChainActivities(dir: ChainDirectory, opts: ChainActivityOp
     return undefined;
   }
 
+  /**
+   * The live L1 output covering the withdrawal: the lowest-index `propose_output` of its bridge with
+   * `l2_block_number` ≥ the withdrawal's L2 height that L1 still holds (deleted outputs' indexes are reused).
+   */
+  async function coveringOutput(hop: OpWithdrawalHop, restUrl: string): Promise<CoveringOutput | undefined> {
+    const l1 = comet(hop.toChainId);
+    const txs = await l1.search({
+      'propose_output.bridge_id': hop.bridgeId,
+      'propose_output.l2_block_number': { atLeast: hop.l2Height ?? 0 },
+    });
+    for (const c of coveringCandidates(hop, txs)) {
+      const live = await outputProposal(restUrl, hop.bridgeId, c.index);
+      if (live && sameOutput(c, live) && live.l1_block_time) return { ...c, l1BlockTime: live.l1_block_time };
+    }
+    return undefined;
+  }
+
+  /** L1's output at `index`, or undefined when it holds none (never proposed, or deleted). */
+  async function outputProposal(restUrl: string, bridgeId: string, index: string) {
+    let r: { output_proposal?: { l2_block_number?: string; output_root?: string; l1_block_time?: string } } | null;
+    try {
+      r = (await restGet(restUrl, `/opinit/ophost/v1/bridges/${bridgeId}/outputs/${index}`)) as typeof r;
+    } catch (e) {
+      // initiad answers a missing output with HTTP 500 {"code":2,"message":"collections: not found: key …"}
+      // (test/fixtures/opinit-devnet/l1-rest-output-deleted.json); any other error is retried.
+      if (e instanceof HttpStatusError && /collections: not found/.test(e.body)) return undefined;
+      throw e;
+    }
+    return r?.output_proposal;
+  }
+
+  /** Whether the executor serves the proof the claim needs; never throws (the reason is the answer). */
+  async function claimProofState(hop: OpWithdrawalHop): Promise<ClaimProofState> {
+    const executor = dir.chain(hop.fromChainId)?.executorUrl;
+    if (!executor) return 'executor_unknown';
+    try {
+      // Before its output the executor answers output_index 0 and no proofs; a sequence it has not seen, an error.
+      const w = (await restGet(executor, `/withdrawal/${hop.l2Sequence}`)) as { output_index?: number | string } | null;
+      return w && String(w.output_index) === hop.output?.index ? 'ready' : 'proof_pending';
+    } catch (e) {
+      return e instanceof HttpStatusError ? 'proof_pending' : 'executor_unreachable';
+    }
+  }
+
+  /**
+   * One step of a withdrawal's life, from chain data: the claim if made; else, before an output, the covering
+   * output and `claimableAtMs` (its L1 block time + the bridge's finalization period, read from L1); during the
+   * finalization wait (the workflow's durable timer wakes us now and then), whether the output is still live;
+   * once claimable, the claim's readiness, then a watch for the claim on L1.
+   */
   async function pollWithdrawal(
     hop: OpWithdrawalHop,
     windowMs: number,
     intervalMs: number,
   ): Promise<HopPollResult | undefined> {
-    if (hop.finalizesAtMs !== undefined) {
-      const l1 = comet(hop.toChainId);
-      const apply = async (t: ChainTx) => {
-        const next = withdrawalFinalized(hop, await l1.withTime(t), resolver);
-        return next ? { hop: next, forwards: [] } : undefined;
-      };
-      return watch(
-        windowMs,
-        intervalMs,
-        [{ feed: cometFeed(hop.toChainId, intervalMs), match: (t) => !!withdrawalFinalized(hop, t, resolver), apply }],
-        () => findClaim(hop),
-      );
+    const restUrl = dir.chain(hop.toChainId)?.restUrl;
+    if (!restUrl) throw new Error(`no REST endpoint configured for ${hop.toChainId} (OPinit outputs)`);
+    const output = hop.output;
+    if (!output) {
+      return pollUntil(windowMs, intervalMs, async () => {
+        const claimed = await findClaim(hop);
+        if (claimed) return claimed;
+        const found = await coveringOutput(hop, restUrl);
+        if (!found) return undefined;
+        const bridge = (await restGet(restUrl, `/opinit/ophost/v1/bridges/${hop.bridgeId}`)) as {
+          bridge_config?: { finalization_period?: string };
+        } | null;
+        const period = bridge?.bridge_config?.finalization_period;
+        if (!period) return undefined;
+        return {
+          hop: { ...hop, output: found, claimableAtMs: Date.parse(found.l1BlockTime) + durationMs(period) },
+          forwards: [],
+        };
+      });
     }
-    // Before the output is known: which output covers the withdrawal (executor), its L1 time and the bridge's
-    // finalization period say when it can be claimed. REST only, so plain polling.
-    return pollUntil(windowMs, intervalMs, async () => {
-      const claimed = await findClaim(hop);
-      if (claimed) return claimed;
-      const executor = dir.chain(hop.fromChainId)?.executorUrl;
-      const restUrl = dir.chain(hop.toChainId)?.restUrl;
-      if (!executor || !restUrl) return undefined;
-      const w = (await restGet(executor, `/withdrawal/${hop.l2Sequence}`)) as { output_index?: number | string } | null;
-      if (!w || w.output_index === undefined || Number(w.output_index) === 0) return undefined;
-      const out = (await restGet(restUrl, `/opinit/ophost/v1/bridges/${hop.bridgeId}/outputs/${w.output_index}`)) as {
-        output_proposal?: { l1_block_time?: string };
-      } | null;
-      const bridge = (await restGet(restUrl, `/opinit/ophost/v1/bridges/${hop.bridgeId}`)) as {
-        bridge_config?: { finalization_period?: string };
-      } | null;
-      const at = out?.output_proposal?.l1_block_time;
-      const period = bridge?.bridge_config?.finalization_period;
-      if (!at || !period) return undefined;
-      return {
-        hop: { ...hop, outputIndex: String(w.output_index), finalizesAtMs: Date.parse(at) + durationMs(period) },
-        forwards: [],
-      };
-    });
+    const claimed = await findClaim(hop);
+    if (claimed) return claimed;
+    if (!sameOutput(output, await outputProposal(restUrl, hop.bridgeId, output.index))) {
+      // Deleted by a challenger: back to waiting for a new output; claimable_at will move.
+      const { output: _o, claimableAtMs: _c, claimable: _k, claimProof: _p, ...rest } = hop;
+      return { hop: rest, forwards: [] };
+    }
+    if ((hop.claimableAtMs ?? 0) > Date.now()) return undefined; // still finalizing: the timer waits on
+    if (!hop.claimable || hop.claimProof !== 'ready') {
+      const claimProof = await claimProofState(hop);
+      if (!hop.claimable || claimProof !== hop.claimProof)
+        return { hop: { ...hop, claimable: true, claimProof }, forwards: [] };
+    }
+    const l1 = comet(hop.toChainId);
+    const apply = async (t: ChainTx) => {
+      const next = withdrawalFinalized(hop, await l1.withTime(t), resolver);
+      return next ? { hop: next, forwards: [] } : undefined;
+    };
+    return watch(
+      windowMs,
+      intervalMs,
+      [{ feed: cometFeed(hop.toChainId, intervalMs), match: (t) => !!withdrawalFinalized(hop, t, resolver), apply }],
+      () => findClaim(hop),
+    );
   }
 
   async function pollLz(hop: LzHop, windowMs: number, intervalMs: number): Promise<HopPollResult | undefined> {

@@ -116,6 +116,8 @@ export const configSchema = z
     TRACKING_DEPOSIT_STALL_MS: ms(15 * 60_000),
     // Before the output is proposed / after finalization ends; the finalization period itself is a durable timer.
     TRACKING_WITHDRAWAL_STALL_MS: ms(24 * 3600_000),
+    // During the finalization wait: how often the timer wakes to check the output is still live (delete_output).
+    TRACKING_OUTPUT_CHECK_MS: ms(10 * 60_000),
     TRACKING_LZ_RETRY_WINDOW_MS: ms(10 * 60_000),
     /** Worker-level: how often the shared per-chain feeds read new blocks (activities/feed.ts). */
     TRACKING_FEED_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(250),

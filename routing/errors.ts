@@ -19,5 +19,6 @@ export const invalidRequest = (message: string, extra?: Record<string, unknown>)
   new RouteError('invalid', message, extra);
 /** The request names a chain (or other resource) this router does not serve. */
 export const unsupported = (message: string) => new RouteError('unsupported', message);
-/** A dependency the route needs (e.g. a LayerZero quote) cannot be reached now. */
-export const unavailableNow = (message: string) => new RouteError('unavailable', message);
+/** A dependency the route needs (e.g. a LayerZero quote) cannot be reached now; `reason` is machine-readable. */
+export const unavailableNow = (message: string, reason?: string) =>
+  new RouteError('unavailable', message, reason ? { reason } : {});

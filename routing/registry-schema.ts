@@ -37,7 +37,11 @@ export const chainFileSchema = z
           .regex(/^\d{1,19}$/, 'must be a decimal uint64')
           .optional(),
         op_denoms: z.array(z.string().min(1)).optional(),
-        executor_uri: z.string().optional(),
+        executor_uri: z
+          .string()
+          .url()
+          .refine((u) => /^https?:\/\//.test(u), 'must be an http(s) URL')
+          .optional(),
         ibc_channels: z.array(ibcChannelSchema).optional(),
         minitia: z.object({ type: z.string() }).passthrough().optional(),
         deprecated: z.boolean().optional(),

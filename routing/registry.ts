@@ -30,6 +30,8 @@ export interface RegistryChain {
   opBridgeId?: bigint;
   /** L1 denoms this rollup's OPinit bridge carries (registry metadata.op_denoms). */
   opDenoms: string[];
+  /** The rollup's OPinit executor API (registry metadata.executor_uri): withdrawal proofs for claims. */
+  executorUri?: string;
   /** counterparty chain id → our transfer channel and theirs. */
   channels: Map<string, { channel: string; counterpartyChannel: string }>;
   /** Packet-forward middleware: may this chain forward a packet on to another hop within one tx? */
@@ -169,6 +171,7 @@ export function buildRegistry(
       evmChainId: c.evm_chain_id,
       opBridgeId: md.op_bridge_id !== undefined ? BigInt(md.op_bridge_id) : undefined,
       opDenoms: md.op_denoms ?? [],
+      ...(md.executor_uri ? { executorUri: md.executor_uri } : {}),
       channels: new Map(),
       // Initia L1 runs packet-forward middleware; rollups are not assumed to (see docs/router.md).
       pfm: isL1,

@@ -29,7 +29,8 @@ export function directoryFromRegistry(
     ...(c.txPage ? { explorerTxPage: c.txPage } : {}),
     ibcChannels: channelIndex.get(c.chainId) ?? {},
     ...(c.opBridgeId !== undefined && !c.isL1 ? { opBridgeId: c.opBridgeId.toString(), l1ChainId: reg.l1ChainId } : {}),
-    ...(executorUrls[c.chainId] ? { executorUrl: executorUrls[c.chainId] } : {}),
+    // TRACKING_EXECUTOR_URLS overrides the registry's executor_uri (e.g. a private executor).
+    ...((executorUrls[c.chainId] ?? c.executorUri) ? { executorUrl: executorUrls[c.chainId] ?? c.executorUri } : {}),
     ...(lzEid.has(c.chainId) ? { lzEid: lzEid.get(c.chainId)! } : {}),
   }));
   return staticDirectory(infos);

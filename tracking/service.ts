@@ -2,6 +2,10 @@
 // this object satisfies it structurally, so tracking/ imports nothing from api/).
 import { explorerLink, type ChainDirectory } from '../activities/chains.js';
 import type { TrackingProjection } from '../activities/projection.js';
+import { restGet } from '../activities/rpc.js';
+import { HttpStatusError } from '../chain/rpc.js';
+import { claimMessages, parseWithdrawalProof, type ClaimTarget } from '../routing/claim.js';
+import { invalidRequest, unavailableNow, unsupported } from '../routing/errors.js';
 import type { RegistrationStarter } from './starter.js';
 
 export function createTrackingService(
@@ -27,6 +31,44 @@ export function createTrackingService(
     },
     cachedStatusJson(chainId: string, txHash: string): string | undefined {
       return projection.peek(chainId, txHash)?.json;
+    },
+    /**
+     * The unsigned claim of the transfer's claimable withdrawal (the status document's `next_action`), built from
+     * the executor's proof. The executor is the one configured for the L2 (never an address from the request).
+     */
+    async claimMessages(chainId: string, txHash: string, signer?: string) {
+      const latest = await projection.latest(chainId, txHash);
+      if (!latest) throw unsupported('tx not found');
+      const action = latest.doc.next_action;
+      if (!action)
+        throw invalidRequest(`nothing to claim: the transfer is ${latest.doc.state} with no claimable withdrawal`, {
+          reason: 'NOTHING_TO_CLAIM',
+        });
+      const hop = latest.doc.transfer_sequence[action.transfer_sequence_index]?.op_init_transfer as
+        | Record<string, string>
+        | undefined;
+      const target: ClaimTarget = {
+        bridgeId: hop?.bridge_id ?? '',
+        l2Sequence: hop?.l2_sequence ?? '',
+        outputIndex: hop?.output_index ?? '',
+        l1ChainId: action.chain_id,
+        l2ChainId: hop?.from_chain_id ?? '',
+      };
+      const executor = chains.chain(target.l2ChainId)?.executorUrl;
+      if (!executor)
+        throw unavailableNow(`no OPinit executor is configured for ${target.l2ChainId}`, 'EXECUTOR_UNKNOWN');
+      let raw: unknown;
+      try {
+        raw = await restGet(executor, `/withdrawal/${target.l2Sequence}`);
+      } catch (e) {
+        // It answered with an error: it does not know the withdrawal (yet); no answer at all: it is down.
+        if (e instanceof HttpStatusError)
+          throw unavailableNow(`the executor has no proof for sequence ${target.l2Sequence} yet`, 'PROOF_PENDING');
+        throw unavailableNow(`the OPinit executor of ${target.l2ChainId} did not answer`, 'EXECUTOR_UNREACHABLE');
+      }
+      if (raw === null)
+        throw unavailableNow(`the executor has no proof for sequence ${target.l2Sequence} yet`, 'PROOF_PENDING');
+      return claimMessages(parseWithdrawalProof(raw), target, signer);
     },
   };
 }

@@ -11,6 +11,7 @@ const TIMING_KEYS = [
   'TRACKING_LZ_STALL_MS',
   'TRACKING_DEPOSIT_STALL_MS',
   'TRACKING_WITHDRAWAL_STALL_MS',
+  'TRACKING_OUTPUT_CHECK_MS',
   'TRACKING_LZ_RETRY_WINDOW_MS',
 ] as const;
 
@@ -37,6 +38,7 @@ export function timingsFromEnv(env?: Env): TrackingTimings {
     lzStallMs: v.TRACKING_LZ_STALL_MS,
     depositStallMs: v.TRACKING_DEPOSIT_STALL_MS,
     withdrawalStallMs: v.TRACKING_WITHDRAWAL_STALL_MS,
+    outputCheckMs: v.TRACKING_OUTPUT_CHECK_MS,
     lzRetryWindowMs: v.TRACKING_LZ_RETRY_WINDOW_MS,
   };
 }

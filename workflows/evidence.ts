@@ -1,7 +1,7 @@
 // Pure hop state machines: on-chain evidence (ABCI events, EVM logs) → hop transitions.
 // No I/O: activities fetch txs and call these; unit tests feed them the recorded real Initia txs.
 import { createHash } from 'node:crypto';
-import type { ChainTx, Hop, IbcHop, LzHop, OpDepositHop, OpWithdrawalHop, TxRef } from './model.js';
+import type { ChainTx, CoveringOutput, Hop, IbcHop, LzHop, OpDepositHop, OpWithdrawalHop, TxRef } from './model.js';
 import type { EvmLog } from '../chain/events.js';
 import { attrs } from '../chain/events.js';
 
@@ -182,6 +182,7 @@ export function deriveHops(tx: ChainTx, r: Resolver): Hop[] {
         amount: a.amount ?? '',
         state: 'OPINIT_TRANSFER_SENT',
         sendTx,
+        l2Height: tx.height,
       };
       hops.push(h);
     }
@@ -259,6 +260,46 @@ export function withdrawalFinalized(hop: OpWithdrawalHop, tx: ChainTx, r: Resolv
   );
   if (!a) return undefined;
   return { ...hop, state: 'OPINIT_TRANSFER_RECEIVED', receiveTx: r.txRef(tx.chainId, tx.hash, tx.time) };
+}
+
+/**
+ * The `propose_output` events in `txs` of this withdrawal's bridge that could cover it (`l2_block_number` ≥ the
+ * withdrawal's L2 height), lowest output index first. Only candidates: an output may since have been deleted and
+ * its index reused, so the caller keeps the first one L1 still holds (`sameOutput`).
+ */
+export function coveringCandidates(hop: OpWithdrawalHop, txs: ChainTx[]): Omit<CoveringOutput, 'l1BlockTime'>[] {
+  return txs
+    .flatMap((tx) => eventsOf(tx, 'propose_output'))
+    .filter((a) => a.bridge_id === hop.bridgeId && Number(a.l2_block_number) >= (hop.l2Height ?? 0))
+    .map((a) => ({
+      index: a.output_index ?? '',
+      l2BlockNumber: Number(a.l2_block_number),
+      outputRoot: (a.output_root ?? '').toLowerCase(),
+    }))
+    .filter((o) => /^\d+$/.test(o.index))
+    .sort((x, y) => Number(x.index) - Number(y.index));
+}
+
+/**
+ * L1's proposal at an index (REST `output_proposal`) is still the one the event announced. The event prints the
+ * output root in hex, REST in base64 (test/fixtures/opinit-devnet/).
+ */
+export function sameOutput(
+  o: Pick<CoveringOutput, 'l2BlockNumber' | 'outputRoot'>,
+  live: { l2_block_number?: string; output_root?: string } | undefined,
+): boolean {
+  if (!live?.output_root || Number(live.l2_block_number) !== o.l2BlockNumber) return false;
+  return base64ToHex(live.output_root) === o.outputRoot;
+}
+
+function base64ToHex(b64: string): string {
+  let hex = '';
+  try {
+    for (const c of atob(b64)) hex += c.charCodeAt(0).toString(16).padStart(2, '0');
+  } catch {
+    return ''; // not base64: matches no event
+  }
+  return hex;
 }
 
 // ---- LayerZero v2 (EVM logs; keccak topic hashes of the LayerZero-v2 event signatures) ----

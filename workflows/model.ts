@@ -97,10 +97,40 @@ export interface OpWithdrawalHop {
   state: OpinitHopState;
   sendTx: TxRef;
   receiveTx?: TxRef;
-  /** Output covering the withdrawal, once proposed on L1. */
-  outputIndex?: string;
-  /** Unix ms at which the output's finalization period ends (a durable timer waits for it). */
+  /** L2 height of the initiating tx: the first output with `l2_block_number` ≥ it covers the withdrawal. */
+  l2Height?: number;
+  /** The live L1 output covering the withdrawal, once proposed; cleared when it is deleted (`delete_output`). */
+  output?: CoveringOutput;
+  /** Unix ms: the output's L1 block time + the bridge's finalization period (a durable timer waits for it). */
+  claimableAtMs?: number;
+  /** Executions recorded before `claimableAtMs` (workflows/transfer.ts finalizingUntil) kept it here. */
   finalizesAtMs?: number;
+  /** Set once the finalization period of a still-live output has ended; the claim is then the next action. */
+  claimable?: boolean;
+  /** Whether the claim can be built now: the executor serves the proof (`ready`), or why not. */
+  claimProof?: ClaimProofState;
+}
+
+/** One `propose_output` on L1, as the chain stores it (REST `…/outputs/{index}`). */
+export interface CoveringOutput {
+  index: string;
+  l2BlockNumber: number;
+  /** Hex, as the `propose_output` event prints it: tells a re-proposed output at a reused index from a deleted one. */
+  outputRoot: string;
+  /** RFC 3339 L1 block time of the proposal. */
+  l1BlockTime: string;
+}
+
+/** `ready`: the executor serves the withdrawal's proof for this output; otherwise the reason the claim waits. */
+export type ClaimProofState = 'ready' | 'executor_unknown' | 'executor_unreachable' | 'proof_pending';
+
+/** Where an OPinit withdrawal is in its life (the status shows it beside the state clients know). */
+export type WithdrawalPhase = 'initiated' | 'output_proposed' | 'claimable' | 'claimed';
+
+export function withdrawalPhase(h: OpWithdrawalHop): WithdrawalPhase {
+  if (h.receiveTx) return 'claimed';
+  if (h.claimable && h.output) return 'claimable';
+  return h.output ? 'output_proposed' : 'initiated';
 }
 
 export interface LzHop {
@@ -150,6 +180,11 @@ export interface TrackingTimings {
   depositStallMs: number;
   /** Stall window for a withdrawal before its output is proposed, and after its finalization ends. */
   withdrawalStallMs: number;
+  /**
+   * During the finalization wait the durable timer wakes this often to check the output is still live on L1
+   * (a challenger may delete it); optional, default 10 min (tests lower it).
+   */
+  outputCheckMs?: number;
   /** A LayerZero FAILED hop may still be retried to success within this window (PAYLOAD_STORED). */
   lzRetryWindowMs: number;
   /** Continue-as-new once the history holds this many events (default 4000; tests lower it). */

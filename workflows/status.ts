@@ -1,6 +1,14 @@
 // Pure projection: TrackingState → the `GET /v2/tx/status` document (docs/router.md, docs/tracking.md).
 // The workflow computes it deterministically and appends it to ClickHouse; the API serves it verbatim.
-import { hopIsTerminal, hopSucceeded, type Hop, type TrackingState, type TxRef } from './model.js';
+import {
+  hopIsTerminal,
+  hopSucceeded,
+  withdrawalPhase,
+  type Hop,
+  type OpWithdrawalHop,
+  type TrackingState,
+  type TxRef,
+} from './model.js';
 
 export type TxState =
   | 'STATE_SUBMITTED'
@@ -42,6 +50,21 @@ export interface TransferStatus {
   next_blocking_transfer: { transfer_sequence_index: number } | null;
   transfer_asset_release?: AssetRelease;
   error?: StatusError;
+  /** Ours, absent when none: what the user must do for the transfer to complete (docs/tracking.md). */
+  next_action?: NextAction;
+}
+
+/**
+ * A claimable OPinit withdrawal: someone must submit MsgFinalizeTokenWithdrawal on L1. `ready` = `GET
+ * /v2/tx/claim_msgs` can build it now (the executor serves the proof); otherwise `reason` says why not.
+ */
+export interface NextAction {
+  type: 'CLAIM_WITHDRAWAL';
+  transfer_sequence_index: number;
+  chain_id: string;
+  claimable_at: string;
+  ready: boolean;
+  reason?: 'EXECUTOR_UNKNOWN' | 'EXECUTOR_UNREACHABLE' | 'PROOF_PENDING';
 }
 /** What the rules below compute, before the absent fields are dropped. */
 interface TransferOutcome extends Omit<TransferStatus, 'transfer_asset_release' | 'error'> {
@@ -65,6 +88,33 @@ export const STATUS_OF: Record<TxState, OverallStatus> = {
 
 export const isTerminalState = (s: TxState) =>
   s === 'STATE_COMPLETED_SUCCESS' || s === 'STATE_COMPLETED_ERROR' || s === 'STATE_ABANDONED';
+
+function claimableAt(h: OpWithdrawalHop): string | null {
+  return h.output && h.claimableAtMs !== undefined ? new Date(h.claimableAtMs).toISOString() : null;
+}
+
+const CLAIM_REASON = {
+  executor_unknown: 'EXECUTOR_UNKNOWN',
+  executor_unreachable: 'EXECUTOR_UNREACHABLE',
+  proof_pending: 'PROOF_PENDING',
+} as const;
+
+/** The first claimable, unclaimed withdrawal of a transfer still in flight: its claim is the next action. */
+function nextAction(s: TrackingState): NextAction | undefined {
+  if (s.phase !== 'tracking') return undefined;
+  const i = s.hops.findIndex((h) => h.kind === 'op_withdrawal' && withdrawalPhase(h) === 'claimable');
+  const h = s.hops[i];
+  if (!h || h.kind !== 'op_withdrawal') return undefined;
+  const a: NextAction = {
+    type: 'CLAIM_WITHDRAWAL',
+    transfer_sequence_index: i,
+    chain_id: h.toChainId,
+    claimable_at: claimableAt(h) ?? '',
+    ready: h.claimProof === 'ready',
+  };
+  if (h.claimProof && h.claimProof !== 'ready') a.reason = CLAIM_REASON[h.claimProof];
+  return a;
+}
 
 function chainTx(t: TxRef | undefined): ChainTransaction | null {
   if (!t) return null;
@@ -95,7 +145,21 @@ export function transferEvent(h: Hop): Record<string, unknown> {
         },
       };
     }
+    // Beside the fields clients know (the state stays OPINIT_TRANSFER_SENT until received or claimed: the stock
+    // client renders any other state as failed), ours: the bridge, the sequence and the phase of the hop, and for
+    // a withdrawal its covering output and when it can be claimed.
     case 'op_deposit':
+      return {
+        op_init_transfer: {
+          from_chain_id: h.fromChainId,
+          to_chain_id: h.toChainId,
+          state: h.state,
+          txs: { send_tx: chainTx(h.sendTx), receive_tx: chainTx(h.receiveTx) },
+          bridge_id: h.bridgeId,
+          l1_sequence: h.l1Sequence,
+          phase: h.state !== 'OPINIT_TRANSFER_RECEIVED' ? 'initiated' : h.success === false ? 'failed' : 'finalized',
+        },
+      };
     case 'op_withdrawal':
       return {
         op_init_transfer: {
@@ -103,6 +167,11 @@ export function transferEvent(h: Hop): Record<string, unknown> {
           to_chain_id: h.toChainId,
           state: h.state,
           txs: { send_tx: chainTx(h.sendTx), receive_tx: chainTx(h.receiveTx) },
+          bridge_id: h.bridgeId,
+          l2_sequence: h.l2Sequence,
+          phase: withdrawalPhase(h),
+          output_index: h.output?.index ?? null,
+          claimable_at: claimableAt(h),
         },
       };
     case 'layer_zero':
@@ -279,6 +348,8 @@ function transferOf(s: TrackingState): TransferStatus {
   const t: TransferStatus = rest;
   if (transfer_asset_release) t.transfer_asset_release = transfer_asset_release;
   if (error) t.error = error;
+  const action = nextAction(s);
+  if (action) t.next_action = action;
   return t;
 }
 

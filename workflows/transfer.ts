@@ -2,7 +2,15 @@
 // Deterministic: all I/O happens in activities (chain polling on the tracking queue, projection writes on the
 // projection queue); waits on chains are heartbeating activities bounded by a poll window, and the OPinit
 // finalization period is a durable timer, so no worker slot is held across long waits.
-import { continueAsNew, defineQuery, proxyActivities, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
+import {
+  continueAsNew,
+  defineQuery,
+  patched,
+  proxyActivities,
+  setHandler,
+  sleep,
+  workflowInfo,
+} from '@temporalio/workflow';
 import {
   hopIsTerminal,
   hopKey,
@@ -14,6 +22,20 @@ import {
   type TxRef,
 } from './model.js';
 import { statusDocument, type StatusDocument } from './status.js';
+
+/** How often the finalization timer wakes to check the output is still live, unless the timings say otherwise. */
+const DEFAULT_OUTPUT_CHECK_MS = 10 * 60_000;
+
+/**
+ * A withdrawal whose covering output is still in its finalization period at `now`: the time it becomes
+ * claimable, else undefined. Executions started before the output checks (`legacy`, histories without the
+ * `withdrawal-output-checks` marker) kept that time in `finalizesAtMs` and had no output object.
+ */
+function finalizingUntil(h: Hop, now: number, legacy: boolean): number | undefined {
+  if (h.kind !== 'op_withdrawal' || h.receiveTx) return undefined;
+  const at = legacy ? (h.finalizesAtMs ?? h.claimableAtMs) : h.output ? h.claimableAtMs : undefined;
+  return at !== undefined && at > now ? at : undefined;
+}
 
 export interface SourceTxFound {
   tx: TxRef & { code: number; log?: string };
@@ -67,6 +89,8 @@ const HISTORY_SOFT_LIMIT = 4000;
 
 export async function trackTransfer(input: TrackInput): Promise<TrackOutcome> {
   const t = input.timings;
+  // Executions recorded before the finalization timer checked its output (see finalizingUntil) replay as before.
+  const legacy = !patched('withdrawal-output-checks');
   const chain = proxyActivities<ChainActivities>({
     startToCloseTimeout: t.pollWindowMs + 60_000,
     // A killed worker's poll is retried elsewhere after this; it must exceed one poll interval.
@@ -169,6 +193,8 @@ export async function trackTransfer(input: TrackInput): Promise<TrackOutcome> {
     return true;
   };
   const inflight = new Map<number, Promise<{ i: number; res: HopPollResult | null }>>();
+  /** Hops whose finalization timer fired: polled once before the timer is set again. */
+  const outputCheckDue = new Set<number>();
   for (;;) {
     const open = s.hops.map((h, i) => ({ h, i })).filter(({ h }) => !hopIsTerminal(h));
     if (open.length === 0) {
@@ -179,13 +205,17 @@ export async function trackTransfer(input: TrackInput): Promise<TrackOutcome> {
     for (const { h, i } of open) {
       if (inflight.has(i)) continue;
       const now = Date.now();
-      if (h.kind === 'op_withdrawal' && h.finalizesAtMs !== undefined && h.finalizesAtMs > now && !h.receiveTx) {
-        // Durable timer: the finalization period may be days; nothing runs meanwhile.
+      const until = finalizingUntil(h, now, legacy);
+      if (until !== undefined && !outputCheckDue.has(i)) {
+        // Durable timer: the finalization period may be days; nothing runs meanwhile but a check, now and then,
+        // that the output is still live on L1 (a challenger may delete it).
+        const wait = legacy ? until - now : Math.min(until - now, t.outputCheckMs ?? DEFAULT_OUTPUT_CHECK_MS);
         inflight.set(
           i,
-          sleep(h.finalizesAtMs - now).then(() => ({ i, res: null })),
+          sleep(wait).then(() => ({ i, res: null })),
         );
       } else {
+        outputCheckDue.delete(i);
         inflight.set(
           i,
           chain
@@ -198,7 +228,8 @@ export async function trackTransfer(input: TrackInput): Promise<TrackOutcome> {
     inflight.delete(i);
     const now = Date.now();
     if (res === null) {
-      progressAt[i] = now; // finalization period over: the stall clock restarts at the claim window
+      outputCheckDue.add(i); // the next round polls the hop: is the output live, is it claimable now?
+      progressAt[i] = now; // the stall clock restarts at the claim window
     } else if (apply(i, res, now)) {
       await record();
     }
@@ -207,7 +238,7 @@ export async function trackTransfer(input: TrackInput): Promise<TrackOutcome> {
       (h, j) =>
         !hopIsTerminal(h) &&
         now - (progressAt[j] ?? now) > stallWindowMs(h, t) &&
-        !(h.kind === 'op_withdrawal' && (h.finalizesAtMs ?? 0) > now),
+        finalizingUntil(h, now, legacy) === undefined,
     );
     if (stalled >= 0) {
       const h = s.hops[stalled]!;

@@ -2,6 +2,7 @@
 // chains emitted after configurable delays: IBC recv + ack (or timeout, error ack, PFM forwarding with async
 // acks), OPinit deposit finalization, withdrawal output proposal + claim, LayerZero delivery. Each transfer
 // can be planned to fail, time out or stall.
+import { createHash } from 'node:crypto';
 import type { SealedBlock } from '../chain-sim/types.js';
 import { LZ_TOPICS } from '../../workflows/evidence.js';
 import type { Simnet } from './index.js';
@@ -40,7 +41,10 @@ export class Relayer {
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly unsubscribe: (() => void)[] = [];
   /** bridge id → output index → proposal; L2 chain → l2 sequence → output index (the executor's view). */
-  private readonly outputs = new Map<string, Map<number, { l1_block_time: string; l2_block_number: string }>>();
+  private readonly outputs = new Map<
+    string,
+    Map<number, { l1_block_time: string; l2_block_number: string; output_root: string }>
+  >();
   private readonly executor = new Map<string, Map<string, number>>();
   /** Deliveries made, by kind (tests and benches read it). */
   readonly delivered = { ibc: 0, deposit: 0, withdrawal: 0, lz: 0 };
@@ -75,7 +79,7 @@ export class Relayer {
       return {
         bridge_id: m[1],
         output_index: m[2],
-        output_proposal: { output_root: Buffer.alloc(32, 7).toString('base64'), l1_block_number: '1', ...o },
+        output_proposal: { l1_block_number: '1', ...o },
       };
     });
     for (const l2 of Object.keys(BRIDGES)) {
@@ -241,10 +245,23 @@ export class Relayer {
       const outs = this.outputs.get(bridgeId) ?? new Map();
       this.outputs.set(bridgeId, outs);
       const idx = outs.size + 1;
-      outs.set(idx, {
+      const root = createHash('sha256').update(`${bridgeId}/${idx}`).digest();
+      const output = {
         l1_block_time: new Date().toISOString(),
         l2_block_number: String(this.net.chain(l2).latestHeight()),
-      });
+        output_root: root.toString('base64'), // REST prints it in base64, the event in hex (as initiad does)
+      };
+      outs.set(idx, output);
+      // Tracking finds the covering output from this L1 event (and checks it against the REST answer above).
+      this.net.include(SIM.l1, [
+        T.proposeOutputTx({
+          bridgeId,
+          outputIndex: String(idx),
+          outputRoot: root.toString('hex'),
+          l2BlockNumber: output.l2_block_number,
+          proposer: 'init1proposer',
+        }),
+      ]);
       const ex = this.executor.get(l2) ?? new Map<string, number>();
       this.executor.set(l2, ex);
       ex.set(seq, idx);

@@ -388,6 +388,54 @@ export function withdrawalTx(v: {
   );
 }
 
+/** The executor's MsgProposeOutput on L1: the `propose_output` event that covers withdrawals up to `l2BlockNumber`. */
+export function proposeOutputTx(v: {
+  bridgeId: string;
+  outputIndex: string;
+  /** hex, as the event prints it */
+  outputRoot: string;
+  l2BlockNumber: string;
+  proposer: string;
+}): TxInput {
+  const base = RECORDED.deposit();
+  const attr = (key: string, value: string) => ({ key, value, index: true });
+  const events: AbciEvent[] = [
+    ...base.events.filter((e) => e.type === 'tx' || (e.type === 'message' && e.attributes.length === 1)),
+    {
+      type: 'message',
+      attributes: [
+        attr('action', '/opinit.ophost.v1.MsgProposeOutput'),
+        attr('sender', v.proposer),
+        attr('module', 'ophost'),
+        attr('msg_index', '0'),
+      ],
+    },
+    {
+      type: 'propose_output',
+      attributes: [
+        attr('proposer', v.proposer),
+        attr('bridge_id', v.bridgeId),
+        attr('output_index', v.outputIndex),
+        attr('output_root', v.outputRoot),
+        attr('l2_block_number', v.l2BlockNumber),
+        attr('msg_index', '0'),
+      ],
+    },
+  ];
+  return txFrom(base, events, {
+    messages: [
+      {
+        '@type': '/opinit.ophost.v1.MsgProposeOutput',
+        proposer: v.proposer,
+        bridge_id: v.bridgeId,
+        output_index: v.outputIndex,
+        l2_block_number: v.l2BlockNumber,
+        output_root: Buffer.from(v.outputRoot, 'hex').toString('base64'),
+      },
+    ],
+  });
+}
+
 /** User claim MsgFinalizeTokenWithdrawal on L1 (attribute list of docs/tracking.md, step 4). */
 export function finalizeWithdrawalTx(v: {
   bridgeId: string;

@@ -98,8 +98,27 @@ describe.concurrent('bridge kinds to completion', () => {
     await trackOk(tx);
     const pending = await h.waitFor(tx.chainId, tx.txHash, (b) => b.state === 'STATE_PENDING');
     expect(pending.transfer_sequence[0].op_init_transfer.state).toBe('OPINIT_TRANSFER_SENT');
+    // The covering output, found from L1's propose_output event: claimable at its L1 block time (from L1 REST)
+    // plus the bridge's 4 s finalization period; the state clients know stays SENT meanwhile.
+    const proposed = await h.waitFor(
+      tx.chainId,
+      tx.txHash,
+      (b) => b.transfer_sequence?.[0]?.op_init_transfer?.phase === 'output_proposed',
+    );
+    const op = proposed.transfer_sequence[0].op_init_transfer;
+    expect(op).toMatchObject({
+      state: 'OPINIT_TRANSFER_SENT',
+      bridge_id: '2',
+      l2_sequence: expect.stringMatching(/^\d+$/),
+    });
+    const l1Rest = h.simnet.servers.get(SIM.l1)!.restUrl;
+    const out = (await (await fetch(`${l1Rest}/opinit/ophost/v1/bridges/2/outputs/${op.output_index}`)).json()) as any;
+    expect(Date.parse(op.claimable_at)).toBe(Date.parse(out.output_proposal.l1_block_time) + 4_000);
+    expect(proposed.next_action).toBeUndefined();
     const d = await h.waitFor(tx.chainId, tx.txHash, terminal);
     expect(d.state).toBe('STATE_COMPLETED_SUCCESS');
+    expect(d.transfer_sequence[0].op_init_transfer).toMatchObject({ phase: 'claimed', output_index: op.output_index });
+    expect(d.next_action).toBeUndefined();
     expect(Date.now() - started).toBeGreaterThanOrEqual(4_000);
     const hop = d.transfer_sequence[0].op_init_transfer;
     expect([hop.from_chain_id, hop.to_chain_id, hop.state]).toEqual([SIM.evm, SIM.l1, 'OPINIT_TRANSFER_RECEIVED']);

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { statusDocument, STATUS_OF, submittedDocument } from '../../workflows/status.js';
-import type { IbcHop, LzHop, OpDepositHop, TrackingState } from '../../workflows/model.js';
+import type { IbcHop, LzHop, OpDepositHop, OpWithdrawalHop, TrackingState } from '../../workflows/model.js';
 
 const ref = (chainId: string, txHash: string) => ({
   chainId,
@@ -192,5 +192,106 @@ describe('status document', () => {
         },
       ),
     );
+  });
+});
+
+describe('OPinit withdrawal phases (ours, beside the states clients know)', () => {
+  const output = { index: '7', l2BlockNumber: 120, outputRoot: 'cm9vdA==', l1BlockTime: '2026-11-26T01:00:00.000Z' };
+  const wd = (o: Partial<OpWithdrawalHop> = {}): OpWithdrawalHop => ({
+    kind: 'op_withdrawal',
+    fromChainId: 'l2-1',
+    toChainId: 'l1-1',
+    bridgeId: '3',
+    l2Sequence: '9',
+    denom: 'l2/abc',
+    baseDenom: 'uinit',
+    amount: '5',
+    state: 'OPINIT_TRANSFER_SENT',
+    sendTx: ref('l2-1', 'S'),
+    l2Height: 118,
+    ...o,
+  });
+  const op = (h: OpWithdrawalHop) => statusDocument(st([h])).transfer_sequence[0]!.op_init_transfer as any;
+  const claimableAtMs = Date.parse(output.l1BlockTime) + 10_000;
+
+  it('initiated → output_proposed → claimable → claimed; the client-facing state stays SENT until the claim', () => {
+    expect(op(wd())).toMatchObject({
+      state: 'OPINIT_TRANSFER_SENT',
+      phase: 'initiated',
+      output_index: null,
+      claimable_at: null,
+    });
+    expect(op(wd({ output, claimableAtMs }))).toMatchObject({
+      state: 'OPINIT_TRANSFER_SENT',
+      phase: 'output_proposed',
+      output_index: '7',
+      claimable_at: '2026-11-26T01:00:10.000Z',
+      bridge_id: '3',
+      l2_sequence: '9',
+    });
+    expect(op(wd({ output, claimableAtMs, claimable: true, claimProof: 'ready' })).phase).toBe('claimable');
+    const claimed = wd({
+      output,
+      claimableAtMs,
+      claimable: true,
+      state: 'OPINIT_TRANSFER_RECEIVED',
+      receiveTx: ref('l1-1', 'C'),
+    });
+    expect(op(claimed)).toMatchObject({ state: 'OPINIT_TRANSFER_RECEIVED', phase: 'claimed' });
+  });
+
+  it('the claim is the next action only while claimable and unclaimed, with the reason it cannot be built yet', () => {
+    expect(statusDocument(st([wd({ output, claimableAtMs })])).next_action).toBeUndefined();
+    const ready = statusDocument(st([wd({ output, claimableAtMs, claimable: true, claimProof: 'ready' })]));
+    expect(ready.state).toBe('STATE_PENDING');
+    expect(ready.next_action).toEqual({
+      type: 'CLAIM_WITHDRAWAL',
+      transfer_sequence_index: 0,
+      chain_id: 'l1-1',
+      claimable_at: '2026-11-26T01:00:10.000Z',
+      ready: true,
+    });
+    expect(ready.transfers[0]!.next_action).toEqual(ready.next_action);
+    for (const [proof, reason] of [
+      ['executor_unknown', 'EXECUTOR_UNKNOWN'],
+      ['executor_unreachable', 'EXECUTOR_UNREACHABLE'],
+      ['proof_pending', 'PROOF_PENDING'],
+    ] as const)
+      expect(
+        statusDocument(st([wd({ output, claimableAtMs, claimable: true, claimProof: proof })])).next_action,
+      ).toMatchObject({
+        ready: false,
+        reason,
+      });
+    // a deleted output (cleared by the tracker) takes the claim off the table again
+    expect(statusDocument(st([wd({ claimable: true, claimProof: 'ready' })])).next_action).toBeUndefined();
+    const done = wd({
+      output,
+      claimableAtMs,
+      claimable: true,
+      state: 'OPINIT_TRANSFER_RECEIVED',
+      receiveTx: ref('l1-1', 'C'),
+    });
+    expect(statusDocument(st([done], 'finished')).next_action).toBeUndefined();
+  });
+
+  it('a deposit shows its phase: initiated, finalized or failed (success=false)', () => {
+    const dep = (o: Partial<OpDepositHop>): OpDepositHop => ({
+      kind: 'op_deposit',
+      fromChainId: 'l1-1',
+      toChainId: 'l2-1',
+      bridgeId: '3',
+      l1Sequence: '4',
+      l1Denom: 'uinit',
+      l2Denom: 'l2/abc',
+      amount: '5',
+      state: 'OPINIT_TRANSFER_SENT',
+      sendTx: ref('l1-1', 'S'),
+      ...o,
+    });
+    const phase = (h: OpDepositHop) => (statusDocument(st([h])).transfer_sequence[0]!.op_init_transfer as any).phase;
+    expect(phase(dep({}))).toBe('initiated');
+    expect(phase(dep({ state: 'OPINIT_TRANSFER_RECEIVED', success: true }))).toBe('finalized');
+    expect(phase(dep({ state: 'OPINIT_TRANSFER_RECEIVED', success: false }))).toBe('failed');
   });
 });

@@ -106,6 +106,22 @@ export function mountTrackingHandlers(router: Router, service: TrackingService):
     }
   });
 
+  router.get('/v2/tx/claim_msgs', async (req: Request, res: Response, next) => {
+    try {
+      const chainId = stringParam(req.query.chain_id, 'chain_id', 64);
+      const txHash = normaliseTxHash(stringParam(req.query.tx_hash, 'tx_hash', 130));
+      if (!txHash) throw badRequest('tx_hash: must be 64 hex characters, optionally 0x-prefixed');
+      const signer =
+        req.query.signer_address === undefined
+          ? undefined
+          : stringParam(req.query.signer_address, 'signer_address', 128);
+      if (!CHAIN_ID.test(chainId) || !service.claimMessages) throw notFound('tx not found');
+      res.json(await service.claimMessages(chainId, txHash, signer));
+    } catch (e) {
+      next(e);
+    }
+  });
+
   router.get('/v2/tx/status', async (req: Request, res: Response, next) => {
     try {
       const chainId = stringParam(req.query.chain_id, 'chain_id', 64);

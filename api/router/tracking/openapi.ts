@@ -54,6 +54,19 @@ export const trackingSchemas: Record<string, unknown> = {
         items: { type: 'object', additionalProperties: true },
       },
       transfers: { type: 'array', items: { type: 'object', additionalProperties: true } },
+      next_action: {
+        type: 'object',
+        description:
+          'ours, absent when none: a claimable OPinit withdrawal; GET /v2/tx/claim_msgs builds its claim when ready',
+        properties: {
+          type: { type: 'string', enum: ['CLAIM_WITHDRAWAL'] },
+          transfer_sequence_index: { type: 'integer' },
+          chain_id: { type: 'string', description: 'the L1, where the claim is broadcast' },
+          claimable_at: { type: 'string', format: 'date-time' },
+          ready: { type: 'boolean' },
+          reason: { type: 'string', enum: ['EXECUTOR_UNKNOWN', 'EXECUTOR_UNREACHABLE', 'PROOF_PENDING'] },
+        },
+      },
       next_blocking_transfer: {
         type: 'object',
         nullable: true,
@@ -88,6 +101,15 @@ export const trackingSchemas: Record<string, unknown> = {
       },
     },
   },
+  ClaimMsgsResponse: {
+    type: 'object',
+    required: ['txs', 'msgs'],
+    description: 'the unsigned MsgFinalizeTokenWithdrawal, in the shape of POST /v2/fungible/msgs',
+    properties: {
+      txs: { type: 'array', items: { type: 'object', additionalProperties: true } },
+      msgs: { type: 'array', items: { type: 'object', additionalProperties: true } },
+    },
+  },
   TrackingError: {
     type: 'object',
     required: ['code', 'message'],
@@ -95,6 +117,11 @@ export const trackingSchemas: Record<string, unknown> = {
       code: { type: 'integer' },
       message: { type: 'string' },
       details: { type: 'array', items: { type: 'object' } },
+      reason: {
+        type: 'string',
+        description:
+          'claim_msgs only: NOTHING_TO_CLAIM, EXECUTOR_UNKNOWN, EXECUTOR_UNREACHABLE, EXECUTOR_BAD_ANSWER, PROOF_PENDING',
+      },
     },
   },
 };
@@ -147,6 +174,36 @@ export const trackingPaths: Record<string, unknown> = {
         ...errors({
           '400': 'malformed hash (code 3)',
           '404': 'tx not found (code 5): register it with POST /v2/tx/track',
+        }),
+      },
+    },
+  },
+  '/v2/tx/claim_msgs': {
+    get: {
+      summary:
+        'The unsigned claim (MsgFinalizeTokenWithdrawal) of a tracked transfer whose OPinit withdrawal is claimable',
+      operationId: 'claimMsgs',
+      tags: ['tracking'],
+      parameters: [
+        { name: 'tx_hash', in: 'query', required: true, schema: { type: 'string', minLength: 1, maxLength: 130 } },
+        { name: 'chain_id', in: 'query', required: true, schema: { type: 'string', minLength: 1, maxLength: 64 } },
+        {
+          name: 'signer_address',
+          in: 'query',
+          required: false,
+          description: 'who signs and pays the fee (anyone may claim); default: the withdrawal recipient',
+          schema: { type: 'string', minLength: 1, maxLength: 128, pattern: '^[a-z0-9]{1,20}1[02-9ac-hj-np-z]{6,100}$' },
+        },
+      ],
+      responses: {
+        '200': {
+          description: 'the claim to sign and broadcast on the L1',
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/ClaimMsgsResponse' } } },
+        },
+        ...errors({
+          '400': 'malformed parameters, or nothing to claim (reason NOTHING_TO_CLAIM)',
+          '404': 'tx not found (code 5)',
+          '503': 'the executor is unknown, down, or has no proof yet (reason says which); try again later',
         }),
       },
     },

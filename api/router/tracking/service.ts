@@ -29,4 +29,9 @@ export interface TrackingService {
    * Lets the status route answer the common case before request validation and routing.
    */
   cachedStatusJson?(chainId: string, txHash: string): string | undefined;
+  /**
+   * The unsigned claim of the transfer's claimable OPinit withdrawal, as `/v2/fungible/msgs` answers; throws a
+   * routing/ RouteError (not found, nothing to claim, executor unknown / down / no proof yet).
+   */
+  claimMessages?(chainId: string, txHash: string, signer?: string): Promise<{ txs: unknown[]; msgs: unknown[] }>;
 }
