@@ -23,6 +23,7 @@
 #   validator's operator_address = valoper of the consensus key (as OPinit's
 #   launch tools set it; else rollytics' block endpoints answer 500 "validator
 #   not found"), and the EVM fee denom = umin, which the genesis accounts hold.
+#   GENESIS_HOOK=<script>: extra genesis edits before the first start (step 5c); not run on RESUME.
 set -euo pipefail
 
 HOME_DIR="${1:?usage: start.sh <home-dir>}"
@@ -88,6 +89,14 @@ if [[ "${GENESIS_FOR_ROLLYTICS:-0}" == 1 ]]; then
     "$fee_edit | .app_state.opchild.validators[0].operator_address = \$v" \
     "$HOME_DIR/config/genesis.json" >"$HOME_DIR/genesis.tmp" && mv "$HOME_DIR/genesis.tmp" "$HOME_DIR/config/genesis.json"
   say "genesis edits for rollytics: operator_address $valoper$([[ "$FLAVOR" == minievm ]] && echo ", EVM fee denom $DENOM")"
+fi
+
+# 5c. GENESIS_HOOK (optional): a script run as `bash "$GENESIS_HOOK" <home> <minitiad>` after the genesis steps
+#     above and before the node starts, for devnets that need more genesis state (devnet/opinit/start.sh adds the
+#     OPinit bridge executor's key there: it must be in genesis, as opchild params are admin-only afterwards).
+if [[ -n "${GENESIS_HOOK:-}" ]]; then
+  bash "$GENESIS_HOOK" "$HOME_DIR" "$BIN" >>"$HOME_DIR/init.log" 2>&1 \
+    || { say "GENESIS_HOOK $GENESIS_HOOK failed; last lines of $HOME_DIR/init.log:"; tail -n 20 "$HOME_DIR/init.log" >&2; exit 1; }
 fi
 
 fi # RESUME
