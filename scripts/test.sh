@@ -16,10 +16,20 @@ echo "== minimove and miniwasm nodes (built once into ~/.cache/chain-infra, shar
 # On a fresh machine these two builds take minutes: they run in the background (nice 19, after minievm's, whose
 # Go caches they reuse) while the other builds, the checks and the vitest suites run; the Move/Wasm suites wait
 # for them. With the binaries cached they finish at once.
-( for flavor in minimove miniwasm; do
+rm -f .tmp/vm-nodes-build.done
+( trap 'touch .tmp/vm-nodes-build.done' EXIT
+  for flavor in minimove miniwasm; do
     bash "devnet/$flavor/build.sh" >/dev/null || { echo "$flavor: FAILED to build minitiad"; exit 1; }
   done ) >.tmp/vm-nodes-build.log 2>&1 &
 vm_nodes_build=$!
+echo "== OPinit bridge: L1 initiad and the executor opinitd (built once into ~/.cache/chain-infra, sharing the Go caches; the real-bridge e2e suite is part of every run)"
+# In the background too, after the Move/Wasm builds (one Go build at a time beside the suites); the OPinit suite
+# waits for it. Cached, it finishes at once.
+( until [ -e .tmp/vm-nodes-build.done ]; do sleep 2; done
+  bash devnet/opinit/build-initiad.sh >/dev/null || { echo "initiad: FAILED to build"; exit 1; }
+  bash devnet/opinit/build-opinitd.sh >/dev/null || { echo "opinitd: FAILED to build"; exit 1; }
+) >.tmp/opinit-build.log 2>&1 &
+opinit_build=$!
 echo "== IBC relayer (the Go relayer rly v2.6.0, built once into ~/.cache/chain-infra; the real-IBC e2e suite is part of every run)"
 relayer_ready=1
 if ! bash devnet/ibc/build-relayer.sh >/dev/null; then
@@ -64,12 +74,32 @@ if [ "$vm_nodes_ready" = 1 ]; then
 else
   status=1
 fi
-rm -f .tmp/vitest-ibc.json
+rm -f .tmp/vitest-ibc.json .tmp/vitest-opinit.json
+opinit_ready=1
+wait "$opinit_build" || opinit_ready=0
+sed 's/^/  /' .tmp/opinit-build.log
+if [ "$opinit_ready" = 0 ]; then
+  echo "opinit: FAILED to build initiad or opinitd (see the [initiad-build] / [opinitd-build] lines above: missing gcc/go, an unreachable module proxy, or no source archive); the OPinit bridge suite cannot run" >&2
+fi
+# The IBC and OPinit suites run side by side: each waits on its own chains (IBC ports 20000-31900, OPinit
+# 10000-19900); the OPinit suite's output goes to its log, printed after both finish.
+opinit_pid=""
+if [ "$minievm_ready" = 1 ] && [ "$opinit_ready" = 1 ]; then
+  npx vitest run -c devnet/opinit/vitest.e2e.config.ts --reporter=default --reporter=json --outputFile=.tmp/vitest-opinit.json >.tmp/opinit-e2e.log 2>&1 &
+  opinit_pid=$!
+else
+  status=1
+fi
 if [ "$minievm_ready" = 1 ] && [ "$relayer_ready" = 1 ]; then
   echo "== real IBC transfer between two minievm devnets (rly relays; router + tracking end to end)"
   npx vitest run -c devnet/ibc/vitest.e2e.config.ts --reporter=default --reporter=json --outputFile=.tmp/vitest-ibc.json || status=$?
 else
   status=1
+fi
+if [ -n "$opinit_pid" ]; then
+  echo "== real OPinit bridge: L1 initiad + L2 minievm + executor opinitd (deposits, withdrawals to the claim; ran beside the IBC suite)"
+  wait "$opinit_pid" || status=1
+  cat .tmp/opinit-e2e.log
 fi
 rm -f .tmp/vitest-diff.json
 if [ "$minievm_ready" = 1 ] && [ "$rollytics_ready" = 1 ]; then
@@ -105,7 +135,7 @@ for i in "${!fuzzers[@]}"; do
 done
 node -e '
   const fs = require("node:fs");
-  const suites = [".tmp/vitest-e2e.json", ".tmp/vitest-vm-nodes.json", ".tmp/vitest-ibc.json", ".tmp/vitest-diff.json"];
+  const suites = [".tmp/vitest-e2e.json", ".tmp/vitest-vm-nodes.json", ".tmp/vitest-ibc.json", ".tmp/vitest-opinit.json", ".tmp/vitest-diff.json"];
   const runs = [".tmp/vitest.json", ...suites].filter((f) => fs.existsSync(f)).map((f) => JSON.parse(fs.readFileSync(f, "utf8")));
   const sum = (k) => runs.reduce((n, r) => n + r[k], 0);
   // a devnet suite that could not run (node, relayer or rollytics build failed) counts as one failed test, never as nothing

@@ -141,6 +141,8 @@ export function createRouterApp(opts: RouterAppOptions): Express {
   router.post('/v2/tx/submit', submitEndpoint());
   // Registrations are unauthenticated writes: each client has its own bucket, taken before the handler runs.
   if (opts.tracking) router.post('/v2/tx/track', clientLimit('track', new ClientLimiter(limits)));
+  // A claim reads the executor: each client has its own bucket, so nobody drives our calls to it.
+  if (opts.tracking) router.get('/v2/tx/claim_msgs', clientLimit('claim_msgs', new ClientLimiter(limits)));
   opts.tracking?.mount(router);
   if (opts.store) mountTransferStats(router, opts.store);
   app.use(router);

@@ -247,4 +247,26 @@ describe.concurrent('failures, abandonment and registration', () => {
     });
     expect(notJson.status).toBe(400);
   });
+
+  it('GET /v2/tx/claim_msgs: 404 unknown tx, 400 malformed parameters, 400 NOTHING_TO_CLAIM without a claimable withdrawal', async () => {
+    const claim = async (q: string) => {
+      const r = await fetch(`${h.url}/v2/tx/claim_msgs?${q}`);
+      return { status: r.status, body: (await r.json()) as Record<string, any> };
+    };
+    expect(await claim(`chain_id=${SIM.evm}&tx_hash=${'CD'.repeat(32)}`)).toEqual({
+      status: 404,
+      body: { code: 5, message: 'tx not found', details: [] },
+    });
+    expect((await claim(`chain_id=${SIM.evm}&tx_hash=xyz`)).status).toBe(400);
+    expect((await claim(`chain_id=${SIM.evm}`)).status).toBe(400);
+    const tx = h.simnet.deposit({ l2: SIM.move });
+    await trackOk(tx);
+    await h.waitFor(tx.chainId, tx.txHash, terminal);
+    const badSigner = await claim(`chain_id=${tx.chainId}&tx_hash=${tx.txHash}&signer_address=${'x'.repeat(200)}`);
+    expect(badSigner.status).toBe(400);
+    const nothing = await claim(`chain_id=${tx.chainId}&tx_hash=${tx.txHash}`);
+    expect(nothing.status).toBe(400);
+    expect(nothing.body).toMatchObject({ code: 3, reason: 'NOTHING_TO_CLAIM' });
+    expect(nothing.body.message).toMatch(/^nothing to claim: the transfer is STATE_COMPLETED_SUCCESS/);
+  });
 });

@@ -203,6 +203,7 @@ export const trackingPaths: Record<string, unknown> = {
         ...errors({
           '400': 'malformed parameters, or nothing to claim (reason NOTHING_TO_CLAIM)',
           '404': 'tx not found (code 5)',
+          '429': 'too many claim_msgs calls from this client (code 8); Retry-After says when to try again',
           '503': 'the executor is unknown, down, or has no proof yet (reason says which); try again later',
         }),
       },
