@@ -14,6 +14,7 @@ import {
   lzDestination,
   LZ_TOPICS,
   withdrawalFinalized,
+  withWaitReason,
   coveringCandidates,
   sameOutput,
   type Resolver,
@@ -22,6 +23,7 @@ import type {
   ChainTx,
   ClaimProofState,
   CoveringOutput,
+  ExecutorWaitReason,
   Hop,
   IbcHop,
   LzHop,
@@ -34,6 +36,9 @@ import { isEvmHash } from '../chain/hash.js';
 import { HttpStatusError } from '../chain/rpc.js';
 import { CometClient, EvmClient, restGet } from './rpc.js';
 import { ChainFeed, type FeedSource } from './feed.js';
+
+/** How long one answer (or failure) of an executor's /status stands for every hop waiting on it. */
+const EXECUTOR_CHECK_MS = 2_000;
 
 /** Blocks scanned back from the head when looking for LayerZero destination logs. */
 const LZ_LOOKBACK_BLOCKS = 9_000; // below the 10k-block eth_getLogs range limit of geth-like nodes
@@ -208,6 +213,25 @@ export function createChainActivities(dir: ChainDirectory, opts: ChainActivityOp
     });
   }
 
+  /** Per L2: when its executor last answered or failed to (one check serves every hop for EXECUTOR_CHECK_MS). */
+  const executorChecks = new Map<string, { at: number; up: Promise<boolean> }>();
+  /** EXECUTOR_UNREACHABLE while the rollup's executor does not answer at all; undefined when it does or is unknown. */
+  async function executorWaitReason(l2: string): Promise<ExecutorWaitReason | undefined> {
+    const url = dir.chain(l2)?.executorUrl;
+    if (!url) return undefined;
+    let c = executorChecks.get(l2);
+    if (!c || Date.now() - c.at > EXECUTOR_CHECK_MS) {
+      // any HTTP answer means it runs; only a refused or timed-out connection counts as down
+      const up = restGet(url, '/status').then(
+        () => true,
+        (e) => e instanceof HttpStatusError,
+      );
+      c = { at: Date.now(), up };
+      executorChecks.set(l2, c);
+    }
+    return (await c.up) ? undefined : 'EXECUTOR_UNREACHABLE';
+  }
+
   async function pollDeposit(
     hop: OpDepositHop,
     windowMs: number,
@@ -218,6 +242,13 @@ export function createChainActivities(dir: ChainDirectory, opts: ChainActivityOp
       const next = depositFinalized(hop, await l2.withTime(t), resolver);
       return next ? { hop: next, forwards: [] } : undefined;
     };
+    // Finalized already? Else, is the executor that must relay it down (the status then says so)?
+    for (const t of await l2.search({ 'finalize_token_deposit.l1_sequence': hop.l1Sequence })) {
+      const r = await apply(t);
+      if (r) return r;
+    }
+    const reason = await executorWaitReason(hop.toChainId);
+    if (reason !== hop.waitReason) return { hop: withWaitReason(hop, reason), forwards: [] };
     return watch(
       windowMs,
       intervalMs,
@@ -307,14 +338,22 @@ export function createChainActivities(dir: ChainDirectory, opts: ChainActivityOp
         const claimed = await findClaim(hop);
         if (claimed) return claimed;
         const found = await coveringOutput(hop, restUrl);
-        if (!found) return undefined;
+        if (!found) {
+          // no output yet: is the executor (its output proposer) down?
+          const reason = await executorWaitReason(hop.fromChainId);
+          return reason !== hop.waitReason ? { hop: withWaitReason(hop, reason), forwards: [] } : undefined;
+        }
         const bridge = (await restGet(restUrl, `/opinit/ophost/v1/bridges/${hop.bridgeId}`)) as {
           bridge_config?: { finalization_period?: string };
         } | null;
         const period = bridge?.bridge_config?.finalization_period;
         if (!period) return undefined;
         return {
-          hop: { ...hop, output: found, claimableAtMs: Date.parse(found.l1BlockTime) + durationMs(period) },
+          hop: {
+            ...withWaitReason(hop, undefined),
+            output: found,
+            claimableAtMs: Date.parse(found.l1BlockTime) + durationMs(period),
+          },
           forwards: [],
         };
       });

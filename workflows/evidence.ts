@@ -1,7 +1,17 @@
 // Pure hop state machines: on-chain evidence (ABCI events, EVM logs) → hop transitions.
 // No I/O: activities fetch txs and call these; unit tests feed them the recorded real Initia txs.
 import { createHash } from 'node:crypto';
-import type { ChainTx, CoveringOutput, Hop, IbcHop, LzHop, OpDepositHop, OpWithdrawalHop, TxRef } from './model.js';
+import type {
+  ChainTx,
+  CoveringOutput,
+  ExecutorWaitReason,
+  Hop,
+  IbcHop,
+  LzHop,
+  OpDepositHop,
+  OpWithdrawalHop,
+  TxRef,
+} from './model.js';
 import type { EvmLog } from '../chain/events.js';
 import { attrs } from '../chain/events.js';
 
@@ -244,8 +254,9 @@ export function findPacketEvent(tx: ChainTx, type: string, hop: IbcHop): Record<
 export function depositFinalized(hop: OpDepositHop, tx: ChainTx, r: Resolver): OpDepositHop | undefined {
   const a = eventsOf(tx, 'finalize_token_deposit').find((e) => e.l1_sequence === hop.l1Sequence);
   if (!a) return undefined;
+  const { waitReason: _relayed, ...rest } = hop;
   const next: OpDepositHop = {
-    ...hop,
+    ...rest,
     state: 'OPINIT_TRANSFER_RECEIVED',
     receiveTx: r.txRef(tx.chainId, tx.hash, tx.time),
   };
@@ -259,7 +270,8 @@ export function withdrawalFinalized(hop: OpWithdrawalHop, tx: ChainTx, r: Resolv
     (e) => e.bridge_id === hop.bridgeId && e.l2_sequence === hop.l2Sequence,
   );
   if (!a) return undefined;
-  return { ...hop, state: 'OPINIT_TRANSFER_RECEIVED', receiveTx: r.txRef(tx.chainId, tx.hash, tx.time) };
+  const { waitReason: _claimed, ...rest } = hop;
+  return { ...rest, state: 'OPINIT_TRANSFER_RECEIVED', receiveTx: r.txRef(tx.chainId, tx.hash, tx.time) };
 }
 
 /**
@@ -300,6 +312,15 @@ function base64ToHex(b64: string): string {
     return ''; // not base64: matches no event
   }
   return hex;
+}
+
+/** The hop with its executor wait reason set to `reason` (removed when undefined). */
+export function withWaitReason<H extends OpDepositHop | OpWithdrawalHop>(
+  hop: H,
+  reason: ExecutorWaitReason | undefined,
+): H {
+  const { waitReason: _old, ...rest } = hop;
+  return (reason ? { ...rest, waitReason: reason } : rest) as H;
 }
 
 // ---- LayerZero v2 (EVM logs; keccak topic hashes of the LayerZero-v2 event signatures) ----

@@ -83,7 +83,12 @@ export interface OpDepositHop {
   /** From finalize_token_deposit: `success` and `reason`. */
   success?: boolean;
   reason?: string;
+  /** Set while the executor that must relay the deposit does not answer. */
+  waitReason?: ExecutorWaitReason;
 }
+
+/** Why an OPinit hop waits on the rollup's executor (absent while nothing is known to be wrong). */
+export type ExecutorWaitReason = 'EXECUTOR_UNREACHABLE';
 
 export interface OpWithdrawalHop {
   kind: 'op_withdrawal';
@@ -109,6 +114,8 @@ export interface OpWithdrawalHop {
   claimable?: boolean;
   /** Whether the claim can be built now: the executor serves the proof (`ready`), or why not. */
   claimProof?: ClaimProofState;
+  /** Set while no output covers the withdrawal and the executor (its output proposer) does not answer. */
+  waitReason?: ExecutorWaitReason;
 }
 
 /** One `propose_output` on L1, as the chain stores it (REST `…/outputs/{index}`). */

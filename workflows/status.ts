@@ -158,6 +158,7 @@ export function transferEvent(h: Hop): Record<string, unknown> {
           bridge_id: h.bridgeId,
           l1_sequence: h.l1Sequence,
           phase: h.state !== 'OPINIT_TRANSFER_RECEIVED' ? 'initiated' : h.success === false ? 'failed' : 'finalized',
+          waiting_reason: h.waitReason ?? null,
         },
       };
     case 'op_withdrawal':
@@ -172,6 +173,7 @@ export function transferEvent(h: Hop): Record<string, unknown> {
           phase: withdrawalPhase(h),
           output_index: h.output?.index ?? null,
           claimable_at: claimableAt(h),
+          waiting_reason: h.waitReason ?? null,
         },
       };
     case 'layer_zero':

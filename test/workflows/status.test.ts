@@ -293,5 +293,13 @@ describe('OPinit withdrawal phases (ours, beside the states clients know)', () =
     expect(phase(dep({}))).toBe('initiated');
     expect(phase(dep({ state: 'OPINIT_TRANSFER_RECEIVED', success: true }))).toBe('finalized');
     expect(phase(dep({ state: 'OPINIT_TRANSFER_RECEIVED', success: false }))).toBe('failed');
+    // held by a stopped executor: still pending, with the reason beside the state clients know
+    const held = statusDocument(st([dep({ waitReason: 'EXECUTOR_UNREACHABLE' })]));
+    expect(held.state).toBe('STATE_PENDING');
+    expect(held.transfer_sequence[0]!.op_init_transfer).toMatchObject({
+      state: 'OPINIT_TRANSFER_SENT',
+      waiting_reason: 'EXECUTOR_UNREACHABLE',
+    });
+    expect((statusDocument(st([dep({})])).transfer_sequence[0]!.op_init_transfer as any).waiting_reason).toBeNull();
   });
 });

@@ -283,7 +283,7 @@ describe('real OPinit bridge (initiad L1, minievm L2, opinitd executor)', () => 
     expect([again.status, again.body.reason]).toEqual([400, 'NOTHING_TO_CLAIM']);
   });
 
-  it('the executor stopped mid-deposit: pending (never failed) until it is back, then finalized', async () => {
+  it('the executor stopped mid-deposit: pending with EXECUTOR_UNREACHABLE (never failed) until it is back, then finalized', async () => {
     await net.executor('stop');
     let txHash = '';
     try {
@@ -292,17 +292,20 @@ describe('real OPinit bridge (initiad L1, minievm L2, opinitd executor)', () => 
       await waitStatus(L1, txHash, (d) => d.state === 'STATE_PENDING', seen);
       await new Promise((r) => setTimeout(r, 4_000)); // longer than a relay takes with the executor up (~3 s)
       const held = await status(L1, txHash);
-      expect([held.state, op(held).state, op(held).phase]).toEqual([
+      // pending with the machine-readable reason, never failed
+      expect([held.state, op(held).state, op(held).phase, op(held).waiting_reason]).toEqual([
         'STATE_PENDING',
         'OPINIT_TRANSFER_SENT',
         'initiated',
+        'EXECUTOR_UNREACHABLE',
       ]);
+      expect(seen.some((d) => d.status === 'STATE_FAILED')).toBe(false);
     } finally {
       await net.executor('start');
     }
     const done = await waitStatus(L1, txHash, terminal);
     expect(done.state).toBe('STATE_COMPLETED_SUCCESS');
-    expect(op(done).phase).toBe('finalized');
+    expect([op(done).phase, op(done).waiting_reason]).toEqual(['finalized', null]);
   });
 
   it('an output deleted by the challenger during the finalization wait: back to waiting, claimable_at moves', async () => {
