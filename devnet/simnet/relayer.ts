@@ -3,7 +3,7 @@
 // acks), OPinit deposit finalization, withdrawal output proposal + claim, LayerZero delivery. Each transfer
 // can be planned to fail, time out or stall.
 import { createHash } from 'node:crypto';
-import type { SealedBlock } from '../chain-sim/types.js';
+import type { SealedBlock, SealedTx } from '../chain-sim/types.js';
 import { LZ_TOPICS } from '../../workflows/evidence.js';
 import type { Simnet } from './index.js';
 import { BRIDGES, CHANNELS, LZ_EIDS, LZ_ENDPOINT, LZ_OFT, SIM, evmTx } from './index.js';
@@ -22,6 +22,27 @@ export interface RelayerDelays {
 }
 const DEFAULTS: RelayerDelays = { recvMs: 300, ackMs: 300, depositMs: 300, outputMs: 300, claimMs: 300, lzMs: 300 };
 
+/**
+ * opinit-bots' `GET /withdrawal/{sequence}` answer (test/fixtures/opinit-devnet/executor-withdrawal*.json): numbers
+ * for sequence / output_index / bridge_id, base64 bytes, null proofs and roots (and output_index 0) until an
+ * output covers the withdrawal.
+ */
+interface ExecutorWithdrawal {
+  sequence: number;
+  to: string;
+  from: string;
+  amount: { denom: string; amount: string };
+  output_index: number;
+  bridge_id: number;
+  withdrawal_proofs: string[] | null;
+  version: string;
+  storage_root: string | null;
+  last_block_hash: string | null;
+  tx_time: string;
+  tx_height: number;
+  tx_hash: string;
+}
+
 interface PacketEntry {
   chainId: string;
   packet: T.Packet;
@@ -31,6 +52,9 @@ interface PacketEntry {
 }
 
 /** minievm writes plain ICS-04 acks (recorded real minievm devnet); Initia L1 / minimove the recorded wrapper. */
+/** A stable bech32-looking address for a simnet role (not a real key). */
+const simAddress = (role: string) => `init1${createHash('sha256').update(role).digest('hex').slice(0, 38)}`;
+
 const ackStyle = (chainId: string): T.AckStyle => (chainId === SIM.evm ? 'plain' : 'wrapped');
 
 export class Relayer {
@@ -43,9 +67,9 @@ export class Relayer {
   /** bridge id → output index → proposal; L2 chain → l2 sequence → output index (the executor's view). */
   private readonly outputs = new Map<
     string,
-    Map<number, { l1_block_time: string; l2_block_number: string; output_root: string }>
+    Map<number, { output_root: string; l1_block_number: string; l1_block_time: string; l2_block_number: string }>
   >();
-  private readonly executor = new Map<string, Map<string, number>>();
+  private readonly executor = new Map<string, Map<string, ExecutorWithdrawal>>();
   /** Deliveries made, by kind (tests and benches read it). */
   readonly delivered = { ibc: 0, deposit: 0, withdrawal: 0, lz: 0 };
 
@@ -62,14 +86,21 @@ export class Relayer {
     const l1 = this.net.servers.get(SIM.l1)!;
     l1.registerGet(/^\/opinit\/ophost\/v1\/bridges\/(\d{1,10})$/, (m) => {
       if (!Object.values(BRIDGES).includes(m[1]!)) return undefined;
+      // the field set and order of initiad's answer (test/fixtures/opinit-devnet/l1-rest-bridge.json)
       return {
         bridge_id: m[1],
-        bridge_addr: '',
+        bridge_addr: simAddress(`bridge-${m[1]}`),
         bridge_config: {
-          finalization_period: `${this.finalizationPeriodS}s`,
+          challenger: simAddress('challenger'),
+          proposer: simAddress('proposer'),
+          batch_info: { submitter: simAddress('batcher'), chain_type: 'INITIA' },
           submission_interval: '60s',
+          finalization_period: `${this.finalizationPeriodS}s`,
+          submission_start_height: '1',
           oracle_enabled: false,
-          metadata: '',
+          metadata: null,
+          bridge_disabled: false,
+          bridge_disabled_at: '0001-01-01T00:00:00Z',
         },
       };
     });
@@ -79,16 +110,14 @@ export class Relayer {
       return {
         bridge_id: m[1],
         output_index: m[2],
-        output_proposal: { l1_block_number: '1', ...o },
+        output_proposal: o,
       };
     });
     for (const l2 of Object.keys(BRIDGES)) {
       // The executor API (opinit-bots) is served from the L2's REST address in the simnet.
       this.net.servers.get(l2)!.registerGet(/^\/withdrawal\/(\d{1,20})$/, (m) => {
-        const idx = this.executor.get(l2)?.get(m[1]!);
-        return idx === undefined
-          ? undefined
-          : { sequence: Number(m[1]), output_index: idx, bridge_id: Number(BRIDGES[l2]) };
+        // an unknown sequence: opinit-bots answers HTTP 500, plain text
+        return this.executor.get(l2)?.get(m[1]!) ?? { status: 500, body: 'failed to query withdrawal' };
       });
     }
   }
@@ -155,7 +184,7 @@ export class Relayer {
         const a = Object.fromEntries(ev.attributes.map((x) => [x.key, x.value]));
         if (ev.type === 'send_packet') this.relayPacket(chainId, a);
         else if (ev.type === 'initiate_token_deposit') this.relayDeposit(a);
-        else if (ev.type === 'initiate_token_withdrawal') this.relayWithdrawal(chainId, a);
+        else if (ev.type === 'initiate_token_withdrawal') this.relayWithdrawal(chainId, a, tx, b);
       }
       for (const r of tx.evm?.receipts ?? [])
         for (const l of r.logs) if (l.topics[0] === LZ_TOPICS.OFTSent) this.relayLz(l.topics[1]!, l.topics[2]!);
@@ -235,36 +264,64 @@ export class Relayer {
     });
   }
 
-  private relayWithdrawal(l2: string, a: Record<string, string>): void {
+  private relayWithdrawal(l2: string, a: Record<string, string>, tx: SealedTx, b: SealedBlock): void {
     const bridgeId = BRIDGES[l2];
     if (!bridgeId) return;
     const seq = a.l2_sequence ?? '';
     const outcome = this.plans.get(`wd:${bridgeId}:${seq}`) ?? 'success';
+    // The executor knows the withdrawal from its L2 block on, without an output yet.
+    const ex = this.executor.get(l2) ?? new Map<string, ExecutorWithdrawal>();
+    this.executor.set(l2, ex);
+    const record: ExecutorWithdrawal = {
+      sequence: Number(seq),
+      to: a.to ?? '',
+      from: a.from ?? '',
+      amount: { denom: a.base_denom ?? '', amount: a.amount ?? '' },
+      output_index: 0,
+      bridge_id: Number(bridgeId),
+      withdrawal_proofs: null,
+      version: 'AQ==',
+      storage_root: null,
+      last_block_hash: null,
+      tx_time: b.time,
+      tx_height: b.height,
+      tx_hash: tx.hash,
+    };
+    ex.set(seq, record);
     this.later(this.delays.outputMs, () => {
       // Output proposal on L1 covering the withdrawal; the executor now serves its output index.
       const outs = this.outputs.get(bridgeId) ?? new Map();
       this.outputs.set(bridgeId, outs);
       const idx = outs.size + 1;
       const root = createHash('sha256').update(`${bridgeId}/${idx}`).digest();
-      const output = {
-        l1_block_time: new Date().toISOString(),
-        l2_block_number: String(this.net.chain(l2).latestHeight()),
-        output_root: root.toString('base64'), // REST prints it in base64, the event in hex (as initiad does)
-      };
-      outs.set(idx, output);
-      // Tracking finds the covering output from this L1 event (and checks it against the REST answer above).
+      const l2Block = String(this.net.chain(l2).latestHeight());
+      // Tracking finds the covering output from this L1 event (and checks it against the REST answer below).
       this.net.include(SIM.l1, [
         T.proposeOutputTx({
           bridgeId,
           outputIndex: String(idx),
           outputRoot: root.toString('hex'),
-          l2BlockNumber: output.l2_block_number,
-          proposer: 'init1proposer',
+          l2BlockNumber: l2Block,
+          proposer: simAddress('proposer'),
         }),
       ]);
-      const ex = this.executor.get(l2) ?? new Map<string, number>();
-      this.executor.set(l2, ex);
-      ex.set(seq, idx);
+      const l1 = this.net.chain(SIM.l1);
+      const block = l1.block(l1.latestHeight())!;
+      // initiad's output_proposal, field by field (test/fixtures/opinit-devnet/l1-rest-output.json): the root in
+      // base64 (the event prints hex), the L1 block of the proposal
+      outs.set(idx, {
+        output_root: root.toString('base64'),
+        l1_block_number: String(block.height),
+        l1_block_time: block.time,
+        l2_block_number: l2Block,
+      });
+      const leaf = (tag: string) => createHash('sha256').update(`${bridgeId}/${idx}/${seq}/${tag}`).digest('base64');
+      Object.assign(record, {
+        output_index: idx,
+        withdrawal_proofs: [leaf('proof')],
+        storage_root: leaf('storage'),
+        last_block_hash: leaf('block'),
+      });
       if (outcome === 'stall') return;
       this.later(this.finalizationPeriodS * 1000 + this.delays.claimMs, () => {
         this.delivered.withdrawal++;
