@@ -106,6 +106,17 @@ describe('status document', () => {
     const done = statusDocument(st([back, failed]));
     expect(done.state).toBe('STATE_COMPLETED_ERROR');
     expect(done.transfer_asset_release).toMatchObject({ chain_id: 'a-1', released: true });
+    // The other order (the chains' feeds are independent): the first hop's error ack is seen while the forwarded
+    // hop is still pending. Not terminal yet: a client would stop polling with that hop pending forever.
+    const pendingForward = {
+      ...failed,
+      state: 'TRANSFER_PENDING' as const,
+      acknowledgeTx: undefined,
+      error: undefined,
+    };
+    const early = statusDocument(st([back, pendingForward]));
+    expect([early.state, early.status]).toEqual(['STATE_PENDING_ERROR', 'STATE_PENDING']);
+    expect(early.transfer_asset_release).toMatchObject({ chain_id: 'a-1', released: true });
   });
   it('source tx failure → COMPLETED_ERROR with TRANSACTION_EXECUTION and no hops', () => {
     const d = statusDocument({
