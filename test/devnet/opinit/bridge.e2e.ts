@@ -118,14 +118,25 @@ function attr(events: { type: string; attributes: { key: string; value: string }
   return events.find((e) => e.type === type)?.attributes.find((a) => a.key === key)?.value;
 }
 
-beforeAll(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'opinit-devnet-e2e-'));
-  net = await OpinitDevnet.start(path.join(dir, 'net'));
-  L1 = net.l1.chainId;
-  L2 = net.l2.chainId;
-  const registryDir = writeOpinitRegistry(net.env, path.join(dir, 'registry'));
-  registry = loadRouterRegistry({ ROUTER_NETWORK: 'custom', ROUTER_REGISTRY_FILE: registryDir });
-  store = createStore({ dataDir: path.join(dir, 'clickhouse') });
+const TIMINGS = {
+  pollIntervalMs: 250,
+  pollWindowMs: 5_000,
+  sourceTimeoutMs: 60_000,
+  ibcStallMs: 300_000,
+  lzStallMs: 300_000,
+  depositStallMs: 300_000,
+  withdrawalStallMs: 300_000,
+  lzRetryWindowMs: 2_000,
+  outputCheckMs: 1_000,
+};
+let registryDir = '';
+let rpcUrls: Record<string, string> = {};
+
+/**
+ * The main job's tracking (dev server, client, projection) with the chain worker as a child process that loads
+ * this registry like the real one; the router app serves its routes. Started again, it resumes on the same data.
+ */
+async function startMainJob(): Promise<void> {
   tracking = await startTracking({
     config: {
       DATA_DIR: dir,
@@ -135,27 +146,42 @@ beforeAll(async () => {
     },
     store,
     // The executor comes from the registry's executor_uri, as on a real network.
-    chains: directoryFromRegistry(registry, { [L1]: net.env.L1_RPC_URL, [L2]: net.env.L2_RPC_URL }),
+    chains: directoryFromRegistry(registry, rpcUrls),
     log: createLogger({ test: 'opinit-devnet' }),
-    timings: {
-      pollIntervalMs: 250,
-      pollWindowMs: 5_000,
-      sourceTimeoutMs: 60_000,
-      ibcStallMs: 300_000,
-      lzStallMs: 300_000,
-      depositStallMs: 300_000,
-      withdrawalStallMs: 300_000,
-      lzRetryWindowMs: 2_000,
-      outputCheckMs: 1_000,
+    timings: TIMINGS,
+    chainWorkerProcess: {
+      env: {
+        ROUTER_NETWORK: 'custom',
+        ROUTER_REGISTRY_FILE: registryDir,
+        TRACKING_RPC_URLS: JSON.stringify(rpcUrls),
+        TRACKING_FEED_INTERVAL_MS: '250',
+        LOG_LEVEL: 'warn',
+      },
     },
   });
   server = await listen(createRouterApp({ registry, tracking: createTrackingRoutes(tracking.service) }), 0);
   url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+}
+
+async function stopMainJob(): Promise<void> {
+  if (server) await closeServer(server);
+  await tracking?.stop();
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'opinit-devnet-e2e-'));
+  net = await OpinitDevnet.start(path.join(dir, 'net'));
+  L1 = net.l1.chainId;
+  L2 = net.l2.chainId;
+  registryDir = writeOpinitRegistry(net.env, path.join(dir, 'registry'));
+  registry = loadRouterRegistry({ ROUTER_NETWORK: 'custom', ROUTER_REGISTRY_FILE: registryDir });
+  rpcUrls = { [L1]: net.env.L1_RPC_URL, [L2]: net.env.L2_RPC_URL };
+  store = createStore({ dataDir: path.join(dir, 'clickhouse') });
+  await startMainJob();
 }, 1_500_000);
 
 afterAll(async () => {
-  if (server) await closeServer(server);
-  await tracking?.stop();
+  await stopMainJob();
   await store?.close();
   await net?.stop();
   if (dir && !process.env.KEEP_OPINIT_DEVNET) rmSync(dir, { recursive: true, force: true });
@@ -336,5 +362,52 @@ describe('real OPinit bridge (initiad L1, minievm L2, opinitd executor)', () => 
     const done = await waitStatus(L2, txHash, terminal, seen);
     expect(done.state).toBe('STATE_COMPLETED_SUCCESS');
     expect(seen.some((d) => d.status === 'STATE_FAILED')).toBe(false);
+  });
+
+  /** Claims a claimable withdrawal with our message and waits for the end; returns the final status. */
+  async function claimAndFinish(txHash: string, seen: Doc[]): Promise<Doc> {
+    await waitStatus(L2, txHash, (d) => d.next_action?.ready === true, seen, 60_000);
+    const claim = await http('GET', `/v2/tx/claim_msgs?chain_id=${L2}&tx_hash=${txHash}`);
+    expect(claim.status, JSON.stringify(claim.body)).toBe(200);
+    const sent = await net.signRouterTx(user, claim.body.txs[0].cosmos_tx);
+    expect({ code: sent.code, log: sent.log }).toMatchObject({ code: 0 });
+    const done = await waitStatus(L2, txHash, terminal, seen);
+    expect(done.state).toBe('STATE_COMPLETED_SUCCESS');
+    expect(op(done).txs.receive_tx.tx_hash).toBe(sent.txHash);
+    return done;
+  }
+
+  /** The projection of a transfer has one row per version, versions 0…n without a gap. */
+  async function expectProjectionWhole(txHash: string): Promise<void> {
+    const [r] = await store.rows<{ rows: string; keys: string; top: string }>(
+      'SELECT count() AS rows, uniqExact(version) AS keys, max(version) AS top FROM transfer_events WHERE chain_id = {c:String} AND tx_hash = {h:String}',
+      { c: L2, h: txHash },
+    );
+    expect([Number(r!.rows), Number(r!.keys)]).toEqual([Number(r!.top) + 1, Number(r!.top) + 1]);
+  }
+
+  it('the tracking worker SIGKILLed during the finalization wait: the timer still fires, nothing lost or doubled', async () => {
+    const txHash = await transfer(L2, net.env.L2_DENOM_UINIT, L1, 'uinit', '4000');
+    const seen: Doc[] = [];
+    const proposed = await waitStatus(L2, txHash, (d) => op(d).phase === 'output_proposed', seen);
+    const worker = tracking.chainWorker!;
+    const restarts = worker.restarts;
+    process.kill(worker.pid!, 'SIGKILL'); // restarted by the main job after its back-off
+    const claimable = await waitStatus(L2, txHash, (d) => op(d).phase === 'claimable', seen, 90_000);
+    expect(worker.restarts).toBe(restarts + 1);
+    expect(op(claimable).claimable_at).toBe(op(proposed).claimable_at);
+    await claimAndFinish(txHash, seen);
+    await expectProjectionWhole(txHash);
+  });
+
+  it('the whole main job restarted mid-withdrawal: it resumes from its own data and completes the claim', async () => {
+    const txHash = await transfer(L2, net.env.L2_DENOM_UINIT, L1, 'uinit', '5000');
+    const seen: Doc[] = [];
+    await waitStatus(L2, txHash, (d) => op(d).phase === 'output_proposed', seen);
+    await stopMainJob();
+    await new Promise((r) => setTimeout(r, 3_000)); // the chains move on meanwhile
+    await startMainJob();
+    await claimAndFinish(txHash, seen);
+    await expectProjectionWhole(txHash);
   });
 });
