@@ -197,7 +197,7 @@ async function main(): Promise<void> {
     };
     const withdraw = async () => {
       const h = await send(L2, L2_UINIT, L1, 'uinit', '1000');
-      let claimSent = false;
+      let claim: Promise<void> | undefined;
       const { seen, last } = await watch(
         L2,
         h,
@@ -208,20 +208,27 @@ async function main(): Promise<void> {
           claimed: (d) => op(d).phase === 'claimed',
         },
         async (d) => {
-          if (claimSent || d.next_action?.ready !== true) return;
-          claimSent = true;
-          const claim = await call('GET', `/v2/tx/claim_msgs?chain_id=${L2}&tx_hash=${h}`);
-          const tx = claim.txs[0].cosmos_tx;
+          if (claim || d.next_action?.ready !== true) return;
+          // The claim is signed and sent at once; its inclusion is checked beside the polling (which times it).
+          const msgs = await call('GET', `/v2/tx/claim_msgs?chain_id=${L2}&tx_hash=${h}`);
           const s = seqs.get(L1)!;
           const signed = buildSignedTx(
             { account: user, chainId: L1, accountNumber: s.number, sequence: s.seq++ },
-            tx.msgs.map(opinitMsgAny),
+            msgs.txs[0].cosmos_tx.msgs.map(opinitMsgAny),
             { amount: [{ denom: 'uinit', amount: '0' }], gasLimit: 800_000 },
           );
           const b = await broadcastSync(net.l1, signed.txBytes);
           if (b.code !== 0) throw new Error(`claim CheckTx ${b.code}: ${b.log}`);
+          claim = waitForCosmosTx(net.l1, signed.txHash, 120_000).then((t) => {
+            if (t.tx_result.code !== 0) throw new Error(`claim ${signed.txHash} failed on L1: ${t.tx_result.log}`);
+          });
+          claim.catch(() => undefined); // awaited (and thrown) below
         },
-      );
+      ).catch(async (e) => {
+        await claim; // a failed claim explains a transfer that never completes
+        throw e;
+      });
+      await claim;
       lat.withdrawal_initiated!.push(seen.initiated! - (await txTime(L2, h)));
       const index = op(last).output_index;
       const rest = await fetch(`${net.l1.rest}/opinit/ophost/v1/bridges/${net.env.BRIDGE_ID}/outputs/${index}`);
