@@ -6,29 +6,14 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SIM, Simnet } from '../../devnet/simnet/index.js';
-import {
-  deriveHops,
-  ibcAcknowledged,
-  ibcReceived,
-  ics20Denoms,
-  parseAck,
-  type Resolver,
-} from '../../workflows/evidence.js';
-import type { ChainTx, IbcHop } from '../../workflows/model.js';
+import { deriveHops, ibcAcknowledged, ibcReceived, ics20Denoms, parseAck } from '../../workflows/evidence.js';
+import type { IbcHop } from '../../workflows/model.js';
 import type { AbciEvent } from '../../chain/events.js';
+import { asTx, attr, keysOf, recordedResolver, shape, type CometTx } from '../support/recorded-answers.js';
 
 const dir = path.join(__dirname, '../fixtures/ibc-devnet');
 // Recorded answers are untyped JSON (any: read field by field below).
 const rec = (f: string): any => JSON.parse(readFileSync(path.join(dir, f), 'utf8'));
-type CometTx = { hash: string; height: string; tx_result: { code: number; events: AbciEvent[] } };
-const asTx = (chainId: string, t: CometTx): ChainTx => ({
-  chainId,
-  hash: t.hash,
-  height: Number(t.height),
-  time: '2026-11-22T00:00:00Z',
-  code: t.tx_result.code,
-  events: t.tx_result.events,
-});
 const recorded = {
   send: rec('tx_search-a-send_packet.json').result.txs[0] as CometTx,
   recv: rec('tx_search-b-recv_packet.json').result.txs[0] as CometTx,
@@ -36,27 +21,10 @@ const recorded = {
 };
 const summary = rec('summary.json');
 
-const resolver: Resolver = {
+const resolver = recordedResolver({
   ibcCounterparty: (c, _p, ch) =>
     ch === 'channel-0' ? (c === 'devnet-a' ? 'devnet-b' : c === 'devnet-b' ? 'devnet-a' : undefined) : undefined,
-  l2ByBridgeId: () => undefined,
-  l1Of: () => undefined,
-  chainByLzEid: () => undefined,
-  lzEidOf: () => undefined,
-  txRef: (chainId, txHash, onChainAt) => ({ chainId, txHash, explorerLink: '', ...(onChainAt ? { onChainAt } : {}) }),
-};
-
-/** Key paths of a JSON value (arrays collapsed to their first element): the "shape" two answers must share. */
-function shape(v: unknown, at = ''): string[] {
-  if (Array.isArray(v)) return v.length ? shape(v[0], `${at}[]`) : [`${at}[]`];
-  if (v && typeof v === 'object')
-    return Object.entries(v as Record<string, unknown>).flatMap(([k, x]) => [`${at}.${k}`, ...shape(x, `${at}.${k}`)]);
-  return [];
-}
-const keysOf = (events: AbciEvent[], type: string) =>
-  events.filter((e) => e.type === type).map((e) => e.attributes.map((a) => a.key));
-const attr = (events: AbciEvent[], type: string, key: string) =>
-  events.find((e) => e.type === type)?.attributes.find((a) => a.key === key)?.value;
+});
 
 describe('hop machines on the recorded real minievm ↔ minievm transfer', () => {
   it('send → recv (+ write_acknowledgement) → acknowledge_packet: TRANSFER_SUCCESS with the recorded hashes', () => {

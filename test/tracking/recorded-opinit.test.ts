@@ -5,7 +5,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AbciEvent } from '../../chain/events.js';
 import { BRIDGES, SIM, Simnet } from '../../devnet/simnet/index.js';
 import {
   coveringCandidates,
@@ -13,53 +12,27 @@ import {
   deriveHops,
   sameOutput,
   withdrawalFinalized,
-  type Resolver,
 } from '../../workflows/evidence.js';
-import type { ChainTx, OpDepositHop, OpWithdrawalHop } from '../../workflows/model.js';
+import type { OpDepositHop, OpWithdrawalHop } from '../../workflows/model.js';
+import { asTx, attr, keysOf, recordedResolver, shape, type CometTx } from '../support/recorded-answers.js';
 
 const dir = path.join(__dirname, '../fixtures/opinit-devnet');
 // Recorded answers are untyped JSON (any: read field by field below).
 const rec = (f: string): any => JSON.parse(readFileSync(path.join(dir, f), 'utf8'));
-type CometTx = { hash: string; height: string; tx_result: { code: number; events: AbciEvent[] } };
 const first = (f: string) => rec(f).result.txs[0] as CometTx;
-const asTx = (chainId: string, t: CometTx): ChainTx => ({
-  chainId,
-  hash: t.hash,
-  height: Number(t.height),
-  time: '2026-11-26T00:00:00Z',
-  code: t.tx_result.code,
-  events: t.tx_result.events,
-});
 const real = {
   deposit: first('l1-tx-search-initiate-token-deposit.json'),
   finalizeDeposit: first('l2-tx-search-finalize-token-deposit.json'),
   withdrawal: first('l2-tx-search-initiate-token-withdrawal.json'),
   propose: first('l1-tx-search-propose-output.json'),
   claim: first('l1-tx-search-finalize-token-withdrawal.json'),
-  deleteOutput: first('l1-tx-search-delete-output.json'),
 };
 const L1 = 'opinit-l1-1';
 const L2 = 'opinit-l2-1';
-const resolver: Resolver = {
-  ibcCounterparty: () => undefined,
+const resolver = recordedResolver({
   l2ByBridgeId: (id) => (id === '1' ? L2 : undefined),
   l1Of: (c) => (c === L2 ? { l1ChainId: L1, bridgeId: '1' } : undefined),
-  chainByLzEid: () => undefined,
-  lzEidOf: () => undefined,
-  txRef: (chainId, txHash, onChainAt) => ({ chainId, txHash, explorerLink: '', ...(onChainAt ? { onChainAt } : {}) }),
-};
-
-/** Key paths of a JSON value (arrays collapsed to their first element, null a leaf): the shape two answers share. */
-function shape(v: unknown, at = ''): string[] {
-  if (Array.isArray(v)) return v.length ? shape(v[0], `${at}[]`) : [`${at}[]`];
-  if (v && typeof v === 'object')
-    return Object.entries(v as Record<string, unknown>).flatMap(([k, x]) => [`${at}.${k}`, ...shape(x, `${at}.${k}`)]);
-  return [];
-}
-const keysOf = (events: AbciEvent[], type: string) =>
-  events.filter((e) => e.type === type).map((e) => e.attributes.map((a) => a.key));
-const attr = (events: AbciEvent[], type: string, key: string) =>
-  events.find((e) => e.type === type)?.attributes.find((a) => a.key === key)?.value;
+});
 
 describe('hop machines on the recorded real OPinit txs', () => {
   it('deposit: initiate_token_deposit on L1 → finalize_token_deposit (success) on L2', () => {

@@ -5,20 +5,11 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { coveringCandidates, sameOutput } from '../../workflows/evidence.js';
 import type { ChainTx, OpWithdrawalHop } from '../../workflows/model.js';
+import { asTx, type CometTx } from '../support/recorded-answers.js';
 
 const dir = path.join(__dirname, '../fixtures/opinit-devnet');
 const fixture = (f: string) => JSON.parse(readFileSync(path.join(dir, f), 'utf8'));
-/** CometBFT tx_search entries as the activities read them (activities/rpc.ts). */
-const proposals: ChainTx[] = fixture('l1-tx-search-propose-output.json').result.txs.map(
-  (t: { hash: string; height: string; tx_result: { code: number; events: ChainTx['events'] } }) => ({
-    chainId: 'l1',
-    hash: t.hash,
-    height: Number(t.height),
-    time: '',
-    code: t.tx_result.code,
-    events: t.tx_result.events,
-  }),
-);
+const proposals: ChainTx[] = fixture('l1-tx-search-propose-output.json').result.txs.map((t: CometTx) => asTx('l1', t));
 const hop = (l2Height: number, bridgeId = '1'): OpWithdrawalHop => ({
   kind: 'op_withdrawal',
   fromChainId: 'l2',
