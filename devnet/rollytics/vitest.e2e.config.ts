@@ -7,8 +7,7 @@ export default defineConfig({
   root: new URL('../..', import.meta.url).pathname,
   test: {
     pool: 'forks',
-    // two files at a time even on two cores: each mostly waits on its node, rollytics and Postgres catching up
-    poolOptions: { forks: { isolate: true, minForks: 2, maxForks: 2 } },
+    fileParallelism: false,
     testTimeout: 600_000,
     hookTimeout: 600_000,
     include: ['test/devnet/rollytics/**/*.e2e.ts'],
