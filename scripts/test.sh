@@ -138,9 +138,12 @@ node -e '
   const suites = [".tmp/vitest-e2e.json", ".tmp/vitest-vm-nodes.json", ".tmp/vitest-ibc.json", ".tmp/vitest-opinit.json", ".tmp/vitest-diff.json"];
   const runs = [".tmp/vitest.json", ...suites].filter((f) => fs.existsSync(f)).map((f) => JSON.parse(fs.readFileSync(f, "utf8")));
   const sum = (k) => runs.reduce((n, r) => n + r[k], 0);
+  // a file that failed outside its tests (a beforeAll, a suite-level error) counts as one failed test: its tests
+  // were skipped, not passed, and the closing line must not read "0 failed"
+  const brokenFiles = runs.reduce((n, r) => n + (r.testResults ?? []).filter((f) => f.status === "failed" && !(f.assertionResults ?? []).some((a) => a.status === "failed")).length, 0);
   // a devnet suite that could not run (node, relayer or rollytics build failed) counts as one failed test, never as nothing
   const e2eMissing = suites.filter((f) => !fs.existsSync(f)).length;
-  const passed = sum("numPassedTests") + Number(process.argv[1]), failed = sum("numFailedTests") + Number(process.argv[2]) + e2eMissing, skipped = sum("numPendingTests") + sum("numTodoTests");
+  const passed = sum("numPassedTests") + Number(process.argv[1]), failed = sum("numFailedTests") + brokenFiles + Number(process.argv[2]) + e2eMissing, skipped = sum("numPendingTests") + sum("numTodoTests");
   console.log(`tests: ${passed} passed, ${failed} failed` + (skipped ? `, ${skipped} skipped` : ""));
 ' "$fuzz_passed" "$fuzz_failed"
 [ "$status" -eq 0 ] && [ "$fuzz_failed" -eq 0 ]
