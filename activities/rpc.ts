@@ -135,6 +135,23 @@ export async function restGet(base: string, path: string): Promise<unknown | nul
   }
 }
 
+/**
+ * A GET of an OPinit executor (opinit-bots) API, which answers what it does not know (yet) with an HTTP error
+ * (`/withdrawal/{seq}`: 500 "failed to query withdrawal"): its JSON, else `unknown` when it answered with an
+ * error (it runs), `unreachable` when it did not answer at all (refused, timed out).
+ */
+export async function executorGet(
+  base: string,
+  path: string,
+): Promise<{ answer: unknown } | { missing: 'unknown' | 'unreachable' }> {
+  try {
+    const answer = await restGet(base, path);
+    return answer === null ? { missing: 'unknown' } : { answer };
+  } catch (e) {
+    return { missing: e instanceof HttpStatusError ? 'unknown' : 'unreachable' };
+  }
+}
+
 interface EvmReceipt {
   transactionHash: string;
   blockNumber: string;

@@ -34,7 +34,7 @@ import type { ChainActivities, HopPollResult, SourceTxFound } from '../workflows
 import { resolverFor, type ChainDirectory } from './chains.js';
 import { isEvmHash } from '../chain/hash.js';
 import { HttpStatusError } from '../chain/rpc.js';
-import { CometClient, EvmClient, restGet } from './rpc.js';
+import { CometClient, EvmClient, executorGet, restGet } from './rpc.js';
 import { ChainFeed, type FeedSource } from './feed.js';
 
 /** How long one answer (or failure) of an executor's /status stands for every hop waiting on it. */
@@ -222,10 +222,7 @@ export function createChainActivities(dir: ChainDirectory, opts: ChainActivityOp
     let c = executorChecks.get(l2);
     if (!c || Date.now() - c.at > EXECUTOR_CHECK_MS) {
       // any HTTP answer means it runs; only a refused or timed-out connection counts as down
-      const up = restGet(url, '/status').then(
-        () => true,
-        (e) => e instanceof HttpStatusError,
-      );
+      const up = executorGet(url, '/status').then((r) => !('missing' in r && r.missing === 'unreachable'));
       c = { at: Date.now(), up };
       executorChecks.set(l2, c);
     }
@@ -242,13 +239,6 @@ export function createChainActivities(dir: ChainDirectory, opts: ChainActivityOp
       const next = depositFinalized(hop, await l2.withTime(t), resolver);
       return next ? { hop: next, forwards: [] } : undefined;
     };
-    // Finalized already? Else, is the executor that must relay it down (the status then says so)?
-    for (const t of await l2.search({ 'finalize_token_deposit.l1_sequence': hop.l1Sequence })) {
-      const r = await apply(t);
-      if (r) return r;
-    }
-    const reason = await executorWaitReason(hop.toChainId);
-    if (reason !== hop.waitReason) return { hop: withWaitReason(hop, reason), forwards: [] };
     return watch(
       windowMs,
       intervalMs,
@@ -258,7 +248,9 @@ export function createChainActivities(dir: ChainDirectory, opts: ChainActivityOp
           const r = await apply(t);
           if (r) return r;
         }
-        return undefined;
+        // Not finalized: is the executor that must relay it down? The status says so (or no longer says so).
+        const reason = await executorWaitReason(hop.toChainId);
+        return reason !== hop.waitReason ? { hop: withWaitReason(hop, reason), forwards: [] } : undefined;
       },
     );
   }
@@ -310,13 +302,11 @@ export function createChainActivities(dir: ChainDirectory, opts: ChainActivityOp
   async function claimProofState(hop: OpWithdrawalHop): Promise<ClaimProofState> {
     const executor = dir.chain(hop.fromChainId)?.executorUrl;
     if (!executor) return 'executor_unknown';
-    try {
-      // Before its output the executor answers output_index 0 and no proofs; a sequence it has not seen, an error.
-      const w = (await restGet(executor, `/withdrawal/${hop.l2Sequence}`)) as { output_index?: number | string } | null;
-      return w && String(w.output_index) === hop.output?.index ? 'ready' : 'proof_pending';
-    } catch (e) {
-      return e instanceof HttpStatusError ? 'proof_pending' : 'executor_unreachable';
-    }
+    // Before its output the executor answers output_index 0 and no proofs; a sequence it has not seen, an error.
+    const r = await executorGet(executor, `/withdrawal/${hop.l2Sequence}`);
+    if ('missing' in r) return r.missing === 'unreachable' ? 'executor_unreachable' : 'proof_pending';
+    const w = r.answer as { output_index?: number | string };
+    return String(w.output_index) === hop.output?.index ? 'ready' : 'proof_pending';
   }
 
   /**

@@ -20,19 +20,24 @@ export function directoryFromRegistry(
   }
   const lzEid = new Map<string, number>();
   for (const d of reg.layerZero) lzEid.set(d.chain_id, d.endpointId);
-  const infos: ChainInfo[] = byId.map((c) => ({
-    chainId: c.chainId,
-    ...(rpcUrls[c.chainId] ? { rpcUrl: rpcUrls[c.chainId] } : {}),
-    ...(c.rest ? { restUrl: c.rest } : {}),
-    ...(c.jsonRpc ? { evmRpcUrl: c.jsonRpc } : {}),
-    ...(c.bech32Prefix ? { bech32Prefix: c.bech32Prefix } : {}),
-    ...(c.txPage ? { explorerTxPage: c.txPage } : {}),
-    ibcChannels: channelIndex.get(c.chainId) ?? {},
-    ...(c.opBridgeId !== undefined && !c.isL1 ? { opBridgeId: c.opBridgeId.toString(), l1ChainId: reg.l1ChainId } : {}),
+  const infos: ChainInfo[] = byId.map((c) => {
     // TRACKING_EXECUTOR_URLS overrides the registry's executor_uri (e.g. a private executor).
-    ...((executorUrls[c.chainId] ?? c.executorUri) ? { executorUrl: executorUrls[c.chainId] ?? c.executorUri } : {}),
-    ...(lzEid.has(c.chainId) ? { lzEid: lzEid.get(c.chainId)! } : {}),
-  }));
+    const executorUrl = executorUrls[c.chainId] ?? c.executorUri;
+    return {
+      chainId: c.chainId,
+      ...(rpcUrls[c.chainId] ? { rpcUrl: rpcUrls[c.chainId] } : {}),
+      ...(c.rest ? { restUrl: c.rest } : {}),
+      ...(c.jsonRpc ? { evmRpcUrl: c.jsonRpc } : {}),
+      ...(c.bech32Prefix ? { bech32Prefix: c.bech32Prefix } : {}),
+      ...(c.txPage ? { explorerTxPage: c.txPage } : {}),
+      ibcChannels: channelIndex.get(c.chainId) ?? {},
+      ...(c.opBridgeId !== undefined && !c.isL1
+        ? { opBridgeId: c.opBridgeId.toString(), l1ChainId: reg.l1ChainId }
+        : {}),
+      ...(executorUrl ? { executorUrl } : {}),
+      ...(lzEid.has(c.chainId) ? { lzEid: lzEid.get(c.chainId)! } : {}),
+    };
+  });
   return staticDirectory(infos);
 }
 

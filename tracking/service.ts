@@ -2,8 +2,7 @@
 // this object satisfies it structurally, so tracking/ imports nothing from api/).
 import { explorerLink, type ChainDirectory } from '../activities/chains.js';
 import type { TrackingProjection } from '../activities/projection.js';
-import { restGet } from '../activities/rpc.js';
-import { HttpStatusError } from '../chain/rpc.js';
+import { executorGet } from '../activities/rpc.js';
 import { claimMessages, parseWithdrawalProof, type ClaimTarget } from '../routing/claim.js';
 import { invalidRequest, unavailableNow, unsupported } from '../routing/errors.js';
 import type { RegistrationStarter } from './starter.js';
@@ -57,18 +56,12 @@ export function createTrackingService(
       const executor = chains.chain(target.l2ChainId)?.executorUrl;
       if (!executor)
         throw unavailableNow(`no OPinit executor is configured for ${target.l2ChainId}`, 'EXECUTOR_UNKNOWN');
-      let raw: unknown;
-      try {
-        raw = await restGet(executor, `/withdrawal/${target.l2Sequence}`);
-      } catch (e) {
-        // It answered with an error: it does not know the withdrawal (yet); no answer at all: it is down.
-        if (e instanceof HttpStatusError)
-          throw unavailableNow(`the executor has no proof for sequence ${target.l2Sequence} yet`, 'PROOF_PENDING');
+      const r = await executorGet(executor, `/withdrawal/${target.l2Sequence}`);
+      if ('missing' in r && r.missing === 'unreachable')
         throw unavailableNow(`the OPinit executor of ${target.l2ChainId} did not answer`, 'EXECUTOR_UNREACHABLE');
-      }
-      if (raw === null)
+      if ('missing' in r)
         throw unavailableNow(`the executor has no proof for sequence ${target.l2Sequence} yet`, 'PROOF_PENDING');
-      return claimMessages(parseWithdrawalProof(raw), target, signer);
+      return claimMessages(parseWithdrawalProof(r.answer), target, signer);
     },
   };
 }
