@@ -388,6 +388,31 @@ export function withdrawalTx(v: {
   );
 }
 
+/**
+ * An ophost tx on L1 built on the recorded deposit's envelope: its `tx` events, the `message` event of `typeUrl`
+ * sent by `sender`, and one event of `type` with `attributes` in the order given (the chain's order), then
+ * `msg_index`. `message` is the tx body's message JSON.
+ */
+function ophostTx(
+  typeUrl: string,
+  sender: string,
+  type: string,
+  attributes: [string, string][],
+  message: Record<string, unknown>,
+): TxInput {
+  const base = RECORDED.deposit();
+  const attr = (key: string, value: string) => ({ key, value, index: true });
+  const events: AbciEvent[] = [
+    ...base.events.filter((e) => e.type === 'tx' || (e.type === 'message' && e.attributes.length === 1)),
+    {
+      type: 'message',
+      attributes: [attr('action', typeUrl), attr('sender', sender), attr('module', 'ophost'), attr('msg_index', '0')],
+    },
+    { type, attributes: [...attributes.map(([k, v]) => attr(k, v)), attr('msg_index', '0')] },
+  ];
+  return txFrom(base, events, { messages: [{ '@type': typeUrl, ...message }] });
+}
+
 /** The executor's MsgProposeOutput on L1: the `propose_output` event that covers withdrawals up to `l2BlockNumber`. */
 export function proposeOutputTx(v: {
   bridgeId: string;
@@ -397,43 +422,25 @@ export function proposeOutputTx(v: {
   l2BlockNumber: string;
   proposer: string;
 }): TxInput {
-  const base = RECORDED.deposit();
-  const attr = (key: string, value: string) => ({ key, value, index: true });
-  const events: AbciEvent[] = [
-    ...base.events.filter((e) => e.type === 'tx' || (e.type === 'message' && e.attributes.length === 1)),
-    {
-      type: 'message',
-      attributes: [
-        attr('action', '/opinit.ophost.v1.MsgProposeOutput'),
-        attr('sender', v.proposer),
-        attr('module', 'ophost'),
-        attr('msg_index', '0'),
-      ],
-    },
-    {
-      type: 'propose_output',
-      attributes: [
-        attr('proposer', v.proposer),
-        attr('bridge_id', v.bridgeId),
-        attr('output_index', v.outputIndex),
-        attr('l2_block_number', v.l2BlockNumber),
-        attr('output_root', v.outputRoot),
-        attr('msg_index', '0'),
-      ],
-    },
-  ];
-  return txFrom(base, events, {
-    messages: [
-      {
-        '@type': '/opinit.ophost.v1.MsgProposeOutput',
-        proposer: v.proposer,
-        bridge_id: v.bridgeId,
-        output_index: v.outputIndex,
-        l2_block_number: v.l2BlockNumber,
-        output_root: Buffer.from(v.outputRoot, 'hex').toString('base64'),
-      },
+  return ophostTx(
+    '/opinit.ophost.v1.MsgProposeOutput',
+    v.proposer,
+    'propose_output',
+    [
+      ['proposer', v.proposer],
+      ['bridge_id', v.bridgeId],
+      ['output_index', v.outputIndex],
+      ['l2_block_number', v.l2BlockNumber],
+      ['output_root', v.outputRoot],
     ],
-  });
+    {
+      proposer: v.proposer,
+      bridge_id: v.bridgeId,
+      output_index: v.outputIndex,
+      l2_block_number: v.l2BlockNumber,
+      output_root: Buffer.from(v.outputRoot, 'hex').toString('base64'),
+    },
+  );
 }
 
 /** User claim MsgFinalizeTokenWithdrawal on L1 (attribute list of docs/tracking.md, step 4). */
@@ -447,46 +454,23 @@ export function finalizeWithdrawalTx(v: {
   l2Denom: string;
   amount: string;
 }): TxInput {
-  const base = RECORDED.deposit();
   const sender = v.to;
-  const attr = (key: string, value: string) => ({ key, value, index: true });
-  const events: AbciEvent[] = [
-    ...base.events.filter((e) => e.type === 'tx' || (e.type === 'message' && e.attributes.length === 1)),
-    {
-      type: 'message',
-      attributes: [
-        attr('action', '/opinit.ophost.v1.MsgFinalizeTokenWithdrawal'),
-        attr('sender', sender),
-        attr('module', 'ophost'),
-        attr('msg_index', '0'),
-      ],
-    },
-    {
-      type: 'finalize_token_withdrawal',
-      attributes: [
-        attr('bridge_id', v.bridgeId),
-        attr('output_index', v.outputIndex),
-        attr('l2_sequence', v.l2Sequence),
-        attr('from', v.from),
-        attr('to', v.to),
-        attr('l1_denom', v.l1Denom),
-        attr('l2_denom', v.l2Denom),
-        attr('amount', v.amount),
-        attr('msg_index', '0'),
-      ],
-    },
-  ];
-  return txFrom(base, events, {
-    messages: [
-      {
-        '@type': '/opinit.ophost.v1.MsgFinalizeTokenWithdrawal',
-        sender,
-        bridge_id: v.bridgeId,
-        output_index: v.outputIndex,
-        sequence: v.l2Sequence,
-      },
+  return ophostTx(
+    '/opinit.ophost.v1.MsgFinalizeTokenWithdrawal',
+    sender,
+    'finalize_token_withdrawal',
+    [
+      ['bridge_id', v.bridgeId],
+      ['output_index', v.outputIndex],
+      ['l2_sequence', v.l2Sequence],
+      ['from', v.from],
+      ['to', v.to],
+      ['l1_denom', v.l1Denom],
+      ['l2_denom', v.l2Denom],
+      ['amount', v.amount],
     ],
-  });
+    { sender, bridge_id: v.bridgeId, output_index: v.outputIndex, sequence: v.l2Sequence },
+  );
 }
 
 export function failedTx(): TxInput {
