@@ -370,7 +370,8 @@ function optionalJson(file: string): unknown {
 
 /**
  * The registry a deployment routes over: mainnet (current + removed mainnets), testnet, or a custom file
- * (a JSON bundle `{network, chains:[{chain, assetlist}], layerzero?}` or a folder laid out like config/registry/mainnets).
+ * (a JSON bundle `{network, chains:[{chain, assetlist}], layerzero?}` or a folder laid out like config/registry/mainnets,
+ * optionally with `layerzero.json` and `erc20.json` beside the chain folders).
  */
 export function loadRouterRegistry(config: RouterNetworkConfig, configDir = CONFIG_DIR): Registry {
   const reg = path.join(configDir, 'registry');
@@ -394,7 +395,12 @@ export function loadRouterRegistry(config: RouterNetworkConfig, configDir = CONF
   if (!file) throw new RegistryError('registry: ROUTER_REGISTRY_FILE is required when ROUTER_NETWORK=custom');
   if (!existsSync(file)) throw new RegistryError(`registry: ROUTER_REGISTRY_FILE ${file} does not exist`);
   if (statSync(file).isDirectory())
-    return buildRegistry('custom', readRegistryDirs([{ dir: file }]), optionalJson(path.join(file, 'layerzero.json')));
+    return buildRegistry(
+      'custom',
+      readRegistryDirs([{ dir: file }]),
+      optionalJson(path.join(file, 'layerzero.json')),
+      optionalJson(path.join(file, 'erc20.json')),
+    );
   const bundle = bundleSchema.safeParse(readJson(file));
   if (!bundle.success) throw zodLine(file, bundle.error);
   return buildRegistry(

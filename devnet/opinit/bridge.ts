@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { Any } from 'cosmjs-types/google/protobuf/any';
+import { Contract, JsonRpcProvider, getAddress } from 'ethers';
 import type { DevAccount } from '../minievm/accounts.js';
 import { buildSignedTx } from '../minievm/cosmos-tx.js';
 import {
@@ -161,18 +162,99 @@ export class OpinitDevnet {
     return { txHash: signed.txHash, code: r.code, log: r.log };
   }
 
+  /**
+   * minievm's decimal wrapper (deployed at genesis) and the tokens of `l2Denom` it converts between: the ERC20 the
+   * chain made for the bridged denom (it exists from the denom's first deposit on) and the 18-decimal token
+   * `toLocal` mints, at the address the wrapper itself computes.
+   */
+  async decimalWrapper(l2Denom: string, decimals: number): Promise<{ wrapper: string; remote: string; local: string }> {
+    const rest = this.l2.rest;
+    const { address: wrapper } = await getJson<{ address: string }>(`${rest}/minievm/evm/v1/contracts/erc20_wrapper`);
+    const { address: remote } = await getJson<{ address: string }>(
+      `${rest}/minievm/evm/v1/contracts/by_denom?denom=${encodeURIComponent(l2Denom)}`,
+    );
+    const evm = this.evm();
+    const token = new Contract(
+      remote,
+      ['function name() view returns (string)', 'function symbol() view returns (string)'],
+      evm,
+    );
+    const w = new Contract(
+      wrapper,
+      ['function getToLocalERC20Address(string,string,string,uint8) view returns (address)'],
+      evm,
+    );
+    const local = (await w.getFunction('getToLocalERC20Address')(
+      l2Denom,
+      await token.getFunction('name')(),
+      await token.getFunction('symbol')(),
+      decimals,
+    )) as string;
+    return { wrapper: getAddress(wrapper), remote: getAddress(remote), local: getAddress(local) };
+  }
+
+  /** ERC20 balance on the L2 (JSON-RPC eth_call); 0 while the token is not deployed yet (the wrapper deploys on use). */
+  async erc20Balance(token: string, holder: string): Promise<bigint> {
+    const evm = this.evm();
+    if ((await evm.getCode(token)) === '0x') return 0n;
+    const c = new Contract(token, ['function balanceOf(address) view returns (uint256)'], evm);
+    return (await c.getFunction('balanceOf')(holder)) as bigint;
+  }
+
+  private evm(): JsonRpcProvider {
+    return new JsonRpcProvider(this.l2.evmRpc, undefined, { staticNetwork: true });
+  }
+
+  /**
+   * Signs /op-hook's messages as the L2 tx a wallet would sign (never broadcast: the bridge runs it when the
+   * deposit finalizes) and returns it base64, for /v2/fungible/msgs' signed_op_hook. The chain checks the
+   * signature against the signer's account sequence at that moment; `sequenceAhead` signs for a later one, which
+   * is what a wallet produces when another L2 tx of the same account lands first.
+   */
+  async signHook(
+    account: DevAccount,
+    hook: { chain_id: string; hook: { msg: string; msg_type_url: string }[] },
+    sequenceAhead = 0,
+  ): Promise<string> {
+    const ep = this.endpoints(hook.chain_id);
+    const acc = await fetchAccount(ep, account.bech32);
+    const signed = buildSignedTx(
+      {
+        account,
+        chainId: hook.chain_id,
+        accountNumber: acc.accountNumber,
+        sequence: acc.sequence + BigInt(sequenceAhead),
+      },
+      hook.hook.map(opinitMsgAny),
+      { amount: [], gasLimit: 1_000_000 },
+      '',
+      'keccak',
+    );
+    return Buffer.from(signed.txBytes).toString('base64');
+  }
+
   /** Sign and broadcast a cosmos_tx of the router (/v2/fungible/msgs, /v2/tx/claim_msgs). */
   signRouterTx(account: DevAccount, tx: { chain_id: string; msgs: { msg: string; msg_type_url: string }[] }) {
     return this.signAndBroadcast(tx.chain_id, account, tx.msgs.map(opinitMsgAny));
   }
 }
 
+/** A decimal-wrapped ERC20 of the bridged INIT on the L2, reached by a deposit with an op-hook. */
+export interface WrappedInit {
+  /** The wrapper contract (`toLocal`). */
+  wrapper: string;
+  /** The ERC20 the chain made for the bridged denom (the op-hook approves the wrapper on it). */
+  remote: string;
+  /** The 18-decimal token the wrapper mints: the asset's denom is `evm/<address>`. */
+  local: string;
+}
+
 /**
  * The router registry of this bridge, in the upstream registry's layout (ROUTER_NETWORK=custom): the L1 with its
  * uinit, the L2 (minievm, bridge id, executor_uri, op_denoms) with its umin and the bridged uinit under the L2
- * denom the chain derives. Returns the folder.
+ * denom the chain derives, and, once known, the wrapped INIT with its `erc20.json` row. Returns the folder.
  */
-export function writeOpinitRegistry(env: OpinitEnv, dir: string): string {
+export function writeOpinitRegistry(env: OpinitEnv, dir: string, wrapped?: WrappedInit): string {
   const explorer = 'https://scan.devnet.local';
   const common = (id: string) => ({
     chain_id: id,
@@ -185,15 +267,30 @@ export function writeOpinitRegistry(env: OpinitEnv, dir: string): string {
   const fee = (denom: string) => ({
     fee_tokens: [{ denom, fixed_min_gas_price: 0, low_gas_price: 0, average_gas_price: 0, high_gas_price: 0 }],
   });
-  const asset = (denom: string, symbol: string, description: string, extra: Record<string, unknown> = {}) => ({
+  // INIT has 6 decimals on both chains, as on the real networks; the wrapped INIT has 18.
+  const asset = (
+    denom: string,
+    symbol: string,
+    description: string,
+    extra: Record<string, unknown> = {},
+    decimals = 6,
+  ) => ({
     description,
-    denom_units: [{ denom, exponent: 0 }],
+    denom_units: [
+      { denom, exponent: 0 },
+      { denom: symbol, exponent: decimals },
+    ],
     base: denom,
-    display: denom,
+    display: symbol,
     name: symbol,
     symbol,
     ...extra,
   });
+  const bridged = {
+    type: 'op',
+    counterparty: { chain_id: env.L1_CHAIN_ID, base_denom: 'uinit' },
+    chain: { bridge_id: env.BRIDGE_ID },
+  };
   const files: Record<string, { chain: unknown; assetlist: unknown }> = {
     [env.L1_CHAIN_ID]: {
       chain: {
@@ -227,14 +324,29 @@ export function writeOpinitRegistry(env: OpinitEnv, dir: string): string {
         assets: [
           asset('umin', 'MIN', `native MIN of ${env.L2_CHAIN_ID}`),
           asset(env.L2_DENOM_UINIT, 'INIT', `INIT of ${env.L1_CHAIN_ID} over OPinit bridge ${env.BRIDGE_ID}`, {
-            traces: [
-              {
-                type: 'op',
-                counterparty: { chain_id: env.L1_CHAIN_ID, base_denom: 'uinit' },
-                chain: { bridge_id: env.BRIDGE_ID },
-              },
-            ],
+            traces: [bridged],
           }),
+          ...(wrapped
+            ? [
+                asset(
+                  `evm/${wrapped.local.slice(2)}`,
+                  'WINIT',
+                  `INIT of ${env.L1_CHAIN_ID} over OPinit bridge ${env.BRIDGE_ID}, wrapped to 18 decimals`,
+                  {
+                    address: wrapped.local,
+                    traces: [
+                      bridged,
+                      {
+                        type: 'wrapped',
+                        counterparty: { chain_id: env.L2_CHAIN_ID, base_denom: env.L2_DENOM_UINIT },
+                        chain: { contract: wrapped.wrapper },
+                      },
+                    ],
+                  },
+                  18,
+                ),
+              ]
+            : []),
         ],
       },
     },
@@ -243,6 +355,10 @@ export function writeOpinitRegistry(env: OpinitEnv, dir: string): string {
     mkdirSync(path.join(dir, name), { recursive: true });
     writeFileSync(path.join(dir, name, 'chain.json'), `${JSON.stringify(f.chain, null, 2)}\n`);
     writeFileSync(path.join(dir, name, 'assetlist.json'), `${JSON.stringify(f.assetlist, null, 2)}\n`);
+  }
+  if (wrapped) {
+    const rows = [{ chain_id: env.L2_CHAIN_ID, denom: env.L2_DENOM_UINIT, address: wrapped.remote }];
+    writeFileSync(path.join(dir, 'erc20.json'), `${JSON.stringify(rows, null, 2)}\n`);
   }
   return dir;
 }

@@ -4,12 +4,15 @@
 import { BinaryWriter } from 'cosmjs-types/binary';
 import { Coin } from 'cosmjs-types/cosmos/base/v1beta1/coin';
 import type { Any } from 'cosmjs-types/google/protobuf/any';
+import { MsgCall } from '@initia/initia.proto/minievm/evm/v1/tx.js';
 
 export const OPINIT_TYPE_URL = {
   deposit: '/opinit.ophost.v1.MsgInitiateTokenDeposit',
   withdraw: '/opinit.opchild.v1.MsgInitiateTokenWithdrawal',
   finalizeWithdrawal: '/opinit.ophost.v1.MsgFinalizeTokenWithdrawal',
 } as const;
+
+export const EVM_CALL_TYPE_URL = '/minievm.evm.v1.MsgCall';
 
 type JsonCoin = { denom: string; amount: string };
 const b64 = (s: string) => Uint8Array.from(Buffer.from(s, 'base64'));
@@ -77,7 +80,23 @@ function finalizeWithdrawal(m: {
   return w.finish();
 }
 
-/** The router's `{msg, msg_type_url}` (JSON) → protobuf Any, for the three OPinit messages. */
+/** minievm's MsgCall from the JSON /op-hook returns (its snake_case proto field names). */
+function evmCall(m: {
+  sender: string;
+  contract_addr: string;
+  input: string;
+  value?: string;
+  access_list?: unknown[];
+  auth_list?: unknown[];
+}): Uint8Array {
+  if ((m.access_list?.length ?? 0) > 0 || (m.auth_list?.length ?? 0) > 0)
+    throw new Error('MsgCall with an access or auth list: not produced by /op-hook, not encoded here');
+  return MsgCall.encode(
+    MsgCall.fromPartial({ sender: m.sender, contractAddr: m.contract_addr, input: m.input, value: m.value ?? '0' }),
+  ).finish();
+}
+
+/** The router's `{msg, msg_type_url}` (JSON) → protobuf Any: the three OPinit messages and an op-hook's MsgCall. */
 export function opinitMsgAny(m: { msg: string; msg_type_url: string }): Any {
   const json = JSON.parse(m.msg);
   switch (m.msg_type_url) {
@@ -87,7 +106,9 @@ export function opinitMsgAny(m: { msg: string; msg_type_url: string }): Any {
       return { typeUrl: m.msg_type_url, value: withdraw(json) };
     case OPINIT_TYPE_URL.finalizeWithdrawal:
       return { typeUrl: m.msg_type_url, value: finalizeWithdrawal(json) };
+    case EVM_CALL_TYPE_URL:
+      return { typeUrl: m.msg_type_url, value: evmCall(json) };
     default:
-      throw new Error(`not an OPinit token message: ${m.msg_type_url}`);
+      throw new Error(`not an OPinit token message or an op-hook call: ${m.msg_type_url}`);
   }
 }

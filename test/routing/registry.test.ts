@@ -1,6 +1,6 @@
 // Registry loading: the shipped networks, channel pairing, and clear start-up errors for bad custom files.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -65,6 +65,20 @@ describe('custom registry files fail at start-up with one clear line', () => {
       ROUTER_REGISTRY_FILE: path.join(CONFIG_DIR, 'registry', 'testnets'),
     });
     expect(reg.l1ChainId).toBe('initiation-2');
+  });
+  it('a folder reads the ERC20 contracts of op-hooks from its erc20.json', () => {
+    const dir = mkdtempSync(path.join(tmp, 'folder-'));
+    for (const [name, files] of Object.entries({ initia: l1, echelon }))
+      for (const [file, body] of Object.entries({ 'chain.json': files.chain, 'assetlist.json': files.assetlist })) {
+        mkdirSync(path.join(dir, name), { recursive: true });
+        writeFileSync(path.join(dir, name, file), JSON.stringify(body));
+      }
+    const row = { chain_id: 'echelon-1', denom: 'l2/abc', address: '0x41Dda9c5f6937146Ae4b4A6f99f37F75d5420AeB' };
+    writeFileSync(path.join(dir, 'erc20.json'), JSON.stringify([row]));
+    const reg = loadRouterRegistry({ ROUTER_NETWORK: 'custom', ROUTER_REGISTRY_FILE: dir });
+    expect(reg.erc20.get('echelon-1')?.get('l2/abc')).toBe(row.address);
+    writeFileSync(path.join(dir, 'erc20.json'), JSON.stringify([{ ...row, address: 'nope' }]));
+    expect(() => loadRouterRegistry({ ROUTER_NETWORK: 'custom', ROUTER_REGISTRY_FILE: dir })).toThrow(/erc20/);
   });
   const cases: [string, () => unknown, RegExp][] = [
     [

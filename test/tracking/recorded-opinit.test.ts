@@ -14,6 +14,7 @@ import {
   withdrawalFinalized,
 } from '../../workflows/evidence.js';
 import type { OpDepositHop, OpWithdrawalHop } from '../../workflows/model.js';
+import { statusDocument } from '../../workflows/status.js';
 import { asTx, attr, keysOf, recordedResolver, shape, type CometTx } from '../support/recorded-answers.js';
 
 const dir = path.join(__dirname, '../fixtures/opinit-devnet');
@@ -26,6 +27,9 @@ const real = {
   withdrawal: first('l2-tx-search-initiate-token-withdrawal.json'),
   propose: first('l1-tx-search-propose-output.json'),
   claim: first('l1-tx-search-finalize-token-withdrawal.json'),
+  hookDeposit: first('l1-tx-search-initiate-token-deposit-hook.json'),
+  hookOk: first('l2-tx-search-finalize-token-deposit-hook-ok.json'),
+  hookFailed: first('l2-tx-search-finalize-token-deposit-hook-failed.json'),
 };
 const L1 = 'opinit-l1-1';
 const L2 = 'opinit-l2-1';
@@ -60,6 +64,38 @@ describe('hop machines on the recorded real OPinit txs', () => {
     const done = withdrawalFinalized(hop!, asTx(L1, real.claim), resolver);
     expect(done?.state).toBe('OPINIT_TRANSFER_RECEIVED');
     expect(done?.receiveTx?.txHash).toBe(real.claim.hash);
+  });
+});
+
+describe('op-hook deposits on the recorded real bridge', () => {
+  const finished = (hop: OpDepositHop) =>
+    statusDocument({ chainId: L1, txHash: 'H', phase: 'finished', hops: [hop], version: 2 });
+
+  it('the hook ran: finalized, success, the L2 tx as its receive tx', () => {
+    const [hop] = deriveHops(asTx(L1, real.hookDeposit), resolver) as OpDepositHop[];
+    expect(attr(real.hookDeposit.tx_result.events, 'initiate_token_deposit', 'data')).toMatch(/^[0-9a-f]{200,}$/);
+    const done = depositFinalized(hop!, asTx(L2, real.hookOk), resolver)!;
+    expect(done).toMatchObject({ state: 'OPINIT_TRANSFER_RECEIVED', success: true });
+    expect(finished(done).state).toBe('STATE_COMPLETED_SUCCESS');
+  });
+
+  it('the hook failed: an error the chain names, the INIT released unwrapped on L2 (no refund to L1)', () => {
+    // The failed deposit's own L1 tx is not recorded: its hop is the hook deposit's with the failed one's sequence.
+    const [hop] = deriveHops(asTx(L1, real.hookDeposit), resolver) as OpDepositHop[];
+    const l1Sequence = attr(real.hookFailed.tx_result.events, 'finalize_token_deposit', 'l1_sequence')!;
+    const done = depositFinalized({ ...hop!, l1Sequence, amount: '1500000' }, asTx(L2, real.hookFailed), resolver)!;
+    const reason = attr(real.hookFailed.tx_result.events, 'finalize_token_deposit', 'reason')!;
+    expect(reason).toMatch(/^hook failed; Failed to run AnteHandler: account sequence mismatch/);
+    expect(done).toMatchObject({ state: 'OPINIT_TRANSFER_RECEIVED', success: false, reason });
+    const d = finished(done);
+    expect(d.state).toBe('STATE_COMPLETED_ERROR');
+    expect(d.error).toEqual({ message: reason, type: 'STATUS_ERROR_TRANSFER', details: null });
+    expect(d.transfer_asset_release).toEqual({
+      chain_id: L2,
+      denom: attr(real.hookFailed.tx_result.events, 'finalize_token_deposit', 'denom'),
+      amount: '1500000',
+      released: true,
+    });
   });
 });
 
@@ -124,6 +160,20 @@ describe('simnet OPinit answers vs the recorded real bridge', () => {
       { ...resolver, l1Of: () => ({ l1ChainId: SIM.l1, bridgeId: bridge }) },
     ) as OpWithdrawalHop[];
     expect(coveringCandidates(hop!, [asTx(SIM.l1, prop)]).map((c) => c.index)).toEqual([index]);
+  });
+
+  it('a failed op-hook: the finalize_token_deposit event has the real attribute keys and reason form', async () => {
+    const dep = net.deposit({ l2: SIM.evm, outcome: 'hookFail' });
+    const depTx = (await search(SIM.l1, `tx.hash='${dep.txHash}'`)).result.txs[0]!;
+    const l1Seq = attr(depTx.tx_result.events, 'initiate_token_deposit', 'l1_sequence');
+    const fin = (await search(SIM.evm, `finalize_token_deposit.l1_sequence='${l1Seq}'`)).result.txs[0]!;
+    const type = 'finalize_token_deposit';
+    expect(keysOf(fin.tx_result.events, type)).toEqual(keysOf(real.hookFailed.tx_result.events, type));
+    expect(attr(fin.tx_result.events, type, 'success')).toBe('false');
+    const form = (r: string) => r.replace(/expected \d+, got \d+/, 'expected N, got M');
+    expect(form(attr(fin.tx_result.events, type, 'reason')!)).toBe(
+      form(attr(real.hookFailed.tx_result.events, type, 'reason')!),
+    );
   });
 
   it('L1 REST bridge and the executor’s withdrawal answers have the real field sets', async () => {

@@ -19,7 +19,7 @@ import { createTrackingRoutes } from '../../../api/router/tracking/index.js';
 import { createStore, type Store } from '../../../clickhouse/client.js';
 import { deriveDevAccount } from '../../../devnet/minievm/accounts.js';
 import { getJson, waitForCosmosTx } from '../../../devnet/minievm/node-client.js';
-import { OpinitDevnet, writeOpinitRegistry } from '../../../devnet/opinit/bridge.js';
+import { OpinitDevnet, type WrappedInit, writeOpinitRegistry } from '../../../devnet/opinit/bridge.js';
 import { createLogger } from '../../../platform/log.js';
 import { loadRouterRegistry, type Registry } from '../../../routing/registry.js';
 import { startTracking, type Tracking } from '../../../tracking/index.js';
@@ -81,7 +81,14 @@ async function waitStatus(
 const op = (d: Doc): Doc => d.transfer_sequence?.[0]?.op_init_transfer ?? {};
 
 /** route → msgs → sign → broadcast → track, as a client does; returns the source tx hash. */
-async function transfer(from: string, fromDenom: string, to: string, toDenom: string, amount: string): Promise<string> {
+async function transfer(
+  from: string,
+  fromDenom: string,
+  to: string,
+  toDenom: string,
+  amount: string,
+  hook?: (routeReq: Doc) => Promise<string>,
+): Promise<string> {
   const routeReq = {
     amount_in: amount,
     source_asset_chain_id: from,
@@ -93,8 +100,10 @@ async function transfer(from: string, fromDenom: string, to: string, toDenom: st
   expect(route.status, JSON.stringify(route.body)).toBe(200);
   expect(route.body.operations).toHaveLength(1);
   expect(route.body.operations[0].op_init_transfer).toMatchObject({ from_chain_id: from, to_chain_id: to });
+  expect(route.body.required_op_hook).toBe(hook !== undefined);
   const msgs = await http('POST', '/v2/fungible/msgs', {
     ...routeReq,
+    ...(hook ? { signed_op_hook: { signer: user.bech32, hook: await hook(routeReq) } } : {}),
     address_list: [user.bech32, user.bech32],
     operations: route.body.operations,
     slippage_tolerance_percent: '1',
@@ -159,6 +168,13 @@ async function startMainJob(): Promise<void> {
       },
     },
   });
+  server = await listen(createRouterApp({ registry, tracking: createTrackingRoutes(tracking.service) }), 0);
+  url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+}
+
+/** The router alone, started again over a new registry (as an operator's registry update does); tracking runs on. */
+async function restartRouter(): Promise<void> {
+  await closeServer(server);
   server = await listen(createRouterApp({ registry, tracking: createTrackingRoutes(tracking.service) }), 0);
   url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
 }
@@ -409,5 +425,97 @@ describe('real OPinit bridge (initiad L1, minievm L2, opinitd executor)', () => 
     await startMainJob();
     await claimAndFinish(txHash, seen);
     await expectProjectionWhole(txHash);
+  });
+
+  // Deposits with an op-hook, into the wrapped INIT. Last in this file: the stock hook wraps the receiver's whole
+  // balance of the bridged INIT, which the withdrawals above spend.
+  describe('deposits with an op-hook (route with required_op_hook → /op-hook → signed hook → /msgs)', () => {
+    let wrapped: WrappedInit;
+    let winit = '';
+
+    /** /op-hook for this route, signed by the L2 receiver as a wallet does (`sequenceAhead`: see signHook). */
+    const signedHook = (sequenceAhead: number) => async (routeReq: Doc) => {
+      const hook = await http('POST', '/op-hook', {
+        source_address: user.bech32,
+        source_asset_chain_id: routeReq.source_asset_chain_id,
+        source_asset_denom: routeReq.source_asset_denom,
+        dest_address: user.bech32,
+        dest_asset_chain_id: routeReq.dest_asset_chain_id,
+        dest_asset_denom: routeReq.dest_asset_denom,
+      });
+      expect(hook.status, JSON.stringify(hook.body)).toBe(200);
+      expect(hook.body.chain_id).toBe(L2);
+      return net.signHook(user, hook.body as never, sequenceAhead);
+    };
+
+    /** The L2 finalize_token_deposit event of a deposit, as the node reports it. */
+    async function finalizeEvent(txHash: string): Promise<Record<string, string>> {
+      const src = await waitForCosmosTx(net.l1, txHash);
+      const l1Sequence = attr(src.tx_result.events ?? [], 'initiate_token_deposit', 'l1_sequence');
+      const [tx] = await net.txSearch(L2, `finalize_token_deposit.l1_sequence='${l1Sequence}'`);
+      const e = tx!.tx_result.events!.find((x) => x.type === 'finalize_token_deposit')!;
+      return { hash: tx!.hash, ...Object.fromEntries(e.attributes.map((a) => [a.key, a.value])) };
+    }
+
+    beforeAll(async () => {
+      // The bridged denom's ERC20 exists since the first deposit above; the wrapped token's address is the one
+      // the wrapper computes. The operator adds the wrapped asset to the registry, and the router reloads it.
+      wrapped = await net.decimalWrapper(net.env.L2_DENOM_UINIT, 6);
+      winit = `evm/${wrapped.local.slice(2)}`;
+      writeOpinitRegistry(net.env, registryDir, wrapped);
+      registry = loadRouterRegistry({ ROUTER_NETWORK: 'custom', ROUTER_REGISTRY_FILE: registryDir });
+      await restartRouter();
+    }, 60_000);
+
+    it('a hook that fails on L2 (signed for a later sequence): error, the INIT minted to the receiver unwrapped', async () => {
+      const before = await net.balance(L2, user.bech32, net.env.L2_DENOM_UINIT);
+      const wrappedBefore = await net.erc20Balance(wrapped.local, user.evmAddress);
+      const txHash = await transfer(L1, 'uinit', L2, winit, '1500000', signedHook(1));
+      const seen: Doc[] = [];
+      const done = await waitStatus(L1, txHash, terminal, seen);
+      const event = await finalizeEvent(txHash);
+      expect(event.success).toBe('false');
+      expect(event.reason).toMatch(/^hook failed; /);
+      expect(done.state).toBe('STATE_COMPLETED_ERROR');
+      expect(op(done)).toMatchObject({ state: 'OPINIT_TRANSFER_RECEIVED', phase: 'failed' });
+      expect(op(done).txs.receive_tx.tx_hash).toBe(event.hash);
+      expect(done.error).toMatchObject({ type: 'STATUS_ERROR_TRANSFER', message: event.reason });
+      // The deposit itself succeeded: the bridged INIT is the receiver's on L2, nothing is refunded to L1.
+      expect(done.transfer_asset_release).toEqual({
+        chain_id: L2,
+        denom: net.env.L2_DENOM_UINIT,
+        amount: '1500000',
+        released: true,
+      });
+      expect((await net.balance(L2, user.bech32, net.env.L2_DENOM_UINIT)) - before).toBe(1_500_000n);
+      expect(await net.erc20Balance(wrapped.local, user.evmAddress)).toBe(wrappedBefore);
+      // pending was never shown as failed before the chain said so
+      expect(seen.filter((d) => !terminal(d)).map((d) => d.state)).not.toContain('STATE_PENDING_ERROR');
+    });
+
+    it('a hook that succeeds: the deposit lands wrapped to 18 decimals, as the route quoted', async () => {
+      const before = await net.balance(L2, user.bech32, net.env.L2_DENOM_UINIT);
+      const wrappedBefore = await net.erc20Balance(wrapped.local, user.evmAddress);
+      const route = await http('POST', '/v2/fungible/route', {
+        amount_in: '2000000',
+        source_asset_chain_id: L1,
+        source_asset_denom: 'uinit',
+        dest_asset_chain_id: L2,
+        dest_asset_denom: winit,
+      });
+      expect(route.body.amount_out).toBe('2000000000000000000');
+      const txHash = await transfer(L1, 'uinit', L2, winit, '2000000', signedHook(0));
+      const done = await waitStatus(L1, txHash, terminal);
+      const event = await finalizeEvent(txHash);
+      expect(event.success).toBe('true');
+      expect(done.state).toBe('STATE_COMPLETED_SUCCESS');
+      expect(op(done)).toMatchObject({ state: 'OPINIT_TRANSFER_RECEIVED', phase: 'finalized' });
+      expect(op(done).txs.receive_tx.tx_hash).toBe(event.hash);
+      // The stock hook wraps min(allowance, balance): the receiver's whole bridged INIT, this deposit included.
+      expect(await net.balance(L2, user.bech32, net.env.L2_DENOM_UINIT)).toBe(0n);
+      expect((await net.erc20Balance(wrapped.local, user.evmAddress)) - wrappedBefore).toBe(
+        (before + 2_000_000n) * 10n ** 12n,
+      );
+    });
   });
 });
