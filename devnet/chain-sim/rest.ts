@@ -6,8 +6,12 @@ export interface RestAnswer {
   status: number;
   body: string;
 }
+/** What a REST request says beside its path: the state height (`x-cosmos-block-height`), when given. */
+export interface RestContext {
+  height?: number;
+}
 /** Handler of an extra GET route: returns a JSON-serialisable body, a full answer, or undefined for 404. */
-export type RestHandler = (match: RegExpExecArray, query: URLSearchParams) => unknown;
+export type RestHandler = (match: RegExpExecArray, query: URLSearchParams, ctx: RestContext) => unknown;
 export interface RestRoute {
   pattern: RegExp;
   handler: RestHandler;
@@ -86,12 +90,18 @@ function validatorJson(v: SimChainSource['validators'][number]): unknown {
   };
 }
 
-export function restGet(source: SimChainSource, path: string, q: URLSearchParams, extra: RestRoute[]): RestAnswer {
+export function restGet(
+  source: SimChainSource,
+  path: string,
+  q: URLSearchParams,
+  extra: RestRoute[],
+  ctx: RestContext = {},
+): RestAnswer {
   // Caller routes first, so a sample chain can serve recorded answers for paths it knows better.
   for (const r of extra) {
     const m = r.pattern.exec(path);
     if (!m) continue;
-    const out = r.handler(m, q);
+    const out = r.handler(m, q, ctx);
     if (out === undefined) continue;
     if (out && typeof out === 'object' && 'status' in out && 'body' in out) return out as RestAnswer;
     return json(200, out);

@@ -73,8 +73,8 @@ export interface ChainServer {
   restUrl: string;
   evmUrl?: string;
   faults: Faults;
-  /** Extra REST GET route; string patterns match the exact path. */
-  registerGet(pattern: string | RegExp, handler: RestHandler): void;
+  /** Extra REST GET route; string patterns match the exact path. `first`: tried before the routes registered so far. */
+  registerGet(pattern: string | RegExp, handler: RestHandler, opts?: { first?: boolean }): void;
   registerEthCall(handler: EthCallHandler): void;
   /** Requests served, by protocol. */
   stats: { comet: number; rest: number; evm: number };
@@ -213,7 +213,7 @@ export async function startChainServer(source: SimChainSource, opts: ChainServer
     send(res, 200, one.body);
   };
 
-  const handleGet = (url: URL, res: http.ServerResponse): void => {
+  const handleGet = (url: URL, req: http.IncomingMessage, res: http.ServerResponse): void => {
     const method = url.pathname.slice(1);
     if (COMET_URI_METHODS.has(method)) {
       stats.comet++;
@@ -232,7 +232,10 @@ export async function startChainServer(source: SimChainSource, opts: ChainServer
     const m = /^\/cosmos\/(?:tx\/v1beta1\/txs\/block|base\/tendermint\/v1beta1\/blocks)\/(\d{1,16})$/.exec(
       url.pathname,
     );
-    const out = restGet(source, url.pathname, url.searchParams, extraRoutes);
+    // The state height a REST client asks for (gRPC-gateway's header); absent = the latest.
+    const h = req.headers['x-cosmos-block-height'];
+    const height = /^\d{1,16}$/.test(String(h ?? '')) ? Number(h) : undefined;
+    const out = restGet(source, url.pathname, url.searchParams, extraRoutes, { height });
     if (m && applyFault(res, [Number(m[1])], 'rest', out.body)) return;
     send(res, out.status, out.body);
   };
@@ -247,7 +250,7 @@ export async function startChainServer(source: SimChainSource, opts: ChainServer
     }
     if (req.method === 'GET') {
       try {
-        handleGet(url, res);
+        handleGet(url, req, res);
       } catch (e) {
         // A malformed escape in a query is the caller's fault; anything else (e.g. a registered route throwing) is ours.
         const bad = e instanceof URIError;
@@ -319,10 +322,11 @@ export async function startChainServer(source: SimChainSource, opts: ChainServer
     ...(source.evmChainId !== undefined ? { evmUrl: `${url}/evm` } : {}),
     faults,
     stats,
-    registerGet(pattern, handler) {
+    registerGet(pattern, handler, opts) {
       const re =
         typeof pattern === 'string' ? new RegExp(`^${pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) : pattern;
-      extraRoutes.push({ pattern: re, handler });
+      if (opts?.first) extraRoutes.unshift({ pattern: re, handler });
+      else extraRoutes.push({ pattern: re, handler });
     },
     registerEthCall(handler) {
       ethCalls.push(handler);

@@ -1,8 +1,11 @@
 // Shared sample-chain builder: recorded txs (and derived ones) → blocks of a SimChain + a manifest
 // that says where every tx landed, so tests can assert concrete values against what is served.
-import { toBech32 } from '@cosmjs/encoding';
+import { fromBech32, fromHex, toBase64, toBech32, toHex } from '@cosmjs/encoding';
 import { ripemd160, sha256 } from '@cosmjs/crypto';
-import { computeAddress } from 'ethers';
+import { makeSignBytes, makeSignDoc } from '@cosmjs/proto-signing';
+import type { Coin } from 'cosmjs-types/cosmos/base/v1beta1/coin';
+import { TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
+import { SigningKey, computeAddress } from 'ethers';
 import { SimChain, makeValidator, toRfc3339Nano, timeMs } from '../chain-sim/chain.js';
 import { encodeTxRaw, txHashOfRaw } from '../chain-sim/txcodec.js';
 import type { EvmSide, TxInput, TxJson, TxResult } from '../chain-sim/types.js';
@@ -69,33 +72,62 @@ export function fromRecorded(file: string, exportName: string, note?: string): S
 }
 
 /**
- * Some recorded fixtures were trimmed upstream (e.g. the Move feegrant and authz ones): `signer_infos: []` and
- * no signatures, which no real tx has. Such a tx is served as a node would serve a tx of an account whose key
- * is already on chain: one signer info without a public key (SIGN_MODE_DIRECT, sequence from the recorded
- * height) and one 64-byte signature, deterministic per recorded hash. Complete txs are served unchanged.
+ * Some recorded fixtures were trimmed upstream (Move's mixed feegrant/authz tx): `signer_infos: []`, no
+ * signatures and no ante-handler events, which no real tx has, and the signer's key is lost for good (an
+ * explorer's schema rejects a missing key). Such a tx is re-signed: its signer is replaced, in the tx and its
+ * events, by the account of a sample secp256k1 key (deterministic per recorded hash), which signs the tx's own
+ * SIGN_MODE_DIRECT bytes (account number 0, sequence 0), and the ante handler's `tx` events (fee / fee_payer,
+ * acc_seq, signature) are added as a node emits them. Complete txs are returned unchanged; the origin's note says
+ * what was replaced.
  */
-export function completeTrimmedTx(tx: TxJson, recordedHash: string, sequence = '0'): TxJson {
-  const authInfo = (tx.auth_info ?? {}) as { signer_infos?: unknown[] };
-  const signatures = (tx as { signatures?: unknown[] }).signatures;
-  if ((authInfo.signer_infos?.length ?? 0) > 0 && (signatures?.length ?? 0) > 0) return tx;
-  const sig = Buffer.concat([
-    sha256(new TextEncoder().encode(`chain-sim signature r ${recordedHash}`)),
-    sha256(new TextEncoder().encode(`chain-sim signature s ${recordedHash}`)),
-  ]).toString('base64');
-  return {
-    ...tx,
-    auth_info: {
-      ...authInfo,
-      signer_infos: [{ public_key: null, mode_info: { single: { mode: 'SIGN_MODE_DIRECT' } }, sequence }],
-      tip: (authInfo as { tip?: unknown }).tip ?? null,
+export function resignTrimmedTx(t: SampleTx, chainId: string): SampleTx {
+  const authInfo = (t.tx.auth_info ?? {}) as { signer_infos?: unknown[]; fee?: { amount?: Coin[] } };
+  const signatures = (t.tx as { signatures?: unknown[] }).signatures;
+  if ((authInfo.signer_infos?.length ?? 0) > 0 && (signatures?.length ?? 0) > 0) return t;
+  const old = signerOf(t.tx, t.result);
+  const { prefix, data } = fromBech32(old);
+  const key = new SigningKey(sha256(new TextEncoder().encode(`chain-sim re-signed ${t.origin.originalHash}`)));
+  const pub = fromHex(key.compressedPublicKey.slice(2));
+  const signer = toBech32(prefix, ripemd160(sha256(pub)));
+  const oldHex = `0x${toHex(data)}`;
+  const newHex = `0x${toHex(ripemd160(sha256(pub)))}`;
+  const swap = <T>(v: T): T => JSON.parse(JSON.stringify(v).split(old).join(signer).split(oldHex).join(newHex)) as T;
+  const tx = swap(t.tx);
+  const signerInfo = {
+    public_key: { '@type': '/cosmos.crypto.secp256k1.PubKey', key: toBase64(pub) },
+    mode_info: { single: { mode: 'SIGN_MODE_DIRECT' } },
+    sequence: '0',
+  };
+  const unsigned = { ...tx, auth_info: { ...(tx.auth_info as object), signer_infos: [signerInfo] }, signatures: [] };
+  const raw = TxRaw.decode(encodeTxRaw(unsigned as TxJson));
+  const digest = sha256(makeSignBytes(makeSignDoc(raw.bodyBytes, raw.authInfoBytes, chainId, 0)));
+  const sig = key.sign(digest);
+  const signature = toBase64(fromHex(`${sig.r.slice(2)}${sig.s.slice(2)}`));
+  const fee = (authInfo.fee?.amount ?? []).map((c) => `${c.amount}${c.denom}`).join(',');
+  const events = swap(t.result.events);
+  const ante = [
+    {
+      type: 'tx',
+      attributes: [
+        { key: 'fee', value: fee },
+        { key: 'fee_payer', value: signer },
+      ],
     },
-    signatures: [sig],
-  } as TxJson;
+    { type: 'tx', attributes: [{ key: 'acc_seq', value: `${signer}/0` }] },
+    { type: 'tx', attributes: [{ key: 'signature', value: signature }] },
+  ];
+  const note = `re-signed: the recorded fixture was trimmed of its signature; signer ${old} replaced by the sample key account ${signer}`;
+  return {
+    ...t,
+    tx: { ...unsigned, signatures: [signature] } as TxJson,
+    result: { ...t.result, events: events.some((e) => e.type === 'tx') ? events : [...ante, ...events] },
+    origin: { ...t.origin, note: t.origin.note ? `${t.origin.note}; ${note}` : note },
+  };
 }
 
 export function fromTxResponse(r: RecordedTxResponse, origin: SampleTxOrigin): SampleTx {
   return {
-    tx: completeTrimmedTx(r.tx, r.txhash),
+    tx: r.tx,
     result: {
       code: r.code,
       codespace: r.codespace ?? '',
@@ -204,6 +236,7 @@ export function buildSampleChain(o: BuildOptions): { chain: SimChain; manifest: 
     const count = o.layout.length ? (o.layout[slot++ % o.layout.length] ?? 1) : 1;
     const batch = o.txs.slice(next, next + count);
     next += batch.length;
+    for (let i = 0; i < batch.length; i++) batch[i] = resignTrimmedTx(batch[i]!, o.chainId);
     const inputs: TxInput[] = batch.map((t) => {
       const raw = Buffer.from(encodeTxRaw(t.tx)).toString('base64');
       const evm = typeof t.evm === 'function' ? t.evm(txHashOfRaw(raw).toLowerCase()) : t.evm;

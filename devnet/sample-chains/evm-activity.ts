@@ -19,9 +19,17 @@ export const pad32 = (hex: string): string => `0x${hex.replace(/^0x/, '').toLowe
 export const addrTopic = (addr: string): string => pad32(addr);
 export const topicAddr = (topic: string): string => `0x${topic.slice(-40)}`.toLowerCase();
 export const bech32OfEvm = (addr: string): string => toBech32('init', fromHex(addr.replace(/^0x/, '')));
-/** Deterministic derived address for the i-th holder of a kind (clearly not a real account). */
-export const derivedAddress = (kind: string, i: number): string =>
-  `0x${keccak256(toUtf8Bytes(`chain-sim ${kind} ${i}`)).slice(-40)}`;
+/**
+ * The i-th derived account of a kind: the address of a deterministic private key, so the derived txs it sends
+ * carry a real signature and the public key minievm recovers from it (never a placeholder).
+ */
+const derivedKeys = new Map<string, string>();
+export const derivedAddress = (kind: string, i: number): string => {
+  const key = keccak256(toUtf8Bytes(`chain-sim derived key ${kind} ${i}`));
+  const address = computeAddress(key).toLowerCase();
+  derivedKeys.set(address, key);
+  return address;
+};
 
 /** viem-normalised tx → geth JSON-RPC tx object (hex quantities, lowercase addresses). */
 export function rehexTx(t: RecordedEvmPayload['tx'], evmChainId: bigint): EvmTxObject {
@@ -141,8 +149,8 @@ const attr = (key: string, value: string): { key: string; value: string; index: 
 
 /**
  * The ethsecp256k1 public key (33-byte compressed, base64) minievm reports in `signer_infos` of an Ethereum
- * tx: the key recovered from its signature. null when the signature does not recover to `from` (derived txs
- * carry placeholder signatures), because a key of another account would change the tx's signer.
+ * tx: the key recovered from its signature. null when the signature does not recover to `from` (a key of
+ * another account would change the tx's signer); the sample's txs all recover (sample-fidelity.test.ts).
  */
 export function recoveredEthPubKey(t: EvmTxObject): { '@type': string; key: string } | null {
   try {
@@ -283,8 +291,25 @@ export function derivedCall(p: {
   evmChainId: bigint;
   note: string;
 }): SampleTx {
-  // Sender + nonce make the hash unique and the same on every build.
-  const hash = keccak256(toUtf8Bytes(`chain-sim derived evm tx ${p.from.toLowerCase()} ${p.nonce} ${p.note}`));
+  // Signed by the sender's derived key (EIP-1559), so the hash, r/s/yParity and the recovered key are real;
+  // deterministic (RFC 6979) and so the same on every build.
+  const key = derivedKeys.get(p.from.toLowerCase());
+  if (!key) throw new Error(`derived tx from ${p.from}: not a derived account, no key to sign with`);
+  const signed = Transaction.from({
+    type: 2,
+    chainId: p.evmChainId,
+    nonce: p.nonce,
+    gasLimit: 200_000n,
+    maxFeePerGas: 2_500_000n,
+    maxPriorityFeePerGas: 0n,
+    to: p.contract,
+    data: p.input,
+    value: 0n,
+    accessList: [],
+  });
+  signed.signature = new SigningKey(key).sign(signed.unsignedHash);
+  const sig = signed.signature!;
+  const hash = signed.hash!;
   const tx: EvmTxObject = {
     hash,
     type: '0x2',
@@ -292,17 +317,17 @@ export function derivedCall(p: {
     from: p.from.toLowerCase(),
     to: p.contract.toLowerCase(),
     nonce: hexQty(p.nonce),
-    gas: '0x30d40',
-    gasPrice: '0x2625a0',
-    maxFeePerGas: '0x2625a0',
+    gas: hexQty(signed.gasLimit),
+    gasPrice: hexQty(signed.maxFeePerGas),
+    maxFeePerGas: hexQty(signed.maxFeePerGas),
     maxPriorityFeePerGas: '0x0',
     accessList: [],
     input: p.input,
     value: '0x0',
-    v: '0x0',
-    r: keccak256(toUtf8Bytes(`r${hash}`)),
-    s: keccak256(toUtf8Bytes(`s${hash}`)),
-    yParity: '0x0',
+    v: hexQty(sig.yParity),
+    r: sig.r,
+    s: sig.s,
+    yParity: hexQty(sig.yParity),
   };
   const receipt: EvmReceipt = {
     transactionHash: hash,
@@ -341,8 +366,13 @@ export const calldata = {
 };
 
 export interface ExpectedEvmState {
-  /** token → holder → balance (decimal string); net of every Transfer log served (no genesis balances). */
+  /** token → holder → balance at the tip (decimal string): its opening balance plus every Transfer log served. */
   erc20Balances: Record<string, Record<string, string>>;
+  /**
+   * token → holder → balance before the first block: the least that keeps every running balance ≥ 0 (a holder who
+   * spends what no served log gave it held it already, e.g. the fee token's payers). The chain's genesis state.
+   */
+  openingBalances: Record<string, Record<string, string>>;
   /** collection → tokenId (decimal) → owner; burned tokens are absent. */
   nftOwners: Record<string, Record<string, string>>;
   /** collection → tokenIds (decimal) burned. */
@@ -355,7 +385,15 @@ export interface ExpectedEvmState {
 export function replayTransfers(logs: EvmLog[]): ExpectedEvmState {
   const bal = new Map<string, Map<string, bigint>>();
   const owners = new Map<string, Map<string, string>>();
-  const s: ExpectedEvmState = { erc20Balances: {}, nftOwners: {}, nftBurned: {}, nftMints: {}, nftTransfers: {} };
+  const lowest = new Map<string, Map<string, bigint>>();
+  const s: ExpectedEvmState = {
+    erc20Balances: {},
+    openingBalances: {},
+    nftOwners: {},
+    nftBurned: {},
+    nftMints: {},
+    nftTransfers: {},
+  };
   for (const l of logs) {
     if (l.topics[0] !== TRANSFER_TOPIC) continue;
     const token = l.address.toLowerCase();
@@ -365,7 +403,13 @@ export function replayTransfers(logs: EvmLog[]): ExpectedEvmState {
       const amount = BigInt(l.data);
       const m = bal.get(token) ?? new Map<string, bigint>();
       bal.set(token, m);
-      if (from !== ZERO_ADDRESS) m.set(from, (m.get(from) ?? 0n) - amount);
+      const low = lowest.get(token) ?? new Map<string, bigint>();
+      lowest.set(token, low);
+      if (from !== ZERO_ADDRESS) {
+        const v = (m.get(from) ?? 0n) - amount;
+        m.set(from, v);
+        if (v < (low.get(from) ?? 0n)) low.set(from, v);
+      }
       if (to !== ZERO_ADDRESS) m.set(to, (m.get(to) ?? 0n) + amount);
     } else if (l.topics.length === 4) {
       const from = topicAddr(l.topics[1] ?? '');
@@ -381,8 +425,16 @@ export function replayTransfers(logs: EvmLog[]): ExpectedEvmState {
       } else m.set(id, to);
     }
   }
-  for (const [t, m] of bal)
-    s.erc20Balances[t] = Object.fromEntries([...m].filter(([, v]) => v !== 0n).map(([k, v]) => [k, v.toString()]));
+  for (const [t, m] of bal) {
+    const low = lowest.get(t) ?? new Map<string, bigint>();
+    s.openingBalances[t] = Object.fromEntries([...low].map(([k, v]) => [k, (-v).toString()]));
+    s.erc20Balances[t] = Object.fromEntries(
+      [...m]
+        .map(([k, v]) => [k, v - (low.get(k) ?? 0n)] as const)
+        .filter(([, v]) => v !== 0n)
+        .map(([k, v]) => [k, v.toString()]),
+    );
+  }
   for (const [c, m] of owners) s.nftOwners[c] = Object.fromEntries(m);
   return s;
 }

@@ -24,6 +24,7 @@ import type { SimChain } from '../chain-sim/chain.js';
 import type { EthCallHandler } from '../chain-sim/evm.js';
 import { grpcError } from '../chain-sim/rest.js';
 import { erc721Names } from './nft-names.js';
+import { SampleBankState } from './bank-state.js';
 
 export const EVM_CHAIN_ID = 428962654539583n;
 /** The ERC20 of ethereum/erc20/erc20-transfer.json: the rich-list token. */
@@ -33,7 +34,6 @@ export const NATIVE_DENOM_CONTRACT = '0x0F0F0F0F0F0F0F0F0F0F0F0F0F0F0F0F0F0F0F0F
 export const RICH_LIST_TOKEN = '0x4badfb501ab304ff11217c44702bb9e9732e7cf4';
 /** Holder of the token's initial 1,000,000 mint (multiple-contract-creation.json). */
 const TOKEN_TREASURY = '0x4a8b41ac258ae5aae054c10c8b475eb0ce2465ec';
-const TOKEN_DEPLOYER = '0xc4e20271c77c193919011ac35c883e3cd0674d7c';
 /** ERC721 of erc721-transfer-from.json (token 4561 moved 0x19f8… → …) and the Kami721 of the public mint. */
 export const NFT_COLLECTION_A = '0x5d4376b62fa8ac16dfabe6a9861e11c33a48c677';
 export const NFT_COLLECTION_B = '0x014c4861f5f19b4c86f26657dd40c1a18539d11a';
@@ -105,10 +105,12 @@ function derivedActivity(): {
   };
   const unit = 10n ** 18n;
   const holders = Array.from({ length: 24 }, (_, i) => derivedAddress('erc20 holder', i));
-  // Treasury pays out like the recorded mint log, but to new recipients with varied amounts.
+  // Treasury pays out like the recorded mint log, but to new recipients with varied amounts. The payouts are
+  // signed by a derived operator of the treasury contract: the recorded deployer's key is not ours to sign with.
+  const treasuryOperator = derivedAddress('erc20 treasury operator', 0);
   const erc20Distribution = [
     call(
-      TOKEN_DEPLOYER,
+      treasuryOperator,
       TOKEN_TREASURY,
       calldata.transfer(ERC20_SENDER, 50_000n * unit),
       [erc20TransferLog(RICH_LIST_TOKEN, TOKEN_TREASURY, ERC20_SENDER, 50_000n * unit)],
@@ -117,7 +119,7 @@ function derivedActivity(): {
     ...holders.map((h, i) => {
       const amount = BigInt(((i * 7919) % 25_000) + 100) * unit + BigInt(i);
       return call(
-        TOKEN_DEPLOYER,
+        treasuryOperator,
         TOKEN_TREASURY,
         calldata.transfer(h, amount),
         [erc20TransferLog(RICH_LIST_TOKEN, TOKEN_TREASURY, h, amount)],
@@ -245,7 +247,7 @@ export function buildEvmChain(): {
       'EVM txs without a recorded Cosmos side are wrapped as minievm records them: one /minievm.evm.v1.MsgCall (or MsgCreate) with call / create and `evm` log events; their EVM hashes are the recorded ones.',
       "Cosmos txs that emit EVM logs get a minievm-style mirror pseudo EVM tx (from 0x0, input = this chain's Cosmos hash) so eth_getBlockReceipts and the Cosmos `evm` events agree; recorded mirrors keep their EVM hash.",
       'txs marked derived replicate the recorded Transfer logs with new recipients / amounts / token ids (ERC20 payouts from the recorded 1,000,000 mint, ERC721 / Kami721 mints, transfers and burns).',
-      'expected.* is replayed from the Transfer logs of the Cosmos `evm` events of successful txs (they include the ante fee-token transfers that EVM receipts of EVM-originated txs leave out, as on minievm); balances are net of logs, so tokens without a served mint (e.g. the fee token) can be negative.',
+      'expected.* is replayed from the Transfer logs of the Cosmos `evm` events of successful txs (they include the ante fee-token transfers that EVM receipts of EVM-originated txs leave out, as on minievm); expected.openingBalances is the genesis state: the least balance per holder that keeps every running balance ≥ 0 (the fee token has no served mint), served as the auth/bank state with the logs up to the asked height.',
       'the IBC NFT send / receive txs come from other minievm chains (embrmainnet-1 / rave-1) and are placed here as minievm activity.',
     ],
   });
@@ -265,6 +267,8 @@ export function buildEvmChain(): {
 
   const { routes } = recordedRoutes(['ethereum/cosmos-mirror/ibc-receive-ft.json']);
   routes.unshift(
+    // auth accounts and bank balances at any height: what the ingest's balance seed reads on first start
+    ...new SampleBankState(chain, expected.openingBalances).routes(),
     {
       // minievm maps `evm/<address>` denoms to their ERC20 contract.
       pattern: /^\/minievm\/evm\/v1\/contracts\/by_denom$/,
@@ -301,8 +305,9 @@ function answerFromState(s: ExpectedEvmState, to: string | undefined, data: stri
   const contract = to.toLowerCase();
   if (data.startsWith('0x70a08231') && data.length === 74 && s.erc20Balances[contract]) {
     const holder = `0x${data.slice(-40)}`.toLowerCase();
-    const v = BigInt(s.erc20Balances[contract]?.[holder] ?? '0');
-    return `0x${(v < 0n ? 0n : v).toString(16).padStart(64, '0')}`;
+    return `0x${BigInt(s.erc20Balances[contract]?.[holder] ?? '0')
+      .toString(16)
+      .padStart(64, '0')}`;
   }
   if (data.startsWith('0x6352211e') && data.length === 74 && s.nftOwners[contract]) {
     const owner = s.nftOwners[contract]?.[BigInt(`0x${data.slice(10)}`).toString()];

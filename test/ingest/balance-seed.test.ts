@@ -40,14 +40,19 @@ beforeAll(async () => {
     { '@type': '/cosmos.auth.v1beta1.ModuleAccount', base_account: { address: bech(GENESIS_ONLY) }, name: 'x' },
     { '@type': '/cosmos.auth.v1beta1.BaseAccount', address: bech(EMPTY), account_number: '3' },
   ];
-  sample.server.registerGet('/cosmos/auth/v1beta1/accounts', (_m, q) => {
-    seen.push('accounts');
-    const page = q.get('pagination.key') === 'Mg==' ? 1 : 0;
-    return {
-      accounts: page === 0 ? accounts.slice(0, 2) : accounts.slice(2),
-      pagination: { next_key: page === 0 ? 'Mg==' : null, total: '0' },
-    };
-  });
+  // Ahead of the sample chain's own auth/bank state (first: true): this test's accounts exercise the parsing.
+  sample.server.registerGet(
+    '/cosmos/auth/v1beta1/accounts',
+    (_m, q) => {
+      seen.push('accounts');
+      const page = q.get('pagination.key') === 'Mg==' ? 1 : 0;
+      return {
+        accounts: page === 0 ? accounts.slice(0, 2) : accounts.slice(2),
+        pagination: { next_key: page === 0 ? 'Mg==' : null, total: '0' },
+      };
+    },
+    { first: true },
+  );
   const balances: Record<string, { denom: string; amount: string }[]> = {
     [bech(holder)]: [
       { denom: `evm/${RICH_LIST_TOKEN.slice(2).toUpperCase()}`, amount: '1000' },
@@ -56,10 +61,11 @@ beforeAll(async () => {
     [bech(GENESIS_ONLY)]: [{ denom: 'umin', amount: '1000000000000000000000000' }],
     [bech(EMPTY)]: [{ denom: 'umin', amount: '0' }],
   };
-  sample.server.registerGet(/^\/cosmos\/bank\/v1beta1\/balances\/(init1[0-9a-z]+)$/, (m) => ({
-    balances: balances[m[1]!] ?? [],
-    pagination: { next_key: null, total: '0' },
-  }));
+  sample.server.registerGet(
+    /^\/cosmos\/bank\/v1beta1\/balances\/(init1[0-9a-z]+)$/,
+    (m) => ({ balances: balances[m[1]!] ?? [], pagination: { next_key: null, total: '0' } }),
+    { first: true },
+  );
   store = createStore({ dataDir: dir });
   await migrate(store);
   const { source, ingest } = sampleIngest(store, sample, {

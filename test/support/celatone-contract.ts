@@ -14,11 +14,28 @@ export const zEvent = z.object({
   type: z.string(),
   attributes: z.array(z.object({ key: z.string(), value: z.string(), index: z.boolean().optional() })),
 });
+/** A single key, `{ "@type", key }` (zPubkeySingle, src/lib/types/account.ts); never null. */
+const zPubkeySingle = z.object({ '@type': z.string(), key: z.string() });
 /**
- * zTx: body, auth_info (fee + signer_infos, whose first entry's public_key the list view reads), signatures.
- * signer_infos may only be empty when the chain itself reported it so (checked against the chain REST below;
- * the Move sample chain has one such recorded tx, which the explorer's list view cannot render either).
+ * zSignerInfo (src/lib/services/types/tx.ts): a single signer (mode a SignMode name, or minievm's 9999) with its
+ * key, or a multisig with its keys and threshold. A null public_key fails it (issue 26: the sample chains served
+ * some, and the explorer rejected those answers).
  */
+const zSignerInfo = z.union([
+  z.object({
+    sequence: z.string(),
+    mode_info: z.object({
+      single: z.object({ mode: z.union([z.string().startsWith('SIGN_MODE_'), z.literal(9999)]) }),
+    }),
+    public_key: zPubkeySingle,
+  }),
+  z.object({
+    sequence: z.string(),
+    mode_info: z.object({ multi: z.object({ mode_infos: z.array(z.unknown()) }).passthrough() }),
+    public_key: z.object({ '@type': z.string(), public_keys: z.array(zPubkeySingle), threshold: z.number() }),
+  }),
+]);
+/** zTx: body, auth_info (fee + signer_infos, whose first entry's public_key the list view reads), signatures. */
 export const zTx = z.object({
   body: z.object({
     messages: z.array(z.object({ '@type': z.string() }).passthrough()),
@@ -34,7 +51,7 @@ export const zTx = z.object({
       granter: z.string(),
       payer: z.string(),
     }),
-    signer_infos: z.array(z.object({ public_key: z.unknown(), mode_info: z.unknown(), sequence: z.string() })),
+    signer_infos: z.array(zSignerInfo),
   }),
   signatures: z.array(z.string()),
 });

@@ -104,7 +104,7 @@ describe('recorded chain-state answers', () => {
     const route = cw721ContractInfoRoute(chain, 'Sample CW721');
     const q = encodeURIComponent(Buffer.from('{"contract_info":{}}').toString('base64'));
     const m = route.pattern.exec(`/cosmwasm/wasm/v1/contract/${contract}/smart/${q}`)!;
-    const sim = route.handler(m, new URLSearchParams()) as { data: Record<string, unknown> };
+    const sim = route.handler(m, new URLSearchParams(), {}) as { data: Record<string, unknown> };
     expect(Object.keys(sim.data).sort()).toEqual(Object.keys(node.data).sort());
     expect(sim.data.updated_at).toBe(unixNanos(String(mint.block.block.header.time)));
     expect(unixNanos('2026-11-25T22:58:53.053391611Z')).toBe('1795647533053391611');
