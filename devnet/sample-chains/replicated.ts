@@ -33,7 +33,7 @@ export interface ReplicatedChainOptions {
   maxTemplateBytes?: number;
   /**
    * As on a real chain, for indexers that read the signer from the tx bytes (rollytics): leave out template txs
-   * without a signer public key (the sample's derived txs carry none) and give every replica its own signature
+   * without a signer public key (none since the derived txs are signed by derived keys) and give every replica its own signature
    * bytes (the template's with its first 8 bytes XORed with the replica number; nobody verifies them here).
    * Off by default, so the ingest benchmark's chain stays the one its published figures were taken on.
    */

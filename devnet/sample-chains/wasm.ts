@@ -37,32 +37,74 @@ interface ContractInfo {
   creator: string;
   admin: string;
   label: string;
+  /**
+   * wasmd's AbsoluteTxPosition of the instantiation: its block, and as `tx_index` the block gas meter's reading at
+   * that moment, i.e. the gas used by the txs before it in the block (the real miniwasm devnet's contract answer,
+   * 140145, is the gas_used of the tx before it: test/fixtures/miniwasm-devnet/instantiate.json).
+   */
+  created: { block_height: string; tx_index: string };
 }
 
 /** Contracts instantiated on the chain, from their `instantiate` events and messages (for /cosmwasm/wasm/v1/contract/{addr}). */
-function instantiatedContracts(
-  txs: Array<{ tx: { body: { messages: Array<Record<string, unknown>> } }; result: TxResult }>,
-): Map<string, ContractInfo> {
+function instantiatedContracts(chain: SimChain): Map<string, ContractInfo> {
   const out = new Map<string, ContractInfo>();
-  for (const t of txs) {
-    if (t.result.code !== 0) continue;
-    const msg = t.tx.body.messages.find((m) => m['@type'] === '/cosmwasm.wasm.v1.MsgInstantiateContract');
-    if (!msg) continue;
-    for (const e of t.result.events) {
-      if (e.type !== 'instantiate') continue;
-      const addr = e.attributes.find((a) => a.key === '_contract_address')?.value;
-      const codeId = e.attributes.find((a) => a.key === 'code_id')?.value;
-      if (addr)
-        out.set(addr, {
-          address: addr,
-          code_id: codeId ?? String(msg.code_id ?? ''),
-          creator: String(msg.sender ?? ''),
-          admin: String(msg.admin ?? ''),
-          label: String(msg.label ?? ''),
-        });
+  for (let h = 1; h <= chain.latestHeight(); h++) {
+    let blockGas = 0n;
+    for (const t of chain.block(h)?.txs ?? []) {
+      const before = blockGas;
+      blockGas += BigInt(t.result.gas_used || '0');
+      if (t.result.code === 0) addInstantiated(out, t, { block_height: String(h), tx_index: before.toString() });
     }
   }
   return out;
+}
+
+function addInstantiated(
+  out: Map<string, ContractInfo>,
+  t: { tx: { body: { messages: Array<Record<string, unknown>> } }; result: TxResult },
+  created: ContractInfo['created'],
+): void {
+  const msg = t.tx.body.messages.find((m) => m['@type'] === '/cosmwasm.wasm.v1.MsgInstantiateContract');
+  if (!msg) return;
+  for (const e of t.result.events) {
+    if (e.type !== 'instantiate') continue;
+    const addr = e.attributes.find((a) => a.key === '_contract_address')?.value;
+    const codeId = e.attributes.find((a) => a.key === 'code_id')?.value;
+    if (addr)
+      out.set(addr, {
+        address: addr,
+        code_id: codeId ?? String(msg.code_id ?? ''),
+        creator: String(msg.sender ?? ''),
+        admin: String(msg.admin ?? ''),
+        label: String(msg.label ?? ''),
+        created,
+      });
+  }
+}
+
+/** `/cosmwasm/wasm/v1/contract/{addr}` for the contracts instantiated on `chain`, in wasmd's answer shape. */
+export function contractInfoRoute(chain: SimChain): SampleRoute {
+  const contracts = instantiatedContracts(chain);
+  return {
+    pattern: /^\/cosmwasm\/wasm\/v1\/contract\/(init1[0-9a-z]{38,80})$/,
+    handler: (m) => {
+      const c = contracts.get(m[1] ?? '');
+      return c
+        ? {
+            address: c.address,
+            contract_info: {
+              code_id: c.code_id,
+              creator: c.creator,
+              admin: c.admin,
+              label: c.label,
+              created: c.created,
+              ibc_port_id: '',
+              extension: null,
+            },
+          }
+        : undefined;
+    },
+  };
 }
 
 export function buildWasmChain(): { chain: SimChain; manifest: WasmSampleManifest; routes: SampleRoute[] } {
@@ -80,29 +122,9 @@ export function buildWasmChain(): { chain: SimChain; manifest: WasmSampleManifes
       'txs ordered by their recorded timestamps, 500 ms block spacing like a rollup.',
     ],
   });
-  const contracts = instantiatedContracts(txs);
   // The moo-1 receive's file also records L1 Move answers of its sibling export; they do not belong here.
   const { routes } = recordedRoutes([...new Set(rows.filter((r) => r !== ROLLUP_RECEIVE).map((r) => r.file))]);
-  routes.unshift({
-    pattern: /^\/cosmwasm\/wasm\/v1\/contract\/(init1[0-9a-z]{38,80})$/,
-    handler: (m) => {
-      const c = contracts.get(m[1] ?? '');
-      return c
-        ? {
-            address: c.address,
-            contract_info: {
-              code_id: c.code_id,
-              creator: c.creator,
-              admin: c.admin,
-              label: c.label,
-              created: null,
-              ibc_port_id: '',
-              extension: null,
-            },
-          }
-        : undefined;
-    },
-  });
+  routes.unshift(contractInfoRoute(chain));
   routes.unshift(cw721ContractInfoRoute(chain, 'Sample CW721')); // collection names (nft-names.ts)
   return { chain, manifest: { ...manifest, expectedNfts: replayCw721(chain) }, routes };
 }

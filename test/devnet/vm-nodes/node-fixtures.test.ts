@@ -13,6 +13,7 @@ import { mirrorTx } from '../../../devnet/minievm/mirror.js';
 import { itAnswersLikeTheNode, type RecordedTxAnswers } from '../../support/node-fixture-answers.js';
 import { cw721ContractInfoRoute, unixNanos } from '../../../devnet/sample-chains/nft-names.js';
 import { recordedRoutes } from '../../../devnet/sample-chains/routes.js';
+import { contractInfoRoute } from '../../../devnet/sample-chains/wasm.js';
 
 interface Fixture extends RecordedTxAnswers {
   source: { node: string };
@@ -86,6 +87,38 @@ describe('recorded chain-state answers', () => {
     };
     expect(nft.data.collection.inner).toBe(node.address);
     expect(nft.data.token_id).toBe('fx-c');
+  });
+
+  it("Wasm: chain-sim's contract answer equals the node's for the recorded instantiate, `created` included", () => {
+    const node = state('miniwasm').contract!.answer;
+    const fx = load('miniwasm').find((f) => f.name === 'instantiate.json')!.fx;
+    const chain = new SimChain({ chainId: 'miniwasm-devnet-1', vm: 'wasm', validators: [makeValidator('devnet')] });
+    // The recorded block: the tx before the instantiate (as its block_results report it), then the instantiate.
+    const results = (fx.block_results as { txs_results: { gas_used: string; gas_wanted: string; code: number }[] })
+      .txs_results;
+    expect(fx.tx_index).toBe(1);
+    const before = {
+      tx: { body: { messages: [], memo: '', timeout_height: '0' }, auth_info: {}, signatures: [] },
+      raw: String(fx.block.block.data.txs[0]),
+      result: { ...results[0]!, codespace: '', data: '', log: '', info: '', events: [] },
+    };
+    chain.appendBlock({
+      time: String(fx.block.block.header.time),
+      txs: [before as never, mirrorTx(fx.block.block.data.txs[1] ?? '', fx.rest_tx, [], [])],
+    });
+    const route = contractInfoRoute(chain);
+    const m = route.pattern.exec(`/cosmwasm/wasm/v1/contract/${node.address}`)!;
+    const sim = route.handler(m, new URLSearchParams(), {}) as { contract_info: { created: unknown } };
+    // wasmd's `created.tx_index` is the block gas meter at instantiation: the gas used by the txs before it
+    expect((node.contract_info as { created: unknown }).created).toEqual({
+      block_height: String(fx.block.block.header.height),
+      tx_index: results[0]!.gas_used,
+    });
+    expect(sim).toEqual({
+      ...node,
+      contract_info: { ...(node.contract_info as object), created: sim.contract_info.created },
+    });
+    expect(sim.contract_info.created).toEqual({ block_height: '1', tx_index: results[0]!.gas_used });
   });
 
   it("Wasm: chain-sim's CW721 contract_info answers in the node's shape (name, symbol, extension, updated_at)", () => {
