@@ -1,6 +1,10 @@
 // Tracking benchmark (issue 5): sustained registration rate, N concurrent in-flight transfers to completion,
 // status latency at 32 connections, detection latency, and the standalone worker's CPU / memory.
 //   npx tsx bench/tracking.ts [--transfers 1000] [--rate 100] [--poll-ms 1000]
+//   npx tsx bench/tracking.ts --withdrawals [--transfers 1000] [--finalization-s 240]   (issue 27)
+// The second form tracks N OPinit withdrawals only, all sitting in their finalization wait at once (every one
+// covered by an output, its durable timer set for claimable_at): the chain worker's CPU and memory during the wait,
+// status p50/p99 at 32 connections meanwhile, then the claims (the simnet claims each one as it becomes claimable).
 // Processes (all on loopback): this one = the main job (router app with the tracking routes, projection worker,
 // embedded chDB, Temporal dev server child); the chain worker (tracking/worker-main.ts, a child process started
 // by startTracking as `npm start` does since issue 14); the simnet chains + relayer (devnet/simnet/main.ts
@@ -14,15 +18,16 @@ import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { createStore } from '../clickhouse/client.js';
+import { createStore, type Store } from '../clickhouse/client.js';
 import { createRouterApp } from '../api/router/app.js';
 import { createTrackingRoutes } from '../api/router/tracking/index.js';
 import { loadRouterRegistry } from '../routing/registry.js';
 import { closeServer, listen } from '../api/http/app.js';
 import { staticDirectory, type ChainInfo } from '../activities/chains.js';
 import { createLogger } from '../platform/log.js';
-import { startTracking } from '../tracking/index.js';
+import { startTracking, type Tracking } from '../tracking/index.js';
 import { SIM, type SentTx } from '../devnet/simnet/index.js';
+import { cpuCalibrationMs } from './machine.js';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (name: string, def: number) => {
@@ -32,6 +37,8 @@ const arg = (name: string, def: number) => {
 const N = arg('transfers', 1000);
 const POLL_MS = arg('poll-ms', 1000);
 const RATE = arg('rate', 100);
+const WITHDRAWALS = process.argv.includes('--withdrawals');
+const FINALIZATION_S = arg('finalization-s', 240);
 const TERMINAL = new Set(['STATE_COMPLETED_SUCCESS', 'STATE_COMPLETED_ERROR', 'STATE_ABANDONED']);
 
 const pct = (xs: number[], p: number) => {
@@ -126,7 +133,7 @@ async function startSimnet(): Promise<{
   call(op: string, args?: object): Promise<unknown>;
   includedAt: Map<string, number>;
 }> {
-  const child = tsx('devnet/simnet/main.ts', ['--control'], {});
+  const child = tsx('devnet/simnet/main.ts', ['--control', '--finalization-s', String(FINALIZATION_S)], {});
   const includedAt = new Map<string, number>();
   const pending = new Map<number, (v: unknown) => void>();
   let seq = 0;
@@ -186,8 +193,14 @@ ac({ url: process.env.URL, connections: 32, duration: Number(process.env.SECS), 
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'tracking-bench-'));
   const sim = await startSimnet();
-  // Deliveries 10-20 s after the send, so all N transfers are in flight at once.
-  await sim.call('setDelays', { recvMs: 10_000, ackMs: 5_000, depositMs: 12_000, lzMs: 12_000 });
+  // Deliveries 10-20 s after the send, so all N transfers are in flight at once; withdrawals: an output 5 s after
+  // each, then the finalization wait, and the claim 2 s after it ends.
+  await sim.call(
+    'setDelays',
+    WITHDRAWALS
+      ? { outputMs: 5_000, claimMs: 2_000 }
+      : { recvMs: 10_000, ackMs: 5_000, depositMs: 12_000, lzMs: 12_000 },
+  );
   const store = createStore({ dataDir: path.join(dataDir, 'clickhouse') });
   const chains = staticDirectory(sim.chains);
   const chainsFile = path.join(dataDir, 'chains.json');
@@ -220,6 +233,8 @@ async function main(): Promise<void> {
     createRouterApp({
       registry: loadRouterRegistry({ ROUTER_NETWORK: 'mainnet' }),
       tracking: createTrackingRoutes(tracking.service),
+      // The load stands for many wallets; from one loopback address the per-client limit would answer 429.
+      clientLimits: { perMinute: 0, burst: 0 },
     }),
     0,
   );
@@ -249,6 +264,10 @@ async function main(): Promise<void> {
   const report: Record<string, unknown> = { transfers: N, pollIntervalMs: POLL_MS, machine, loadAtStart: load1() };
   console.log(`machine: ${machine}; load average (1 min) at start ${load1()}`);
   try {
+    if (WITHDRAWALS) {
+      await withdrawalsInFlight({ sim, store, tracking, api, track, status, pids, workerPid, report, machine });
+      return;
+    }
     // ---- 1. registration: open loop at RATE track requests/s over N distinct txs ----
     const txs: SentTx[] = [];
     for (let i = 0; i < N; i++) {
@@ -422,6 +441,157 @@ async function main(): Promise<void> {
     await store.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+interface BenchContext {
+  sim: Awaited<ReturnType<typeof startSimnet>>;
+  store: Store;
+  tracking: Tracking;
+  api: string;
+  track: (tx: SentTx) => Promise<number>;
+  status: (tx: SentTx) => Promise<Record<string, any>>;
+  pids: Record<string, number | undefined>;
+  workerPid: () => number;
+  report: Record<string, unknown>;
+  machine: string;
+}
+
+/** Track `txs`, RATE registrations a second, each retried as clients do (Skip: 10 × 1 s). */
+async function registerAll(c: BenchContext, txs: SentTx[]): Promise<{ seconds: number; retries: number }> {
+  const t0 = Date.now();
+  let retries = 0;
+  await Promise.all(
+    txs.map(async (tx, i) => {
+      await sleep(Math.max(0, t0 + (i * 1000) / RATE - Date.now()));
+      for (let attempt = 1; ; attempt++) {
+        const st = await c.track(tx).catch(() => 0);
+        if (st === 200) return;
+        retries++;
+        if (attempt >= 10) throw new Error(`track failed with ${st}`);
+        await sleep(200);
+      }
+    }),
+  );
+  await c.tracking.starter.drained();
+  return { seconds: (Date.now() - t0) / 1000, retries };
+}
+
+/** CPU seconds and RSS (MB) of every process of the set-up. */
+const sampleAll = (pids: Record<string, number | undefined>) =>
+  Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, pid ? procSample(pid) : { cpuS: NaN, rssMb: NaN }]));
+
+/**
+ * Issue 27: N withdrawals through their finalization wait at once. Waits until every one is covered by an output
+ * (phase `output_proposed`, its durable timer set for claimable_at), then measures a 30 s window of the wait (CPU %
+ * of a core and RSS per process), status at 32 connections over all N, and finally the claims to completion.
+ */
+async function withdrawalsInFlight(c: BenchContext): Promise<void> {
+  const calibrationStartMs = cpuCalibrationMs();
+  const idle = sampleAll(c.pids);
+  const txs: SentTx[] = [];
+  for (let i = 0; i < N; i++) txs.push((await c.sim.call('withdraw', { l2: i % 2 ? SIM.evm : SIM.move })) as SentTx);
+  const t0 = Date.now();
+  const registration = await registerAll(c, txs);
+  console.log('registration', registration);
+
+  // Every withdrawal covered and waiting: read back through the API, 50 requests at a time.
+  const phases = async () => {
+    const counts: Record<string, number> = {};
+    let firstClaimableMs = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < txs.length; i += 50)
+      await Promise.all(
+        txs.slice(i, i + 50).map(async (tx) => {
+          const op = (await c.status(tx)).transfer_sequence?.[0]?.op_init_transfer;
+          const phase = String(op?.phase ?? 'none');
+          counts[phase] = (counts[phase] ?? 0) + 1;
+          if (op?.claimable_at) firstClaimableMs = Math.min(firstClaimableMs, Date.parse(op.claimable_at));
+        }),
+      );
+    return { counts, firstClaimableMs };
+  };
+  let p = await phases();
+  while ((p.counts.output_proposed ?? 0) < N) {
+    if (Date.now() - t0 > (FINALIZATION_S * 1000) / 2)
+      throw new Error(`not all withdrawals waiting by half the finalization period: ${JSON.stringify(p.counts)}`);
+    await sleep(2_000);
+    p = await phases();
+  }
+  const coveredAfterS = (Date.now() - t0) / 1000;
+  console.log(`all ${N} covered by an output and waiting after ${coveredAfterS} s`, p.counts);
+
+  // 30 s of the wait, nothing asked of the API.
+  const w0 = sampleAll(c.pids);
+  const peakRss: Record<string, number> = {};
+  const peak = setInterval(() => {
+    for (const [k, v] of Object.entries(sampleAll(c.pids))) peakRss[k] = Math.max(peakRss[k] ?? 0, v.rssMb);
+  }, 1_000);
+  await sleep(30_000);
+  const w1 = sampleAll(c.pids);
+  const wait = Object.fromEntries(
+    Object.keys(c.pids).map((k) => [
+      k,
+      {
+        cpuPct: +((100 * (w1[k]!.cpuS - w0[k]!.cpuS)) / 30).toFixed(1),
+        rssMb: Math.round(w1[k]!.rssMb),
+        rssIdleMb: Math.round(idle[k]!.rssMb),
+      },
+    ]),
+  );
+  console.log('the wait (30 s): CPU % of a core, RSS now and before the withdrawals', wait);
+
+  // Status at 32 connections over all N during the wait.
+  const paths = txs.map((t) => `/v2/tx/status?chain_id=${t.chainId}&tx_hash=${t.txHash}`);
+  const st = await measured(c.tracking.projection, c.pids, () => cannon(c.api, paths, 10));
+  const stillWaiting = Date.now() < p.firstClaimableMs;
+  console.log('status (32 conns, all waiting)', st.result, 'cpu', st.cpuPct, 'still in the wait:', stillWaiting);
+  if (!stillWaiting) throw new Error('the finalization period ended during the measurement: raise --finalization-s');
+
+  // The claims: all terminal.
+  const done = new Map<string, string>();
+  const end = Date.now() + FINALIZATION_S * 1000 + 600_000;
+  while (done.size < N && Date.now() < end) {
+    const open = txs.filter((t) => !done.has(t.txHash)).map((t) => t.txHash);
+    const rows = await c.store.rows<{ tx_hash: string; state: string }>(
+      `SELECT tx_hash, argMax(state, version) AS state FROM transfer_events WHERE tx_hash IN {hs:Array(String)} GROUP BY tx_hash`,
+      { hs: open },
+    );
+    for (const r of rows) if (TERMINAL.has(r.state)) done.set(r.tx_hash, r.state);
+    await sleep(1_000);
+  }
+  clearInterval(peak);
+  const all = sampleAll(c.pids);
+  const byState: Record<string, number> = {};
+  for (const v of done.values()) byState[v] = (byState[v] ?? 0) + 1;
+  const calibrationEndMs = cpuCalibrationMs();
+  const totalS = (Date.now() - t0) / 1000;
+  Object.assign(c.report, {
+    scenario: 'withdrawals',
+    finalizationS: FINALIZATION_S,
+    registration,
+    coveredAfterS,
+    wait,
+    peakRssMb: Object.fromEntries(Object.entries(peakRss).map(([k, v]) => [k, Math.round(v)])),
+    statusDuringWait: { ...st.result, cpuPct: st.cpuPct, eventLoopDelayMs: st.eventLoopDelayMs, load: st.load },
+    completion: { completed: done.size, byState, secondsFromFirstTrack: totalS },
+    cpuSecondsWholeRun: Object.fromEntries(
+      Object.keys(c.pids).map((k) => [k, +(all[k]!.cpuS - idle[k]!.cpuS).toFixed(1)]),
+    ),
+    cpuCalibrationMs: { start: calibrationStartMs, end: calibrationEndMs },
+  });
+  console.log(JSON.stringify(c.report, null, 2));
+  console.log(
+    [
+      '',
+      `machine: ${c.machine}; CPU calibration loop ${calibrationStartMs} ms at start, ${calibrationEndMs} ms at end`,
+      `${N} withdrawals, finalization ${FINALIZATION_S} s: all covered and waiting ${coveredAfterS} s after the first track`,
+      `the wait: chain worker ${wait.chainWorker!.cpuPct} % of a core, RSS ${wait.chainWorker!.rssMb} MB ` +
+        `(${wait.chainWorker!.rssIdleMb} MB before); main job ${wait.mainJob!.cpuPct} %, RSS ${wait.mainJob!.rssMb} MB ` +
+        `(${wait.mainJob!.rssIdleMb} MB); Temporal dev server ${wait.temporalDevServer!.cpuPct} %, RSS ${wait.temporalDevServer!.rssMb} MB`,
+      `status p50 / p99 (32 conns, all ${N} waiting): ${st.result.p50Ms} / ${st.result.p99Ms} ms (${st.result.rps} req/s, non-2xx ${st.result.non2xx})`,
+      `completed ${done.size}/${N} ${JSON.stringify(byState)} ${totalS} s after the first track`,
+    ].join('\n'),
+  );
+  if (done.size < N) throw new Error(`only ${done.size} of ${N} withdrawals completed`);
 }
 
 main().then(

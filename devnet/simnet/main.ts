@@ -1,7 +1,7 @@
 // Run the simnet as its own process (demo, benchmarks). Prints `{"event":"simnet.ready","chains":[…]}` (the
 // directory `TRACKING_CHAINS_FILE` / `startTracking({ chains })` take) and optionally writes it to a file.
 //   npx tsx devnet/simnet/main.ts [chains.json] [--every-ms 5000]   demo traffic: one transfer of each kind
-//   npx tsx devnet/simnet/main.ts --control                         JSON-lines control on stdin/stdout:
+//   npx tsx devnet/simnet/main.ts --control [--finalization-s 30]   JSON-lines control on stdin/stdout:
 //     in:  {"id":1,"op":"ibcTransfer"|"deposit"|"withdraw"|"lzSend"|"failedTx"|"setDelays","args":{…}}
 //     out: {"id":1,"result":{"chainId":…,"txHash":…}}   and   {"event":"included","hash":…,"at":<ms>} per tx
 import { writeFileSync } from 'node:fs';
@@ -15,9 +15,11 @@ async function main(): Promise<void> {
   const control = process.argv.includes('--control');
   const i = process.argv.indexOf('--every-ms');
   const every = i > 0 ? Number(process.argv[i + 1]) : 5_000;
+  const f = process.argv.indexOf('--finalization-s');
   const net = await Simnet.start({
     delays: { recvMs: 2_000, ackMs: 2_000, depositMs: 3_000, lzMs: 3_000 },
-    finalizationPeriodS: 30,
+    // The OPinit bridges' finalization period (the L1 bridge config says it; the relayer claims after it).
+    finalizationPeriodS: f > 0 ? Number(process.argv[f + 1]) : 30,
   });
   const chains = net.chainInfos();
   if (file) writeFileSync(file, JSON.stringify(chains, null, 2));
