@@ -20,3 +20,20 @@ export async function seedHeight(store: Store): Promise<number> {
   const [r] = await store.rows<{ h: string }>('SELECT max(height) AS h FROM balance_seeds');
   return Number(r?.h ?? 0);
 }
+
+/**
+ * Balances per (token, account) at height `{h:UInt64}`, positive ones only, as a subquery over
+ * `(token, account, amount)`: the seeds plus the ledger's deltas above the seeds' height `{sh:UInt64}` (deltas at
+ * or below it are already in the seeds; an unseeded token takes all its deltas). The rich-list snapshot and the
+ * rebuild of its history read balances through this one definition.
+ */
+export const BALANCES_AT_SQL = `
+  SELECT token, account, toUInt256(sum(delta)) AS amount
+  FROM (
+    SELECT token, account, amount AS delta FROM balance_seeds
+    UNION ALL
+    SELECT token, account, delta FROM balance_deltas
+    WHERE height <= {h:UInt64}
+      AND (height > {sh:UInt64} OR token NOT IN (SELECT DISTINCT token FROM balance_seeds))
+  )
+  GROUP BY token, account HAVING sum(delta) > 0`;

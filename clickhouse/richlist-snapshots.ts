@@ -3,7 +3,7 @@
 // recorded in richlist_snapshots, so a crash mid-build is harmless (its rows are deleted by the next build).
 // Written by the ingest; the API reads them through clickhouse/queries/richlist.ts.
 import type { Store } from './client.js';
-import { seedHeight } from './balance-seeds.js';
+import { BALANCES_AT_SQL, seedHeight } from './balance-seeds.js';
 import { recordRichListHistory } from './stats.js';
 
 // Each snapshot is its own partition, so replacing one is a metadata-only DROP PARTITION (lightweight DELETEs
@@ -26,18 +26,7 @@ export async function buildRichListSnapshot(store: Store, height: number): Promi
   await store.exec(
     `INSERT INTO richlist (token, snapshot_height, rank, account, amount)
      SELECT token, {h:UInt64}, row_number() OVER (PARTITION BY token ORDER BY amount DESC, account ASC), account, amount
-     FROM (
-       SELECT token, account, toUInt256(sum(delta)) AS amount
-       FROM (
-         SELECT token, account, amount AS delta FROM balance_seeds
-         UNION ALL
-         -- deltas at or below the seeds' height are already in the seeds (seeded tokens only)
-         SELECT token, account, delta FROM balance_deltas
-         WHERE height <= {h:UInt64}
-           AND (height > {sh:UInt64} OR token NOT IN (SELECT DISTINCT token FROM balance_seeds))
-       )
-       GROUP BY token, account HAVING sum(delta) > 0
-     )`,
+     FROM (${BALANCES_AT_SQL})`,
     { h: height, sh: await seedHeight(store) },
   );
   const [c] = await store.rows<{ c: string }>('SELECT count() AS c FROM richlist WHERE snapshot_height = {h:UInt64}', {

@@ -7,6 +7,7 @@
 // The rebuild runs each view's own SELECT (read from the migration), so views and rebuild cannot drift.
 import { readFileSync } from 'node:fs';
 import type { Store } from './client.js';
+import { BALANCES_AT_SQL, seedHeight } from './balance-seeds.js';
 import { listMigrations, splitStatements } from './migrate.js';
 
 /** The analytics migrations, in order: a view declared again in a later one replaces its earlier definition. */
@@ -172,19 +173,21 @@ export async function recordRichListHistory(store: Store, height: number): Promi
   );
 }
 
-/** Holders and supply per token at each recorded rich-list snapshot height, from the balance ledger. */
+/**
+ * Holders and supply per token at each recorded rich-list snapshot height, from the opening balances and the
+ * balance ledger, exactly as the snapshot build counts them (BALANCES_AT_SQL).
+ */
 export async function rebuildRichListHistory(store: Store): Promise<void> {
   await store.exec('TRUNCATE TABLE stats_richlist_history');
   const heights = await store.rows<{ h: string }>(
     'SELECT DISTINCT snapshot_height AS h FROM richlist_snapshots ORDER BY h',
   );
+  const sh = await seedHeight(store);
   for (const { h } of heights)
     await store.exec(
       `INSERT INTO stats_richlist_history (token, snapshot_height, holders, supply)
-       SELECT token, {h:UInt64}, count(), sum(amount) FROM (
-         SELECT token, account, toUInt256(sum(delta)) AS amount FROM balance_deltas WHERE height <= {h:UInt64}
-         GROUP BY token, account HAVING sum(delta) > 0)
+       SELECT token, {h:UInt64}, count(), sum(amount) FROM (${BALANCES_AT_SQL})
        GROUP BY token`,
-      { h: Number(h) },
+      { h: Number(h), sh },
     );
 }

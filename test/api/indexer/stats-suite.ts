@@ -276,6 +276,12 @@ export function statsSuite(kind: SampleKind): void {
         const deltas = await s.store.rows<{ token: string; account: string; delta: string; height: string }>(
           'SELECT token, account, toString(delta) AS delta, height FROM balance_deltas',
         );
+        // The opening balances the ingest read from the chain's bank state (the sample chain serves it).
+        const seeds = await s.store.rows<{ token: string; account: string; amount: string; height: string }>(
+          'SELECT token, account, toString(amount) AS amount, height FROM balance_seeds',
+        );
+        expect(seeds.length).toBeGreaterThan(0);
+        const seedHeight = Number(seeds[0]!.height);
         const snapshots = (
           await s.store.rows<{ h: string }>('SELECT DISTINCT snapshot_height AS h FROM richlist_snapshots ORDER BY h')
         ).map((r) => Number(r.h));
@@ -301,10 +307,14 @@ export function statsSuite(kind: SampleKind): void {
             h.amount += a;
             hist.set(k, h);
           }
+          const seeded = seeds.some((x) => x.token === token);
           const history = snapshots.map((h) => {
             const bal = new Map<string, bigint>();
+            for (const x of seeds)
+              if (x.token === token) bal.set(x.account, (bal.get(x.account) ?? 0n) + BigInt(x.amount));
+            // a seeded token's deltas at or below the seed height are in its seeds already
             for (const d of deltas)
-              if (d.token === token && Number(d.height) <= h)
+              if (d.token === token && Number(d.height) <= h && (!seeded || Number(d.height) > seedHeight))
                 bal.set(d.account, (bal.get(d.account) ?? 0n) + BigInt(d.delta));
             const pos = [...bal.values()].filter((v) => v > 0n);
             return { snapshot_height: h, holders: pos.length, supply: pos.reduce((a, x) => a + x, 0n).toString() };
@@ -418,11 +428,21 @@ export function statsSuite(kind: SampleKind): void {
         if (!k.endsWith('/distribution')) continue;
         const d = v as { token: string; history: { snapshot_height: number; holders: number; supply: string }[] };
         expect(d.history.length).toBeGreaterThan(0);
+        // the opening balances (seeds) plus the deltas above their height; an unseeded token takes all its deltas
+        const [seed] = await s.store.rows<{ n: string; h: string }>(
+          'SELECT count() AS n, max(height) AS h FROM balance_seeds WHERE token = {t:String}',
+          { t: d.token },
+        );
         for (const h of d.history) {
           const [want] = await s.store.rows<{ n: string; total: string }>(
-            `SELECT count() AS n, toString(sum(b)) AS total FROM (SELECT account, sum(delta) AS b FROM balance_deltas
-             WHERE token = {t:String} AND height <= {h:UInt64} GROUP BY account HAVING b > 0)`,
-            { t: d.token, h: h.snapshot_height },
+            `SELECT count() AS n, toString(sum(b)) AS total FROM (
+               SELECT account, sum(v) AS b FROM (
+                 SELECT account, toInt256(amount) AS v FROM balance_seeds WHERE token = {t:String}
+                 UNION ALL
+                 SELECT account, toInt256(delta) AS v FROM balance_deltas
+                 WHERE token = {t:String} AND height <= {h:UInt64} AND height > {sh:UInt64})
+               GROUP BY account HAVING b > 0)`,
+            { t: d.token, h: h.snapshot_height, sh: Number(seed!.n) > 0 ? Number(seed!.h) : 0 },
           );
           expect([h.holders, h.supply]).toEqual([Number(want!.n), want!.total]);
         }
