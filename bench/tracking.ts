@@ -264,8 +264,9 @@ async function main(): Promise<void> {
   const report: Record<string, unknown> = { transfers: N, pollIntervalMs: POLL_MS, machine, loadAtStart: load1() };
   console.log(`machine: ${machine}; load average (1 min) at start ${load1()}`);
   try {
+    const ctx: BenchContext = { sim, store, tracking, api, track, status, pids, workerPid, report, machine };
     if (WITHDRAWALS) {
-      await withdrawalsInFlight({ sim, store, tracking, api, track, status, pids, workerPid, report, machine });
+      await withdrawalsInFlight(ctx);
       return;
     }
     // ---- 1. registration: open loop at RATE track requests/s over N distinct txs ----
@@ -281,27 +282,7 @@ async function main(): Promise<void> {
       txs.push((await sim.call(op[0] as string, op[1] as object)) as SentTx);
     }
     const w0 = procSample(workerPid());
-    const lat: number[] = [];
-    let retries = 0;
-    const t0 = Date.now();
-    await Promise.all(
-      txs.map(async (tx, i) => {
-        await sleep(Math.max(0, t0 + (i * 1000) / RATE - Date.now()));
-        const s = performance.now();
-        for (let attempt = 1; ; attempt++) {
-          // clients retry track (Skip: 10 × 1 s)
-          const st = await track(tx).catch(() => 0);
-          if (st === 200) break;
-          retries++;
-          if (attempt >= 10) throw new Error(`track failed with ${st}`);
-          await sleep(200);
-        }
-        lat.push(performance.now() - s);
-      }),
-    );
-    const regS = (Date.now() - t0) / 1000;
-    await tracking.starter.drained();
-    const startS = (Date.now() - t0) / 1000;
+    const { t0, latMs: lat, retries, requestSeconds: regS, startedSeconds: startS } = await registerAll(ctx, txs);
     report.registration = {
       offeredPerSecond: RATE,
       requests: N,
@@ -331,17 +312,7 @@ async function main(): Promise<void> {
     // ---- 3. all N in flight to completion; worker CPU / memory ----
     const peak = { rssMb: 0 };
     const sampler = setInterval(() => (peak.rssMb = Math.max(peak.rssMb, procSample(workerPid()).rssMb)), 500);
-    const done = new Map<string, string>();
-    const end = Date.now() + 600_000;
-    while (done.size < N && Date.now() < end) {
-      const open = txs.filter((t) => !done.has(t.txHash)).map((t) => t.txHash);
-      const rows = await store.rows<{ tx_hash: string; state: string }>(
-        `SELECT tx_hash, argMax(state, version) AS state FROM transfer_events WHERE tx_hash IN {hs:Array(String)} GROUP BY tx_hash`,
-        { hs: open },
-      );
-      for (const r of rows) if (TERMINAL.has(r.state)) done.set(r.tx_hash, r.state);
-      await sleep(1_000);
-    }
+    const done = await untilTerminal(store, txs, Date.now() + 600_000);
     clearInterval(sampler);
     const w1 = procSample(workerPid());
     const completeS = (Date.now() - t0) / 1000;
@@ -456,24 +427,49 @@ interface BenchContext {
   machine: string;
 }
 
-/** Track `txs`, RATE registrations a second, each retried as clients do (Skip: 10 × 1 s). */
-async function registerAll(c: BenchContext, txs: SentTx[]): Promise<{ seconds: number; retries: number }> {
+/**
+ * Track `txs`, RATE registrations a second (an open loop), each retried as clients do (Skip: 10 × 1 s); then wait
+ * until every workflow has started. Times from the first registration; latencies per request, retries included.
+ */
+async function registerAll(
+  c: BenchContext,
+  txs: SentTx[],
+): Promise<{ t0: number; requestSeconds: number; startedSeconds: number; retries: number; latMs: number[] }> {
   const t0 = Date.now();
+  const latMs: number[] = [];
   let retries = 0;
   await Promise.all(
     txs.map(async (tx, i) => {
       await sleep(Math.max(0, t0 + (i * 1000) / RATE - Date.now()));
+      const s = performance.now();
       for (let attempt = 1; ; attempt++) {
         const st = await c.track(tx).catch(() => 0);
-        if (st === 200) return;
+        if (st === 200) break;
         retries++;
         if (attempt >= 10) throw new Error(`track failed with ${st}`);
         await sleep(200);
       }
+      latMs.push(performance.now() - s);
     }),
   );
+  const requestSeconds = (Date.now() - t0) / 1000;
   await c.tracking.starter.drained();
-  return { seconds: (Date.now() - t0) / 1000, retries };
+  return { t0, requestSeconds, startedSeconds: (Date.now() - t0) / 1000, retries, latMs };
+}
+
+/** Polls the projection until every one of `txs` is terminal (or `deadline`, epoch ms); tx hash → final state. */
+async function untilTerminal(store: Store, txs: SentTx[], deadline: number): Promise<Map<string, string>> {
+  const done = new Map<string, string>();
+  while (done.size < txs.length && Date.now() < deadline) {
+    const open = txs.filter((t) => !done.has(t.txHash)).map((t) => t.txHash);
+    const rows = await store.rows<{ tx_hash: string; state: string }>(
+      `SELECT tx_hash, argMax(state, version) AS state FROM transfer_events WHERE tx_hash IN {hs:Array(String)} GROUP BY tx_hash`,
+      { hs: open },
+    );
+    for (const r of rows) if (TERMINAL.has(r.state)) done.set(r.tx_hash, r.state);
+    await sleep(1_000);
+  }
+  return done;
 }
 
 /** CPU seconds and RSS (MB) of every process of the set-up. */
@@ -490,8 +486,8 @@ async function withdrawalsInFlight(c: BenchContext): Promise<void> {
   const idle = sampleAll(c.pids);
   const txs: SentTx[] = [];
   for (let i = 0; i < N; i++) txs.push((await c.sim.call('withdraw', { l2: i % 2 ? SIM.evm : SIM.move })) as SentTx);
-  const t0 = Date.now();
-  const registration = await registerAll(c, txs);
+  const { t0, startedSeconds, retries } = await registerAll(c, txs);
+  const registration = { seconds: startedSeconds, retries };
   console.log('registration', registration);
 
   // Every withdrawal covered and waiting: read back through the API, 50 requests at a time.
@@ -547,17 +543,7 @@ async function withdrawalsInFlight(c: BenchContext): Promise<void> {
   if (!stillWaiting) throw new Error('the finalization period ended during the measurement: raise --finalization-s');
 
   // The claims: all terminal.
-  const done = new Map<string, string>();
-  const end = Date.now() + FINALIZATION_S * 1000 + 600_000;
-  while (done.size < N && Date.now() < end) {
-    const open = txs.filter((t) => !done.has(t.txHash)).map((t) => t.txHash);
-    const rows = await c.store.rows<{ tx_hash: string; state: string }>(
-      `SELECT tx_hash, argMax(state, version) AS state FROM transfer_events WHERE tx_hash IN {hs:Array(String)} GROUP BY tx_hash`,
-      { hs: open },
-    );
-    for (const r of rows) if (TERMINAL.has(r.state)) done.set(r.tx_hash, r.state);
-    await sleep(1_000);
-  }
+  const done = await untilTerminal(c.store, txs, Date.now() + FINALIZATION_S * 1000 + 600_000);
   clearInterval(peak);
   const all = sampleAll(c.pids);
   const byState: Record<string, number> = {};
