@@ -7,42 +7,30 @@ import { fromBech32, fromHex, toBech32 } from '@cosmjs/encoding';
 import { getAddress } from 'ethers';
 import type { SimChain } from '../chain-sim/chain.js';
 import { grpcError, type RestHandler } from '../chain-sim/rest.js';
-import { evmLogsOfEvents, TRANSFER_TOPIC, topicAddr, ZERO_ADDRESS } from './evm-activity.js';
+import type { EvmLog } from '../../chain/events.js';
+import { erc20Changes } from './evm-activity.js';
 import type { SampleRoute } from './routes.js';
 
-interface Delta {
+/** An ERC20 balance change at a height. */
+interface HeightDelta {
   height: number;
   token: string;
   holder: string;
   amount: bigint;
 }
 
-/** ERC20 Transfer deltas (3 topics, 32-byte amount) of the chain's successful txs, in chain order. */
-function transferDeltas(chain: SimChain): Delta[] {
-  const out: Delta[] = [];
-  for (let h = 1; h <= chain.latestHeight(); h++)
-    for (const t of chain.block(h)?.txs ?? []) {
-      if (t.result.code !== 0) continue;
-      for (const l of evmLogsOfEvents(t.result.events)) {
-        if (l.topics[0] !== TRANSFER_TOPIC || l.topics.length !== 3 || l.data.length !== 66) continue;
-        const token = l.address.toLowerCase();
-        const amount = BigInt(l.data);
-        const from = topicAddr(l.topics[1] ?? '');
-        const to = topicAddr(l.topics[2] ?? '');
-        if (from !== ZERO_ADDRESS) out.push({ height: h, token, holder: from, amount: -amount });
-        if (to !== ZERO_ADDRESS) out.push({ height: h, token, holder: to, amount });
-      }
-    }
-  return out;
-}
-
 export class SampleBankState {
-  private readonly deltas: Delta[];
+  /**
+   * `logs`: the EVM logs of the chain's successful txs with their heights, in chain order (the ones the expected
+   * state was replayed from); `openings`: that replay's opening balances.
+   */
+  private readonly deltas: HeightDelta[];
   constructor(
     private readonly chain: SimChain,
     private readonly openings: Record<string, Record<string, string>>,
+    logs: { height: number; log: EvmLog }[],
   ) {
-    this.deltas = transferDeltas(chain);
+    this.deltas = logs.flatMap(({ height, log }) => erc20Changes(log).map((c) => ({ height, ...c })));
   }
 
   /** holder (0x, lowercase) → token → balance at `height`; zero balances are left out. */

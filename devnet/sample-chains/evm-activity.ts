@@ -381,6 +381,22 @@ export interface ExpectedEvmState {
   nftTransfers: Record<string, number>;
 }
 
+/**
+ * The balance changes of an ERC20 Transfer log (3 topics + a 32-byte amount): the sender's debit and the
+ * recipient's credit, the zero address (mint, burn) being no holder; [] for any other log.
+ */
+export function erc20Changes(l: EvmLog): { token: string; holder: string; amount: bigint }[] {
+  if (l.topics[0] !== TRANSFER_TOPIC || l.topics.length !== 3 || l.data.length !== 66) return [];
+  const token = l.address.toLowerCase();
+  const amount = BigInt(l.data);
+  const from = topicAddr(l.topics[1] ?? '');
+  const to = topicAddr(l.topics[2] ?? '');
+  return [
+    ...(from !== ZERO_ADDRESS ? [{ token, holder: from, amount: -amount }] : []),
+    ...(to !== ZERO_ADDRESS ? [{ token, holder: to, amount }] : []),
+  ];
+}
+
 /** Replays Transfer logs in chain order: 3 topics + 32-byte data = ERC20, 4 topics = ERC721. */
 export function replayTransfers(logs: EvmLog[]): ExpectedEvmState {
   const bal = new Map<string, Map<string, bigint>>();
@@ -398,19 +414,15 @@ export function replayTransfers(logs: EvmLog[]): ExpectedEvmState {
     if (l.topics[0] !== TRANSFER_TOPIC) continue;
     const token = l.address.toLowerCase();
     if (l.topics.length === 3 && l.data.length === 66) {
-      const from = topicAddr(l.topics[1] ?? '');
-      const to = topicAddr(l.topics[2] ?? '');
-      const amount = BigInt(l.data);
       const m = bal.get(token) ?? new Map<string, bigint>();
       bal.set(token, m);
       const low = lowest.get(token) ?? new Map<string, bigint>();
       lowest.set(token, low);
-      if (from !== ZERO_ADDRESS) {
-        const v = (m.get(from) ?? 0n) - amount;
-        m.set(from, v);
-        if (v < (low.get(from) ?? 0n)) low.set(from, v);
+      for (const c of erc20Changes(l)) {
+        const v = (m.get(c.holder) ?? 0n) + c.amount;
+        m.set(c.holder, v);
+        if (v < (low.get(c.holder) ?? 0n)) low.set(c.holder, v);
       }
-      if (to !== ZERO_ADDRESS) m.set(to, (m.get(to) ?? 0n) + amount);
     } else if (l.topics.length === 4) {
       const from = topicAddr(l.topics[1] ?? '');
       const to = topicAddr(l.topics[2] ?? '');

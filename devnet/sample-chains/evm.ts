@@ -25,6 +25,7 @@ import type { EthCallHandler } from '../chain-sim/evm.js';
 import { grpcError } from '../chain-sim/rest.js';
 import { erc721Names } from './nft-names.js';
 import { SampleBankState } from './bank-state.js';
+import type { EvmLog } from '../../chain/events.js';
 
 export const EVM_CHAIN_ID = 428962654539583n;
 /** The ERC20 of ethereum/erc20/erc20-transfer.json: the rich-list token. */
@@ -254,10 +255,11 @@ export function buildEvmChain(): {
   // Replayed from the Cosmos `evm` events, the complete record: for EVM-originated txs minievm puts the
   // ante-handler fee-token transfers in the Cosmos events but not in the EVM receipt (see the recorded
   // single-contract-creation envelope vs its receipt); for every other log both sides agree.
-  const logs = [];
+  const logs: { height: number; log: EvmLog }[] = [];
   for (let h = 1; h <= chain.latestHeight(); h++)
-    for (const t of chain.block(h)?.txs ?? []) if (t.result.code === 0) logs.push(...evmLogsOfEvents(t.result.events));
-  const expected = replayTransfers(logs);
+    for (const t of chain.block(h)?.txs ?? [])
+      if (t.result.code === 0) for (const log of evmLogsOfEvents(t.result.events)) logs.push({ height: h, log });
+  const expected = replayTransfers(logs.map((x) => x.log));
   const evmManifest: EvmSampleManifest = {
     ...manifest,
     richListToken: RICH_LIST_TOKEN,
@@ -268,7 +270,7 @@ export function buildEvmChain(): {
   const { routes } = recordedRoutes(['ethereum/cosmos-mirror/ibc-receive-ft.json']);
   routes.unshift(
     // auth accounts and bank balances at any height: what the ingest's balance seed reads on first start
-    ...new SampleBankState(chain, expected.openingBalances).routes(),
+    ...new SampleBankState(chain, expected.openingBalances, logs).routes(),
     {
       // minievm maps `evm/<address>` denoms to their ERC20 contract.
       pattern: /^\/minievm\/evm\/v1\/contracts\/by_denom$/,
