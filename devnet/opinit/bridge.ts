@@ -148,18 +148,22 @@ export class OpinitDevnet {
     account: DevAccount,
     messages: Any[],
   ): Promise<{ txHash: string; code: number; log: string }> {
-    const ep = this.endpoints(chainId);
-    const acc = await fetchAccount(ep, account.bech32);
+    const signed = await this.sign(chainId, account, messages);
+    const r = await broadcastSync(this.endpoints(chainId), signed.txBytes);
+    return { txHash: signed.txHash, code: r.code, log: r.log };
+  }
+
+  /** `messages` signed by `account` at its current account sequence (plus `sequenceAhead`), fee-less. */
+  private async sign(chainId: string, account: DevAccount, messages: Any[], sequenceAhead = 0) {
+    const acc = await fetchAccount(this.endpoints(chainId), account.bech32);
     const denom = chainId === this.l1.chainId ? 'uinit' : 'umin';
-    const signed = buildSignedTx(
-      { account, chainId, accountNumber: acc.accountNumber, sequence: acc.sequence },
+    return buildSignedTx(
+      { account, chainId, accountNumber: acc.accountNumber, sequence: acc.sequence + BigInt(sequenceAhead) },
       messages,
       { amount: [{ denom, amount: '0' }], gasLimit: 800_000 },
       '',
       'keccak',
     );
-    const r = await broadcastSync(ep, signed.txBytes);
-    return { txHash: signed.txHash, code: r.code, log: r.log };
   }
 
   /**
@@ -216,20 +220,7 @@ export class OpinitDevnet {
     hook: { chain_id: string; hook: { msg: string; msg_type_url: string }[] },
     sequenceAhead = 0,
   ): Promise<string> {
-    const ep = this.endpoints(hook.chain_id);
-    const acc = await fetchAccount(ep, account.bech32);
-    const signed = buildSignedTx(
-      {
-        account,
-        chainId: hook.chain_id,
-        accountNumber: acc.accountNumber,
-        sequence: acc.sequence + BigInt(sequenceAhead),
-      },
-      hook.hook.map(opinitMsgAny),
-      { amount: [], gasLimit: 1_000_000 },
-      '',
-      'keccak',
-    );
+    const signed = await this.sign(hook.chain_id, account, hook.hook.map(opinitMsgAny), sequenceAhead);
     return Buffer.from(signed.txBytes).toString('base64');
   }
 

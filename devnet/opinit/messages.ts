@@ -5,14 +5,13 @@ import { BinaryWriter } from 'cosmjs-types/binary';
 import { Coin } from 'cosmjs-types/cosmos/base/v1beta1/coin';
 import type { Any } from 'cosmjs-types/google/protobuf/any';
 import { MsgCall } from '@initia/initia.proto/minievm/evm/v1/tx.js';
+import { MSG_CALL } from '../../routing/ophook.js';
 
 export const OPINIT_TYPE_URL = {
   deposit: '/opinit.ophost.v1.MsgInitiateTokenDeposit',
   withdraw: '/opinit.opchild.v1.MsgInitiateTokenWithdrawal',
   finalizeWithdrawal: '/opinit.ophost.v1.MsgFinalizeTokenWithdrawal',
 } as const;
-
-export const EVM_CALL_TYPE_URL = '/minievm.evm.v1.MsgCall';
 
 type JsonCoin = { denom: string; amount: string };
 const b64 = (s: string) => Uint8Array.from(Buffer.from(s, 'base64'));
@@ -106,7 +105,7 @@ export function opinitMsgAny(m: { msg: string; msg_type_url: string }): Any {
       return { typeUrl: m.msg_type_url, value: withdraw(json) };
     case OPINIT_TYPE_URL.finalizeWithdrawal:
       return { typeUrl: m.msg_type_url, value: finalizeWithdrawal(json) };
-    case EVM_CALL_TYPE_URL:
+    case MSG_CALL:
       return { typeUrl: m.msg_type_url, value: evmCall(json) };
     default:
       throw new Error(`not an OPinit token message or an op-hook call: ${m.msg_type_url}`);

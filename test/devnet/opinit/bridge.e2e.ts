@@ -168,6 +168,11 @@ async function startMainJob(): Promise<void> {
       },
     },
   });
+  await startRouter();
+}
+
+/** The router app over `registry`, serving the routes of the running tracking. */
+async function startRouter(): Promise<void> {
   server = await listen(createRouterApp({ registry, tracking: createTrackingRoutes(tracking.service) }), 0);
   url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
 }
@@ -175,8 +180,7 @@ async function startMainJob(): Promise<void> {
 /** The router alone, started again over a new registry (as an operator's registry update does); tracking runs on. */
 async function restartRouter(): Promise<void> {
   await closeServer(server);
-  server = await listen(createRouterApp({ registry, tracking: createTrackingRoutes(tracking.service) }), 0);
-  url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  await startRouter();
 }
 
 async function stopMainJob(): Promise<void> {
