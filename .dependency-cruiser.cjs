@@ -20,6 +20,23 @@ module.exports = {
       to: { path: '^(ingest|activities|devnet)/' },
     },
     {
+      name: 'handlers-read-through-the-model',
+      comment:
+        'Indexer handlers (api/indexer/*.ts) read indexed data only through the read model (api/indexer/read/): ' +
+        'from clickhouse/ they import types, never a statement or the store.',
+      severity: 'error',
+      from: { path: '^api/indexer/[^/]+[.]ts$' },
+      to: { path: '^clickhouse/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'read-model-no-handlers',
+      comment:
+        'The read model (api/indexer/read/) knows no handler module; it may use the pure request parsers (params.ts).',
+      severity: 'error',
+      from: { path: '^api/indexer/read/' },
+      to: { path: '^api/indexer/[^/]+[.]ts$', pathNot: '^api/indexer/params[.]ts$' },
+    },
+    {
       name: 'production-no-test-code',
       comment: 'Production code imports neither devnet/ nor test/ (nor bench/).',
       severity: 'error',

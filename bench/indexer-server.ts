@@ -53,12 +53,10 @@ const app = createIndexerApp({
   config: BENCH_INDEXER_CONFIG,
   // BENCH_NO_CACHE=1 measures every request against the engine (no upstream-style response cache).
   responseCache: process.env.BENCH_NO_CACHE !== '1',
-  // The cache of final answers stays on as in production (it is not the response cache); BENCH_IMMUTABLE_CACHE_MB=0
+  // The cache of final answers stays on as in production (it is not the response cache); BENCH_FINAL_CACHE_MB=0
   // turns it off to time every request's engine path.
-  immutableCacheBytes:
-    process.env.BENCH_IMMUTABLE_CACHE_MB === undefined
-      ? undefined
-      : Number(process.env.BENCH_IMMUTABLE_CACHE_MB) * 2 ** 20,
+  finalCacheBytes:
+    process.env.BENCH_FINAL_CACHE_MB === undefined ? undefined : Number(process.env.BENCH_FINAL_CACHE_MB) * 2 ** 20,
   // Rich-list snapshots held in memory as in production (256 MiB); BENCH_RICHLIST_MEMORY_MB=0 keeps the engine path.
   richListMemoryBytes:
     process.env.BENCH_RICHLIST_MEMORY_MB === undefined

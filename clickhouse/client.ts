@@ -25,8 +25,8 @@ export interface ReadOptions {
   /**
    * A later statement of a request the engine has already served once (the documents after the page's picker, a
    * count after the page). On the embedded engine it waits for a session before every first statement, so a request
-   * queues once however many statements it needs: under load the second wait was the latency tail (measured in
-   * bench/reports/2026-11-24-indexer.md, fifth round). A ClickHouse server schedules its own queries; there it changes nothing.
+   * queues once however many statements it needs (a second wait was the latency tail under load: decision 007). A
+   * ClickHouse server schedules its own queries; there it changes nothing.
    */
   followUp?: boolean;
 }

@@ -80,7 +80,7 @@ export const configSchema = z
     /** The indexer's in-memory response cache (docs/indexer.md); false for cache-less benchmarks. */
     INDEXER_RESPONSE_CACHE: bool.default(true),
     /** MiB of the indexer's cache of final answers (api/indexer/immutable.ts); 0 turns it off. */
-    INDEXER_IMMUTABLE_CACHE_MB: z.coerce.number().int().min(0).max(65_536).default(64),
+    INDEXER_FINAL_CACHE_MB: z.coerce.number().int().min(0).max(65_536).default(64),
     /** MiB of rich-list snapshots the indexer holds in memory (api/indexer/richlist-memory.ts); 0 turns it off. */
     INDEXER_RICHLIST_MEMORY_MB: z.coerce.number().int().min(0).max(65_536).default(256),
     /** Most NFT tokens the indexer holds in memory (api/indexer/token-memory.ts); 0 turns it off. */

@@ -4,7 +4,53 @@ import client from 'prom-client';
 export const registry = new client.Registry();
 client.collectDefaultMetrics({ register: registry });
 
+/** One keyed cache's counters (api/indexer/read/cache.ts), read when /metrics is scraped. */
+export interface CacheReport {
+  name: string;
+  hits: number;
+  misses: number;
+  evictions: number;
+  entries: number;
+  bytes: number;
+}
+
+let cacheReports: () => CacheReport[] = () => [];
+/** The read model's caches report through this (one reporter per process). */
+export function reportCaches(fn: () => CacheReport[]): void {
+  cacheReports = fn;
+}
+
 export const metrics = {
+  servedBy: new client.Counter({
+    name: 'http_served_total',
+    help: 'HTTP responses by the layer that answered them (X-Served-By: edge, handler, memo, held:<name>, engine)',
+    labelNames: ['service', 'layer'],
+    registers: [registry],
+  }),
+  cacheEvents: new client.Counter({
+    name: 'indexer_cache_events_total',
+    help: 'Keyed-cache lookups and evictions by cache name (event: hit, miss, evict)',
+    labelNames: ['cache', 'event'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const r of cacheReports()) {
+        this.inc({ cache: r.name, event: 'hit' }, r.hits);
+        this.inc({ cache: r.name, event: 'miss' }, r.misses);
+        this.inc({ cache: r.name, event: 'evict' }, r.evictions);
+      }
+    },
+  }),
+  cacheBytes: new client.Gauge({
+    name: 'indexer_cache_bytes',
+    help: 'Bytes held by each keyed cache and each held state (estimated)',
+    labelNames: ['cache'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const r of cacheReports()) this.set({ cache: r.name }, r.bytes);
+    },
+  }),
   httpRequests: new client.Counter({
     name: 'http_requests_total',
     help: 'HTTP requests',

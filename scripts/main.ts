@@ -162,7 +162,7 @@ export async function main(hooks: MainHooks = {}): Promise<void> {
         role === 'all' && config.ROUTER_ENABLED ? `http://${config.HTTP_HOST}:${config.ROUTER_PORT}` : undefined,
       cors: corsFromConfig(config),
       responseCache: config.INDEXER_RESPONSE_CACHE,
-      immutableCacheBytes: config.INDEXER_IMMUTABLE_CACHE_MB * 2 ** 20,
+      finalCacheBytes: config.INDEXER_FINAL_CACHE_MB * 2 ** 20,
       richListMemoryBytes: config.INDEXER_RICHLIST_MEMORY_MB * 2 ** 20,
       tokensHeld: config.INDEXER_NFT_TOKENS_HELD,
       onIndexed: (l) => indexedListeners.push(l),

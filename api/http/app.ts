@@ -1,12 +1,13 @@
 // Shared express scaffolding for both services: JSON body bound, request metrics, /health, /metrics,
 // Swagger UI at /swagger/ and the OpenAPI document at /swagger/doc.json.
 import express, { type Express, type RequestHandler } from 'express';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
-import { metrics, registry } from '../../platform/metrics.js';
+import path from 'node:path';
+import { registry } from '../../platform/metrics.js';
 import { installJsonClientErrors } from './client-errors.js';
 import { type CorsSettings, corsMiddleware } from './cors.js';
-import { memoiseValidatorRoutes } from './route-regexps.js';
+import { edgeHandler, recordRequest, servedBy } from './edge.js';
 
 export interface ServiceAppOptions {
   service: 'indexer' | 'router';
@@ -31,6 +32,7 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
   app.set('etag', false);
   app.set('query parser', 'extended');
   app.use(requestMetrics(opts.service));
+  app.use(servedBy(opts.service));
   // Before everything else, so preflights and error answers carry the CORS headers too.
   app.use(corsMiddleware(opts.cors));
   app.use(express.json({ limit: opts.bodyLimit ?? '64kb', strict: true }));
@@ -53,12 +55,6 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
   return app;
 }
 
-/** One answered request in the metrics (express routes and fast lanes alike). */
-function recordRequest(service: string, route: string, status: number, start: bigint): void {
-  metrics.httpRequests.inc({ service, route, status: String(status) });
-  metrics.httpDuration.observe({ service, route }, Number(process.hrtime.bigint() - start) / 1e9);
-}
-
 function requestMetrics(service: string): RequestHandler {
   return (req, res, next) => {
     const start = process.hrtime.bigint();
@@ -69,33 +65,10 @@ function requestMetrics(service: string): RequestHandler {
   };
 }
 
-/**
- * A handler that may answer a request before express sees it: the route label (for the request metrics) when it
- * answered, null to hand the request on. Only for the hottest read whose answer is already in memory; it must
- * answer exactly as the express route would, and hand on everything else (errors included).
- */
-export type FastLane = (req: IncomingMessage, res: ServerResponse) => string | null;
-const fastLanes = new WeakMap<Express, FastLane>();
-
-/** Put a fast lane in front of an app; `listen` serves it first. */
-export function addFastLane(app: Express, lane: FastLane): void {
-  fastLanes.set(app, lane);
-}
-
-/** Listen and resolve once bound; port 0 picks a free port (tests). */
+/** Listen and resolve once bound; port 0 picks a free port (tests). The edge (api/http/edge.ts) runs first. */
 export function listen(app: Express, port: number, host = '127.0.0.1'): Promise<Server> {
-  const lane = fastLanes.get(app);
-  const service = app.get('service') as string;
-  const handler = lane
-    ? (req: IncomingMessage, res: ServerResponse) => {
-        const start = process.hrtime.bigint();
-        const route = lane(req, res);
-        if (route === null) app(req, res);
-        else recordRequest(service, route, res.statusCode, start);
-      }
-    : app;
   return new Promise((resolve, reject) => {
-    const server = createServer(handler).listen(port, host);
+    const server = createServer(edgeHandler(app)).listen(port, host);
     installJsonClientErrors(server);
     server.once('listening', () => resolve(server));
     server.once('error', reject);
@@ -107,4 +80,45 @@ export function closeServer(server: Server): Promise<void> {
     server.close(() => resolve());
     server.closeAllConnections?.();
   });
+}
+
+// The validator's route lookup, memoised. express-openapi-validator 5.6 finds a request's documented route by
+// compiling every route with path-to-regexp, in order, on every request, until one matches (lookupRoute in
+// middlewares/openapi.metadata.js): a visible share of the indexer's main thread under load (decision 006). A
+// compiled route depends only on its pattern and options, and the validator only reads it (`regexp.exec`, `keys`),
+// so the copy of path-to-regexp the validator loads is given a memo here, once per process. Bounded: patterns come
+// from the OpenAPI documents; past MAX_PATTERNS (never reached by our two services) compilation is not kept.
+const MAX_PATTERNS = 2000;
+
+interface PathToRegexpModule {
+  pathToRegexp: (route: unknown, options?: Record<string, unknown>) => { regexp: RegExp; keys: unknown[] };
+}
+
+type Compiled = ReturnType<PathToRegexpModule['pathToRegexp']>;
+const MEMO = Symbol.for('chain-infra.route-regexps');
+
+/** Memoise the validator's route compilation (idempotent). Returns the kept compilations (pattern + options). */
+export function memoiseValidatorRoutes(): ReadonlyMap<string, Compiled> {
+  const require = createRequire(import.meta.url);
+  const validatorDir = path.dirname(require.resolve('express-openapi-validator'));
+  const mod = require(require.resolve('path-to-regexp', { paths: [validatorDir] })) as PathToRegexpModule & {
+    [MEMO]?: Map<string, Compiled>;
+  };
+  const installed = mod[MEMO];
+  if (installed) return installed;
+  const kept = new Map<string, Compiled>();
+  const compile = mod.pathToRegexp;
+  mod.pathToRegexp = (route, options = {}) => {
+    if (typeof route !== 'string') return compile(route, options);
+    let key = route; // the options are a few flags ({ sensitive, strict }): cheaper than JSON.stringify per route
+    for (const name in options) key += `\u0000${name}=${String(options[name])}`;
+    let hit = kept.get(key);
+    if (hit === undefined) {
+      hit = compile(route, options);
+      if (kept.size < MAX_PATTERNS) kept.set(key, hit);
+    }
+    return hit;
+  };
+  mod[MEMO] = kept;
+  return kept;
 }

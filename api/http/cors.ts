@@ -67,13 +67,20 @@ export function corsMiddleware(s: CorsSettings = defaultCors): RequestHandler {
 }
 
 /**
- * The CORS headers of every simple (non-preflight) response when they do not depend on the request: none when
- * CORS is off, `Access-Control-Allow-Origin: *` for any origin. null when they depend on the request's origin
- * (then only the middleware may answer).
+ * The CORS headers the middleware puts on a simple (non-preflight) response to a request from `origin`: none when
+ * CORS is off; `Access-Control-Allow-Origin: *` for any origin; else, for an allowed origin, that origin and
+ * `Vary: Origin`, and nothing for any other. For answers given before express (api/http/edge.ts); test/api/http/edge.test.ts compares them.
  */
-export function staticCorsHeaders(s: CorsSettings = defaultCors): Record<string, string> | null {
-  if (!s.enabled) return {};
-  return s.origins.includes('*') ? { 'Access-Control-Allow-Origin': '*' } : null;
+export function corsHeadersFor(s: CorsSettings = defaultCors): (origin: string | undefined) => Record<string, string> {
+  if (!s.enabled) return () => ({});
+  if (s.origins.includes('*')) {
+    const any = { 'Access-Control-Allow-Origin': '*' };
+    return () => any;
+  }
+  const matches = originMatcher(s.origins);
+  // The middleware's origin callback says no to a missing or unlisted origin, and `cors` then adds no header.
+  return (origin): Record<string, string> =>
+    origin !== undefined && matches(origin) ? { 'Access-Control-Allow-Origin': origin, Vary: 'Origin' } : {};
 }
 
 /** The settings from the validated configuration (platform/config.ts CORS_*). */

@@ -56,7 +56,17 @@ interface ValidatorError {
   errors?: { path?: string; message?: string; errorCode?: string }[];
 }
 
-function describe(err: unknown): { status: number; message: string; grpc: number; extra: Record<string, unknown> } {
+/**
+ * A service's own wording for a validator error, given the error's first path, its message and the request's
+ * query; undefined keeps the generic `<param>: <message>` form. The one place validator errors are rewritten.
+ */
+export type ValidatorWording = (path: string, message: string, query: Record<string, unknown>) => string | undefined;
+
+function describe(
+  err: unknown,
+  wording?: ValidatorWording,
+  query: Record<string, unknown> = {},
+): { status: number; message: string; grpc: number; extra: Record<string, unknown> } {
   const api = toApiError(err);
   if (api) return { status: api.status, message: api.message, grpc: api.grpcCode, extra: api.extra };
   const e = err as ValidatorError;
@@ -67,6 +77,8 @@ function describe(err: unknown): { status: number; message: string; grpc: number
     if (e.type === 'entity.too.large') message = 'request body too large';
     else if (e.type === 'entity.parse.failed') message = 'request body is not valid JSON';
     const first = e.errors?.[0];
+    const own = status === 400 && wording ? wording(first?.path ?? '', String(e.message), query) : undefined;
+    if (own !== undefined) return { status: 400, message: own, grpc: Grpc.INVALID_ARGUMENT, extra: {} };
     if (first?.path && first.message) {
       const where = first.path.replace(/^\/(query|params|body|path)\//, '').replace(/^\.(query|params|body)\./, '');
       message = `${where}: ${first.message}`;
@@ -84,16 +96,21 @@ function describe(err: unknown): { status: number; message: string; grpc: number
   return { status: 500, message: 'internal server error', grpc: Grpc.UNKNOWN, extra: {} };
 }
 
-export function errorBody(style: ErrorStyle, err: unknown): { status: number; body: Record<string, unknown> } {
-  const d = describe(err);
+export function errorBody(
+  style: ErrorStyle,
+  err: unknown,
+  wording?: ValidatorWording,
+  query?: Record<string, unknown>,
+): { status: number; body: Record<string, unknown> } {
+  const d = describe(err, wording, query);
   if (style === 'router')
     return { status: d.status, body: { code: d.grpc, message: d.message, details: [], ...d.extra } };
   return { status: d.status, body: { code: d.status, message: d.message, ...d.extra } };
 }
 
-export function errorHandler(style: ErrorStyle): ErrorRequestHandler {
+export function errorHandler(style: ErrorStyle, wording?: ValidatorWording): ErrorRequestHandler {
   return (err, req, res, _next) => {
-    const { status, body } = errorBody(style, err);
+    const { status, body } = errorBody(style, err, wording, req.query as Record<string, unknown>);
     if (status >= 500)
       log.error('http.error', {
         path: req.path,

@@ -1,63 +1,50 @@
 // The indexer service: express app over a Store, validated by express-openapi-validator from the same
 // OpenAPI document it serves at /swagger/doc.json.
-import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
-import { addFastLane, createServiceApp } from '../http/app.js';
-import { type CorsSettings, staticCorsHeaders } from '../http/cors.js';
-import { ApiError, errorHandler, notFoundHandler } from '../http/errors.js';
 import type { Store } from '../../clickhouse/client.js';
 import type { AppConfig } from '../../platform/config.js';
-import { createResponseCache } from './cache.js';
-import { createChainLookups, type ChainLookups } from './chain.js';
-import { CollectionMemory } from './collection-memory.js';
-import { allCollections } from '../../clickhouse/queries/collections.js';
-import type { IndexerContext } from './context.js';
-import { statusFeed } from './status-feed.js';
-import { ImmutableCache } from './immutable.js';
-import { indexerOpenApi } from './openapi.js';
-import { paginationMessages } from './pagination.js';
-import { registerStatus } from './status.js';
+import { createServiceApp } from '../http/app.js';
+import type { CorsSettings } from '../http/cors.js';
+import { addEdgeLane, responseCacheLane } from '../http/edge.js';
+import { errorHandler, notFoundHandler } from '../http/errors.js';
 import { registerBlocks } from './blocks.js';
-import { registerTxs } from './txs.js';
-import { registerEvm } from './evm.js';
 import { registerCollections } from './collections.js';
-import { registerTokens, tokenSource } from './tokens.js';
-import { TokenMemory } from './token-memory.js';
-import { registerRichList } from './richlist.js';
-import { RichListMemory, storeSource } from './richlist-memory.js';
-import { registerStats } from './stats.js';
+import type { IndexerContext } from './context.js';
 import { registerDashboard } from './dashboard.js';
+import { registerEvm } from './evm.js';
+import { indexerOpenApi } from './openapi.js';
+import { validatorWording } from './read/page.js';
+import { createReadModel, type ReadModelOptions } from './read/model.js';
+import { createResponseCache } from './response-cache.js';
+import { registerRichList } from './richlist.js';
+import { registerStats } from './stats.js';
+import { registerStatus } from './status.js';
+import { registerTokens } from './tokens.js';
+import { registerTxs } from './txs.js';
 
-export interface IndexerAppOptions {
+/** The read model's own settings (api/indexer/read/model.ts) pass through unchanged. */
+type ReadSettings = Pick<
+  ReadModelOptions,
+  | 'lookups'
+  | 'finalCacheBytes'
+  | 'finalCache'
+  | 'richListMemoryBytes'
+  | 'richListMemory'
+  | 'collectionsHeld'
+  | 'tokensHeld'
+  | 'tokenMemory'
+>;
+
+export interface IndexerAppOptions extends ReadSettings {
   store: Store;
   config: Pick<AppConfig, 'CHAIN_ID' | 'VM' | 'BECH32_PREFIX' | 'VERSION' | 'COMMIT_HASH' | 'EVM_INTERNAL_TXS'>;
   /** Cosmos REST endpoint for proposer monikers and rich-list denom resolution. */
   chain?: { restUrl?: string };
   /** Validate every response against the OpenAPI document (tests): a drift becomes a 500. */
   validateResponses?: boolean;
-  /** Replace the REST lookups (tests). */
-  lookups?: ChainLookups;
-  /** Upstream-style response cache (1 s lists, 10 s single objects); on unless false. */
+  /** Upstream-style response cache (1 s lists, 10 s single objects); on unless false. The `final` cache of the read model is independent of it. */
   responseCache?: boolean;
-  /**
-   * Bytes of the in-process cache of answers that can no longer change (api/indexer/immutable.ts), 0 = off;
-   * 64 MiB by default. Independent of `responseCache`.
-   */
-  immutableCacheBytes?: number;
-  /** Use this instance instead (tests inspect it). */
-  immutableCache?: ImmutableCache;
-  /**
-   * Bytes of rich-list snapshots held in memory (api/indexer/richlist-memory.ts), 0 = off; 256 MiB by default.
-   */
-  richListMemoryBytes?: number;
-  /** Use this instance instead (tests inspect it). */
-  richListMemory?: RichListMemory;
-  /** Most NFT collections held in memory (api/indexer/collection-memory.ts); 0 = none (tests: the engine path). */
-  collectionsHeld?: number;
-  /** Most NFT tokens held in memory (api/indexer/token-memory.ts); 0 = none (tests: the engine path). */
-  tokensHeld?: number;
-  /** Use this instance instead (tests inspect it). */
-  tokenMemory?: TokenMemory;
   /** Router service base URL: the dashboard shows its transfer statistics when set. */
   routerUrl?: string;
   /** Cross-origin access; default: any origin (api/http/cors.ts). */
@@ -91,69 +78,29 @@ const emptyFilters: RequestHandler = (req, _res, next) => {
   next();
 };
 
-/** Validator errors on the pagination range and order_by keep the upstream wording (docs/indexer.md). */
-const paginationWording: ErrorRequestHandler = (err, req, _res, next) => {
-  const first = (err as { errors?: { path?: string }[] })?.errors?.[0]?.path ?? '';
-  const status = (err as { status?: number })?.status;
-  if (status === 400 && /order_by$/.test(first))
-    return next(
-      new ApiError(400, `invalid order_by value '${String(req.query.order_by)}', must be one of: token_id, height`),
-    );
-  if (status === 400 && /pagination\.limit$/.test(first)) return next(new ApiError(400, paginationMessages.limit));
-  if (status === 400 && /pagination\.offset$/.test(first) && /minimum|>=/.test(String((err as Error).message)))
-    return next(new ApiError(400, paginationMessages.offset));
-  next(err);
-};
-
 export function createIndexerApp(opts: IndexerAppOptions): Express {
   const { config } = opts;
-  const immutable = opts.immutableCache ?? new ImmutableCache(opts.immutableCacheBytes ?? 64 * 2 ** 20);
-  // Totals are keyed by the tip (or are final), so they stay on even when the cache of answers is off.
-  const totals = new ImmutableCache(Math.max(2 ** 20, immutable.maxBytes / 16));
-  const collections = new CollectionMemory((max) => allCollections(opts.store, max), opts.collectionsHeld);
-  const tokens = opts.tokenMemory ?? new TokenMemory(tokenSource(opts.store), opts.tokensHeld);
-  const richList =
-    opts.richListMemory ??
-    new RichListMemory(storeSource(opts.store), { budgetBytes: opts.richListMemoryBytes ?? 256 * 2 ** 20 });
-  const feed = statusFeed(
-    opts.store,
-    {
-      internalTxs: false, // internal_tx_height is the indexed height (api/indexer/status.ts)
-      richList: config.VM === 'evm',
-      chainId: config.CHAIN_ID === undefined,
-    },
-    {
-      onRewind: () => {
-        immutable.clear();
-        totals.clear();
-        collections.clear();
-        tokens.clear();
-        richList.clear();
-      },
-    },
-  );
-  opts.onIndexed?.(() => feed.poke());
+  const read = createReadModel({
+    ...opts,
+    richList: config.VM === 'evm',
+    chainIdFromBlocks: config.CHAIN_ID === undefined,
+    restUrl: opts.chain?.restUrl,
+  });
+  opts.onIndexed?.(() => read.status.poke());
   const ctx: IndexerContext = {
-    store: opts.store,
     vm: config.VM,
     bech32Prefix: config.BECH32_PREFIX,
     chainId: config.CHAIN_ID,
     version: config.VERSION,
     commitHash: config.COMMIT_HASH,
     evmInternalTxs: config.EVM_INTERNAL_TXS,
-    chain: opts.lookups ?? createChainLookups(opts.chain?.restUrl),
-    tip: feed.tip,
-    statusFacts: feed.facts,
-    immutable,
-    totals,
-    collections,
-    tokens,
+    read,
   };
   const app = createServiceApp({
     service: 'indexer',
     openapi: indexerOpenApi,
     cors: opts.cors,
-    health: async () => ({ indexed_height: await ctx.tip() }),
+    health: async () => ({ indexed_height: await read.tip() }),
   });
   app.locals.validateResponses = opts.validateResponses === true;
   // The dashboard (HTML, scripts) is not part of the JSON API: served before the slash rule, validator, cache.
@@ -163,9 +110,8 @@ export function createIndexerApp(opts: IndexerAppOptions): Express {
   if (opts.responseCache !== false) {
     const cache = createResponseCache();
     app.use(cache.middleware);
-    // Hits are also answered before express once the server listens (same answers; api/http/app.ts FastLane).
-    const cors = staticCorsHeaders(opts.cors);
-    if (cors) addFastLane(app, cache.lane(cors));
+    // Hits are answered before express once the server listens (the same answers: api/http/edge.ts).
+    addEdgeLane(app, responseCacheLane(cache.fresh, opts.cors));
   }
   app.use(
     OpenApiValidator.middleware({
@@ -187,11 +133,10 @@ export function createIndexerApp(opts: IndexerAppOptions): Express {
   registerEvm(router, ctx);
   registerCollections(router, ctx);
   registerTokens(router, ctx);
-  registerRichList(router, ctx, richList);
-  registerStats(router, ctx, { restUrl: opts.chain?.restUrl });
+  registerRichList(router, ctx);
+  registerStats(router, ctx);
   app.use(router);
   app.use(notFoundHandler());
-  app.use(paginationWording);
-  app.use(errorHandler('indexer'));
+  app.use(errorHandler('indexer', validatorWording));
   return app;
 }

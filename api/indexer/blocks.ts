@@ -1,13 +1,12 @@
 // Block endpoints (docs/indexer.md): /blocks (height cursor, total = latest height), /blocks/{height},
-// /avg_blocktime (seconds over the latest 100 blocks).
+// /avg_blocktime (seconds over the latest 100 blocks). Reads: api/indexer/read/blocks.ts.
 import type { Router } from 'express';
+import type { BlockRow } from '../../clickhouse/queries/blocks.js';
 import { notFound } from '../http/errors.js';
-import { blockByHeight, latestBlockTimes, listBlocks, type BlockRow } from '../../clickhouse/queries/blocks.js';
+import type { Served } from '../http/edge.js';
 import { handle, str, type IndexerContext } from './context.js';
-import { pageResult, parsePage, type RawPageQuery } from './pagination.js';
+import { parsePage, type RawPageQuery } from './read/page.js';
 import { parseBlockHeight, rfc3339Seconds } from './params.js';
-
-const AVG_WINDOW = 100;
 
 function parseFee(totalFee: string): { denom: string; amount: string }[] {
   try {
@@ -21,7 +20,7 @@ function parseFee(totalFee: string): { denom: string; amount: string }[] {
   }
 }
 
-async function render(ctx: IndexerContext, b: BlockRow) {
+async function render(ctx: IndexerContext, b: BlockRow, served: Served) {
   return {
     chain_id: b.chain_id,
     height: b.height,
@@ -32,7 +31,7 @@ async function render(ctx: IndexerContext, b: BlockRow) {
     gas_wanted: b.gas_wanted,
     tx_count: b.tx_count_s,
     total_fee: parseFee(b.total_fee),
-    proposer: await ctx.chain.proposer(b.proposer),
+    proposer: await ctx.read.lookups.proposer(b.proposer, served),
   };
 }
 
@@ -52,51 +51,26 @@ export function averageBlockTime(nsNewestFirst: readonly string[]): number {
 export function registerBlocks(r: Router, ctx: IndexerContext): void {
   r.get(
     '/indexer/block/v1/avg_blocktime',
-    handle(async (_req, res) => {
-      const tip = await ctx.tip();
-      // Final for a given tip: read once per indexed height.
-      const times = await ctx.immutable.through(`avg_blocktime|${tip}`, () =>
-        latestBlockTimes(ctx.store, AVG_WINDOW, tip),
-      );
-      res.json({ avg_block_time: averageBlockTime(times ?? []) });
+    handle(async (_req, res, served) => {
+      res.json({ avg_block_time: averageBlockTime(await ctx.read.blocks.latestTimes(served)) });
     }),
   );
 
   r.get(
     '/indexer/block/v1/blocks',
-    handle(async (req, res) => {
+    handle(async (req, res, served) => {
       const page = parsePage(req.query as RawPageQuery, ['height']);
-      const tip = await ctx.tip();
-      const cursor = page.cursor?.kind === 'height' ? page.cursor.height : null;
-      const w = { desc: page.reverse, limit: page.limit + 1, offset: page.offset };
-      // A descending page after a cursor at or below the tip + 1 holds only final blocks: kept. Any other page
-      // is final for a given tip (the first page changes with every block): kept under the tip.
-      const key =
-        cursor !== null && page.reverse && cursor <= tip + 1
-          ? `blocks|${w.limit}|${cursor}`
-          : `blocks@${tip}|${w.desc}|${w.limit}|${w.offset}|${cursor}`;
-      const rows = (await ctx.immutable.through(key, () => listBlocks(ctx.store, w, cursor, tip))) ?? [];
-      // total is the latest height regardless of count_total (§3.5)
-      const { rows: shown, pagination } = pageResult(page, rows, String(tip), (b) => ({
-        kind: 'height',
-        height: Number(b.height),
-      }));
-      res.json({ blocks: await Promise.all(shown.map((b) => render(ctx, b))), pagination });
+      const { rows, pagination } = await ctx.read.blocks.page(page, served);
+      res.json({ blocks: await Promise.all(rows.map((b) => render(ctx, b, served))), pagination });
     }),
   );
 
   r.get(
     '/indexer/block/v1/blocks/:height',
-    handle(async (req, res) => {
-      const height = parseBlockHeight(str(req.params.height));
-      const tip = await ctx.tip();
-      // A block at or below the tip is final; above it (or not found) nothing is kept.
-      const b =
-        height <= tip
-          ? await ctx.immutable.through(`block|${height}`, () => blockByHeight(ctx.store, height, tip))
-          : undefined;
+    handle(async (req, res, served) => {
+      const b = await ctx.read.blocks.at(parseBlockHeight(str(req.params.height)), served);
       if (!b) throw notFound('[NOT_FOUND] block not found');
-      res.json({ block: await render(ctx, b) });
+      res.json({ block: await render(ctx, b, served) });
     }),
   );
 }

@@ -1,44 +1,28 @@
-// What every indexer handler needs: the store, chain settings, REST lookups, and the indexed tip.
+// What every indexer handler needs: the chain settings and the read model (api/indexer/read/model.ts).
 import type { Request, RequestHandler, Response } from 'express';
-import type { Store } from '../../clickhouse/client.js';
-import type { StatusFacts } from '../../clickhouse/queries/status.js';
-import type { ChainLookups } from './chain.js';
-import type { CollectionMemory } from './collection-memory.js';
-import type { ImmutableCache } from './immutable.js';
-import type { TokenMemory } from './token-memory.js';
+import { type Served, servedOf } from '../http/edge.js';
+import type { ReadModel } from './read/model.js';
 import type { Vm } from './params.js';
 
 export interface IndexerContext {
-  store: Store;
   vm: Vm | undefined;
   bech32Prefix: string;
   chainId: string | undefined;
   version: string;
   commitHash: string;
   evmInternalTxs: boolean;
-  chain: ChainLookups;
-  /**
-   * Last complete indexed height; reads never show rows above it (a block being written is invisible). Kept in
-   * memory by the status feed (api/indexer/status-feed.ts): at most ~150 ms old while the API is in use.
-   */
-  tip(): Promise<number>;
-  /** The /status facts, from the same in-memory feed as the tip. */
-  statusFacts(): Promise<StatusFacts>;
-  /** Answers that can no longer change (api/indexer/immutable.ts). */
-  immutable: ImmutableCache;
-  /** List totals, keyed by list and tip (a total changes with every block that adds to the list). */
-  totals: ImmutableCache;
-  /** Every NFT collection's summary at the tip, held in memory (api/indexer/collection-memory.ts). */
-  collections: CollectionMemory;
-  /** Every live NFT token at the tip, held in memory and updated by deltas (api/indexer/token-memory.ts). */
-  tokens: TokenMemory;
+  /** Every read of indexed data: caches, held state and statements live behind it. */
+  read: ReadModel;
 }
 
-/** Express 4 does not catch rejected promises: route them to the error handler. */
+/**
+ * A handler with the request's `Served` tracker (api/http/served.ts). Express 4 does not catch rejected promises:
+ * route them to the error handler.
+ */
 export const handle =
-  (fn: (req: Request, res: Response) => Promise<void>): RequestHandler =>
+  (fn: (req: Request, res: Response, served: Served) => Promise<void>): RequestHandler =>
   (req, res, next) => {
-    fn(req, res).catch(next);
+    fn(req, res, servedOf(res)).catch(next);
   };
 
 /**

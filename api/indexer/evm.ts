@@ -6,19 +6,10 @@
 import { fromBech32, toHex } from '@cosmjs/encoding';
 import type { Request, Response, Router } from 'express';
 import { notFound } from '../http/errors.js';
-import {
-  EVM_SEQ_PER_HEIGHT,
-  evmTxByHash,
-  evmTxExists,
-  type EvmTxScope,
-  type InternalTxRow,
-  type InternalTxScope,
-  internalPosition,
-  listEvmTxs,
-  listInternalTxs,
-} from '../../clickhouse/queries/evm.js';
+import type { EvmTxScope, InternalTxRow, InternalTxScope } from '../../clickhouse/queries/evm.js';
+import type { Served } from '../http/edge.js';
 import { handle, str, type IndexerContext } from './context.js';
-import { pageResult, parsePage, type PaginationObject, type RawPageQuery } from './pagination.js';
+import { parsePage, type PaginationObject, type RawPageQuery } from './read/page.js';
 import { MAX_HEIGHT, parseAccount, parseBool, parseTxHash, parseTxHeight } from './params.js';
 
 export const EVM_ONLY = 'evm routes are not available on this chain';
@@ -101,50 +92,37 @@ export function registerEvm(r: Router, ctx: IndexerContext): void {
     return;
   }
 
-  const txPage = async (req: Request, res: Response, scope: EvmTxScope | null) => {
+  const txPage = async (req: Request, res: Response, served: Served, scope: EvmTxScope | null) => {
     const page = parsePage(req.query as RawPageQuery, ['sequence']);
     if (scope === null) return void res.json({ txs: [], pagination: emptyPage() });
-    const tip = await ctx.tip();
-    const cursor = page.cursor?.kind === 'sequence' ? page.cursor.sequence : null;
-    const { rows, total } = await listEvmTxs(
-      ctx.store,
-      scope,
-      { desc: page.reverse, limit: page.limit + 1, offset: page.offset },
-      tip,
-      cursor,
-      page.countTotal,
-    );
-    const out = pageResult(page, rows, total, (t) => ({
-      kind: 'sequence',
-      sequence: Number(t.height) * EVM_SEQ_PER_HEIGHT + Number(t.tx_index),
-    }));
-    res.json({ txs: out.rows.map((t) => renderReceipt(t.receipt)), pagination: out.pagination });
+    const got = await ctx.read.evm.receipts(scope, page, served);
+    res.json({ txs: got.rows.map((t) => renderReceipt(t.receipt)), pagination: got.pagination });
   };
 
   r.get(
     `${base}/evm-txs`,
-    handle((req, res) => txPage(req, res, { kind: 'all' })),
+    handle((req, res, served) => txPage(req, res, served, { kind: 'all' })),
   );
   r.get(
     `${base}/evm-txs/by_account/:account`,
-    handle(async (req, res) => {
+    handle(async (req, res, served) => {
       const account = evmAccount(str(req.params.account), ctx.bech32Prefix);
       const signer = parseBool(req.query.is_signer, 'is_signer');
-      await txPage(req, res, account === null ? null : { kind: 'account', account, signer });
+      await txPage(req, res, served, account === null ? null : { kind: 'account', account, signer });
     }),
   );
   r.get(
     `${base}/evm-txs/by_height/:height`,
-    handle(async (req, res) => {
+    handle(async (req, res, served) => {
       const height = parseTxHeight(req.params.height);
-      await txPage(req, res, height > MAX_HEIGHT ? null : { kind: 'height', height });
+      await txPage(req, res, served, height > MAX_HEIGHT ? null : { kind: 'height', height });
     }),
   );
   r.get(
     `${base}/evm-txs/:tx_hash`,
-    handle(async (req, res) => {
+    handle(async (req, res, served) => {
       const hash = evmHash(str(req.params.tx_hash));
-      const row = hash === null ? undefined : await evmTxByHash(ctx.store, hash, await ctx.tip());
+      const row = hash === null ? undefined : await ctx.read.evm.receipt(hash, served);
       if (row === undefined) throw notFound('tx not found');
       res.json({ tx: renderReceipt(row.receipt) });
     }),
@@ -157,56 +135,38 @@ export function registerEvm(r: Router, ctx: IndexerContext): void {
     return;
   }
 
-  const internalPage = async (req: Request, res: Response, scope: InternalTxScope | null) => {
+  const internalPage = async (req: Request, res: Response, served: Served, scope: InternalTxScope | null) => {
     const page = parsePage(req.query as RawPageQuery, ['sequence']);
     if (scope === null) return void res.json({ internal_txs: [], pagination: emptyPage() });
-    const tip = await ctx.tip();
-    const cursor = page.cursor?.kind === 'sequence' ? page.cursor.sequence : null;
-    const { rows, total } = await listInternalTxs(
-      ctx.store,
-      scope,
-      { desc: page.reverse, limit: page.limit + 1, offset: page.offset },
-      tip,
-      cursor,
-      page.countTotal,
-    );
-    // The next cursor needs the last shown row's position in its block (one count, only when more follow).
-    const shown = rows.slice(0, page.limit);
-    const last = shown[shown.length - 1];
-    const lastSeq =
-      rows.length > page.limit && last
-        ? Number(last.height) * EVM_SEQ_PER_HEIGHT + (await internalPosition(ctx.store, last, tip))
-        : 0;
-    const out = pageResult(page, rows, total, () => ({ kind: 'sequence', sequence: lastSeq }));
-    res.json({ internal_txs: out.rows.map(renderInternal), pagination: out.pagination });
+    const got = await ctx.read.evm.internal(scope, page, served);
+    res.json({ internal_txs: got.rows.map(renderInternal), pagination: got.pagination });
   };
 
   r.get(
     `${base}/evm-internal-txs`,
-    handle((req, res) => internalPage(req, res, { kind: 'all' })),
+    handle((req, res, served) => internalPage(req, res, served, { kind: 'all' })),
   );
   r.get(
     `${base}/evm-internal-txs/by_account/:account`,
-    handle(async (req, res) => {
+    handle(async (req, res, served) => {
       const account = evmAccount(str(req.params.account), ctx.bech32Prefix);
-      await internalPage(req, res, account === null ? null : { kind: 'account', account });
+      await internalPage(req, res, served, account === null ? null : { kind: 'account', account });
     }),
   );
   r.get(
     `${base}/evm-internal-txs/by_height/:height`,
-    handle(async (req, res) => {
+    handle(async (req, res, served) => {
       const height = parseTxHeight(req.params.height);
-      await internalPage(req, res, height > MAX_HEIGHT ? null : { kind: 'height', height });
+      await internalPage(req, res, served, height > MAX_HEIGHT ? null : { kind: 'height', height });
     }),
   );
   r.get(
     `${base}/evm-internal-txs/:tx_hash`,
-    handle(async (req, res) => {
+    handle(async (req, res, served) => {
       const hash = evmHash(str(req.params.tx_hash));
       parsePage(req.query as RawPageQuery, ['sequence']);
-      if (hash === null || !(await evmTxExists(ctx.store, hash, await ctx.tip())))
-        throw notFound('transaction not found');
-      await internalPage(req, res, { kind: 'hash', hash });
+      if (hash === null || !(await ctx.read.evm.exists(hash, served))) throw notFound('transaction not found');
+      await internalPage(req, res, served, { kind: 'hash', hash });
     }),
   );
 }

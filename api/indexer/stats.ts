@@ -2,24 +2,10 @@
 // (clickhouse/migrations/200_analytics.sql). Every input is bounded; a bad one is a JSON 400 naming it.
 import type { Router } from 'express';
 import { badRequest, ApiError } from '../http/errors.js';
-import { latestSnapshot } from '../../clickhouse/queries/richlist.js';
-import {
-  activity,
-  chainSpan,
-  type Distribution,
-  distribution,
-  msgMix,
-  nftStats,
-  RES,
-  richListHistory,
-  snapshotTokens,
-  topAccounts,
-  topContracts,
-  type Interval,
-} from '../../clickhouse/queries/stats.js';
+import type { Interval } from '../../clickhouse/queries/stats.js';
+import type { Served } from '../http/edge.js';
 import { handle, str, type IndexerContext } from './context.js';
 import { normaliseDenom, parseCollectionAddr, parseMsgs } from './params.js';
-import { ingestProgress } from './progress.js';
 
 export const MAX_BUCKETS = 2000;
 /** Longest window of the ranking endpoints (message mix, top accounts, top contracts). */
@@ -44,11 +30,16 @@ export function parseTime(v: unknown, name: string): number | null {
   return t;
 }
 
-export function parseInterval(v: unknown, fallback: Interval): Interval {
+/** An interval name among the aggregates' resolutions (`AnalyticsReads.resolutions`: name → seconds). */
+export function parseInterval(
+  v: unknown,
+  fallback: Interval,
+  resolutions: Readonly<Record<Interval, number>>,
+): Interval {
   if (v === undefined) return fallback;
   const s = str(v);
-  if (s in RES) return s as Interval;
-  throw badRequest(`interval: must be one of ${Object.keys(RES).join(', ')}`);
+  if (s in resolutions) return s as Interval;
+  throw badRequest(`interval: must be one of ${Object.keys(resolutions).join(', ')}`);
 }
 
 export function parseLimit(v: unknown, fallback: number, max: number): number {
@@ -64,6 +55,7 @@ export function parseLimit(v: unknown, fallback: number, max: number): number {
  */
 async function window(
   ctx: IndexerContext,
+  served: Served,
   q: Record<string, unknown>,
   step: number,
   defaultSpan: number,
@@ -75,7 +67,7 @@ async function window(
   if (toQ === null) {
     if (fromQ !== null) toQ = fromQ + defaultSpan;
     else {
-      const span = await chainSpan(ctx.store);
+      const span = await ctx.read.analytics.chainSpan(served);
       toQ = (span ? span.last : Math.floor(Date.now() / 1000)) + 1;
     }
   }
@@ -91,40 +83,25 @@ async function window(
 
 const iso = (t: number) => new Date(t * 1000).toISOString().replace('.000Z', 'Z');
 
-/** A snapshot never changes once written: its figures are kept per (token, snapshot), oldest forgotten first. */
-const MAX_CACHED_DISTRIBUTIONS = 64;
-
-export function registerStats(r: Router, ctx: IndexerContext, opts: { restUrl?: string } = {}): void {
-  const distributions = new Map<string, Promise<Omit<Distribution, 'history'>>>();
-  const cachedDistribution = (token: string, height: number) => {
-    const key = `${token}|${height}`;
-    let hit = distributions.get(key);
-    if (!hit) {
-      hit = distribution(ctx.store, token, height);
-      distributions.set(key, hit);
-      hit.catch(() => distributions.delete(key)); // never keep a failure
-      if (distributions.size > MAX_CACHED_DISTRIBUTIONS)
-        distributions.delete(distributions.keys().next().value as string);
-    }
-    return hit;
-  };
-
+export function registerStats(r: Router, ctx: IndexerContext): void {
+  const a = ctx.read.analytics;
   r.get(
     '/indexer/stats/v1/activity',
-    handle(async (req, res) => {
+    handle(async (req, res, served) => {
       const q = req.query as Record<string, unknown>;
-      const interval = parseInterval(q.interval, '1h');
-      const step = RES[interval];
+      const interval = parseInterval(q.interval, '1h', a.resolutions);
+      const step = a.resolutions[interval];
       const msgs = parseMsgs(q.msgs);
       const { from, to } = await window(
         ctx,
+        served,
         q,
         step,
         DEFAULT_BUCKETS * step,
         MAX_BUCKETS * step,
         `${MAX_BUCKETS} buckets (${MAX_BUCKETS * step}s at ${interval})`,
       );
-      const buckets = await activity(ctx.store, step, from, to, msgs);
+      const buckets = await a.activity(served, step, from, to, msgs);
       res.json({
         interval,
         from: iso(from),
@@ -135,14 +112,14 @@ export function registerStats(r: Router, ctx: IndexerContext, opts: { restUrl?: 
     }),
   );
 
-  const rankWindow = (q: Record<string, unknown>, step: number) =>
-    window(ctx, q, step, 30 * DAY, MAX_WINDOW_DAYS * DAY, `${MAX_WINDOW_DAYS} days`);
+  const rankWindow = (served: Served, q: Record<string, unknown>, step: number) =>
+    window(ctx, served, q, step, 30 * DAY, MAX_WINDOW_DAYS * DAY, `${MAX_WINDOW_DAYS} days`);
 
   r.get(
     '/indexer/stats/v1/msg_types',
-    handle(async (req, res) => {
-      const { from, to } = await rankWindow(req.query as Record<string, unknown>, 60);
-      const rows = await msgMix(ctx.store, from, to);
+    handle(async (req, res, served) => {
+      const { from, to } = await rankWindow(served, req.query as Record<string, unknown>, 60);
+      const rows = await a.msgMix(served, from, to);
       const total = rows.reduce((s, x) => s + x.txs, 0);
       res.json({
         from: iso(from),
@@ -154,24 +131,24 @@ export function registerStats(r: Router, ctx: IndexerContext, opts: { restUrl?: 
 
   r.get(
     '/indexer/stats/v1/top_accounts',
-    handle(async (req, res) => {
+    handle(async (req, res, served) => {
       const q = req.query as Record<string, unknown>;
       const limit = parseLimit(q.limit, 10, 100);
-      const { from, to } = await rankWindow(q, HOUR);
-      const got = await topAccounts(ctx.store, from, to, limit);
+      const { from, to } = await rankWindow(served, q, HOUR);
+      const got = await a.topAccounts(served, from, to, limit);
       res.json({ from: iso(from), to: iso(to), ...got });
     }),
   );
 
   r.get(
     '/indexer/stats/v1/top_contracts',
-    handle(async (req, res) => {
+    handle(async (req, res, served) => {
       const q = req.query as Record<string, unknown>;
       const limit = parseLimit(q.limit, 10, 100);
       const kind = q.kind === undefined ? null : str(q.kind);
       if (kind !== null && !['evm', 'move', 'wasm'].includes(kind)) throw badRequest('kind: one of evm, move, wasm');
-      const { from, to } = await rankWindow(q, HOUR);
-      res.json({ from: iso(from), to: iso(to), contracts: await topContracts(ctx.store, from, to, limit, kind) });
+      const { from, to } = await rankWindow(served, q, HOUR);
+      res.json({ from: iso(from), to: iso(to), contracts: await a.topContracts(served, from, to, limit, kind) });
     }),
   );
 
@@ -185,46 +162,42 @@ export function registerStats(r: Router, ctx: IndexerContext, opts: { restUrl?: 
 
   r.get(
     '/indexer/stats/v1/tokens',
-    handle(async (req, res) => {
+    handle(async (req, res, served) => {
       evmOnly();
       const limit = parseLimit((req.query as Record<string, unknown>).limit, 10, 100);
-      const height = await latestSnapshot(ctx.store);
-      res.json({ snapshot_height: height, tokens: await snapshotTokens(ctx.store, height, limit) });
+      const height = await a.latestSnapshot(served);
+      res.json({ snapshot_height: height, tokens: await a.snapshotTokens(served, height, limit) });
     }),
   );
 
   r.get(
     '/indexer/stats/v1/tokens/:denom/distribution',
-    handle(async (req, res) => {
+    handle(async (req, res, served) => {
       evmOnly();
       const d = normaliseDenom(str(req.params.denom));
-      const token = 'erc20' in d ? d.erc20 : await ctx.chain.erc20ForDenom(d.denom);
-      const height = await latestSnapshot(ctx.store);
-      // The snapshot's figures are cached; the history is read each time (a re-ingest may rewrite its points).
-      const [got, history] = await Promise.all([
-        cachedDistribution(token, height),
-        richListHistory(ctx.store, token, height),
-      ]);
-      res.json({ denom: str(req.params.denom), token, ...got, history });
+      const token = 'erc20' in d ? d.erc20 : await ctx.read.lookups.erc20ForDenom(d.denom, served);
+      const height = await a.latestSnapshot(served);
+      res.json({ denom: str(req.params.denom), token, ...(await a.distribution(served, token, height)) });
     }),
   );
 
   r.get(
     '/indexer/stats/v1/nft/:collection_addr',
-    handle(async (req, res) => {
+    handle(async (req, res, served) => {
       const q = req.query as Record<string, unknown>;
       const collection = parseCollectionAddr(str(req.params.collection_addr), ctx.vm, ctx.bech32Prefix);
-      const interval = parseInterval(q.interval, '1d');
-      const step = RES[interval];
+      const interval = parseInterval(q.interval, '1d', a.resolutions);
+      const step = a.resolutions[interval];
       const { from, to } = await window(
         ctx,
+        served,
         q,
         step,
         DEFAULT_BUCKETS * step,
         MAX_BUCKETS * step,
         `${MAX_BUCKETS} buckets (${MAX_BUCKETS * step}s at ${interval})`,
       );
-      const got = await nftStats(ctx.store, collection, step, from, to);
+      const got = await a.nftStats(served, collection, step, from, to);
       res.json({
         collection_addr: collection,
         interval,
@@ -239,8 +212,8 @@ export function registerStats(r: Router, ctx: IndexerContext, opts: { restUrl?: 
 
   r.get(
     '/indexer/stats/v1/progress',
-    handle(async (_req, res) => {
-      res.json(await ingestProgress(ctx, opts.restUrl));
+    handle(async (_req, res, served) => {
+      res.json(await ctx.read.progress(served));
     }),
   );
 }

@@ -24,8 +24,9 @@ export function registerStatus(r: Router, ctx: IndexerContext): void {
   };
   r.get(
     '/status',
-    handle(async (_req, res) => {
-      const f = await ctx.statusFacts();
+    handle(async (_req, res, served) => {
+      const f = await ctx.read.status.facts();
+      served.held(ctx.read.status.name);
       // Upstream answers an empty database with a 500; we keep the status and say why, as JSON.
       if (f.height === null) throw new ApiError(500, 'no block has been indexed yet');
       sendJson(res, last?.facts === f ? last.body : bodyOf(f, f.height));

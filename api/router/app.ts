@@ -2,8 +2,9 @@
 // One OpenAPI document drives both /swagger/doc.json and request validation.
 import express, { type Express } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
-import { addFastLane, createServiceApp } from '../http/app.js';
-import { type CorsSettings, staticCorsHeaders } from '../http/cors.js';
+import { createServiceApp } from '../http/app.js';
+import type { CorsSettings } from '../http/cors.js';
+import { addEdgeLane, transferStatusLane } from '../http/edge.js';
 import { errorHandler, notFoundHandler } from '../http/errors.js';
 import { createQuoteProvider, type LzQuoteProvider } from '../../routing/lz-quote.js';
 import type { Registry } from '../../routing/registry.js';
@@ -102,11 +103,9 @@ export function createRouterApp(opts: RouterAppOptions): Express {
     cors: opts.cors,
     health: async () => ({ network: opts.registry.network, chains: opts.registry.chains.size }),
   });
-  // The status of a tx in memory is answered before validation (same answer, a third of the CPU).
-  opts.tracking?.mountBeforeValidation?.(app);
-  // …and, once the server listens, before express itself (same answers; express is most of a status request's CPU).
-  const lane = opts.tracking?.fastLane?.(staticCorsHeaders(opts.cors));
-  if (lane) addFastLane(app, lane);
+  // A status held in memory is answered before express once the server listens (the same answers: api/http/edge.ts).
+  const cached = opts.tracking?.cachedStatus;
+  if (cached) addEdgeLane(app, transferStatusLane(cached, opts.cors));
   app.use(
     OpenApiValidator.middleware({
       // The validator mutates the spec it is given; keep the served document pristine.

@@ -1,4 +1,4 @@
-// The memo on the validator's path-to-regexp (api/http/route-regexps.ts): the validator's copy of the module is the
+// The memo on the validator's path-to-regexp (api/http/app.ts): the validator's copy of the module is the
 // one patched, a kept compilation is the one the original would give, it is kept once per (pattern, options), and
 // an app built on it still routes and validates every documented path (real express + express-openapi-validator).
 import { createRequire } from 'node:module';
@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import express from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { closeServer, listen } from '../../../api/http/app.js';
-import { memoiseValidatorRoutes } from '../../../api/http/route-regexps.js';
+import { memoiseValidatorRoutes } from '../../../api/http/app.js';
 
 const require = createRequire(import.meta.url);
 const validatorDir = path.dirname(require.resolve('express-openapi-validator'));

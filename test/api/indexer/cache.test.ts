@@ -4,8 +4,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addFastLane, closeServer, createServiceApp, listen } from '../../../api/http/app.js';
-import { createResponseCache, responseCache, ttlFor } from '../../../api/indexer/cache.js';
+import { closeServer, createServiceApp, listen } from '../../../api/http/app.js';
+import { addEdgeLane, responseCacheLane } from '../../../api/http/edge.js';
+import { createResponseCache, ttlFor } from '../../../api/indexer/response-cache.js';
 
 let server: Server;
 let base = '';
@@ -13,7 +14,7 @@ const calls = new Map<string, number>();
 
 beforeAll(async () => {
   const app = express();
-  app.use(responseCache());
+  app.use(createResponseCache().middleware);
   app.get('/indexer/tx/v1/txs', (req, res) => {
     calls.set(req.originalUrl, (calls.get(req.originalUrl) ?? 0) + 1);
     setTimeout(() => res.json({ n: calls.get(req.originalUrl) }), 50);
@@ -74,7 +75,7 @@ describe('response cache', () => {
     const cache = createResponseCache();
     app.use(cache.middleware);
     app.get('/indexer/tx/v1/txs/:hash', (req, res) => res.json({ hash: req.params.hash }));
-    addFastLane(app, cache.lane({ 'Access-Control-Allow-Origin': '*' }));
+    addEdgeLane(app, responseCacheLane(cache.fresh));
     const viaLane = await listen(app, 0);
     const plain = createServer(app).listen(0, '127.0.0.1');
     await new Promise((r) => plain.once('listening', r));
@@ -91,6 +92,7 @@ describe('response cache', () => {
       expect(reachedExpress).toBe(2);
       expect(expressHit.headers.get('x-cache')).toBe('hit');
       expect(headers(laneHit)).toEqual(headers(expressHit));
+      expect(laneHit.headers.get('x-served-by')).toBe('edge');
       expect(laneHit.headers.get('access-control-allow-origin')).toBe('*');
       expect(await laneHit.text()).toBe(await expressHit.text());
       // another raw URL, a HEAD and a POST go on to express

@@ -4,7 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../../api/http/errors.js';
-import { createChainLookups } from '../../../api/indexer/chain.js';
+import { createChainLookups } from '../../../api/indexer/read/lookups.js';
 
 let server: http.Server;
 let base = '';

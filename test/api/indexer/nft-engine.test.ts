@@ -5,9 +5,9 @@
 // Over each sample chain (EVM, Move, Wasm).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestSampleChain, type IngestedSample } from '../../support/sample.js';
-import { ImmutableCache } from '../../../api/indexer/immutable.js';
-import { TokenMemory } from '../../../api/indexer/token-memory.js';
-import { tokenSource } from '../../../api/indexer/tokens.js';
+import { KeyedCache, keys } from '../../../api/indexer/read/cache.js';
+import { TokenMemory } from '../../../api/indexer/read/token-memory.js';
+import { tokenSource } from '../../../api/indexer/read/tokens.js';
 import { startIndexer, type Running } from './helpers.js';
 import { indexerConfig } from '../../support/indexer-config.js';
 
@@ -16,7 +16,7 @@ describe.each(['evm', 'move', 'wasm'] as const)('NFTs held in memory vs read fro
   let held: Running;
   let engine: Running;
   let memory: TokenMemory;
-  let immutable: ImmutableCache;
+  let immutable: KeyedCache<unknown>;
 
   beforeAll(async () => {
     s = await ingestSampleChain(kind);
@@ -27,8 +27,8 @@ describe.each(['evm', 'move', 'wasm'] as const)('NFTs held in memory vs read fro
       responseCache: false,
     };
     memory = new TokenMemory(tokenSource(s.store));
-    immutable = new ImmutableCache(64 * 2 ** 20);
-    held = await startIndexer({ ...opts, tokenMemory: memory, immutableCache: immutable });
+    immutable = new KeyedCache<unknown>({ name: 'final', maxBytes: 64 * 2 ** 20 });
+    held = await startIndexer({ ...opts, tokenMemory: memory, finalCache: immutable });
     engine = await startIndexer({ ...opts, collectionsHeld: 0, tokensHeld: 0 });
   }, 180_000);
   afterAll(async () => {
@@ -138,7 +138,7 @@ describe.each(['evm', 'move', 'wasm'] as const)('NFTs held in memory vs read fro
       'SELECT max(last_height) AS h FROM nft_token_state WHERE collection = {c:String} AND token_id = {t:String}',
       { c: live.collection, t: live.token_id },
     );
-    expect(immutable.has(`nfttxs|${live.collection}|${live.token_id}|${st!.h}`)).toBe(true);
+    expect(immutable.has(keys.nftHistory(live.collection, live.token_id, Number(st!.h)))).toBe(true);
   }, 180_000);
 
   it('tokens and collections by account: identical for every holder, with and without filters', async () => {

@@ -10,7 +10,7 @@ import {
   pageResult,
   parsePage,
   type Cursor,
-} from '../../../api/indexer/pagination.js';
+} from '../../../api/indexer/read/page.js';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 const message = (f: () => unknown) => {

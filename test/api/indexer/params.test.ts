@@ -15,7 +15,7 @@ import {
   rfc3339Nano,
   rfc3339Seconds,
 } from '../../../api/indexer/params.js';
-import { normaliseName } from '../../../api/indexer/collections.js';
+import { normaliseName } from '../../../api/indexer/read/collections.js';
 import { averageBlockTime } from '../../../api/indexer/blocks.js';
 import { txResponse } from '../../support/fixtures.js';
 

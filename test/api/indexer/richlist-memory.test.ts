@@ -19,7 +19,7 @@ import {
   storeSource,
   type HeldSnapshot,
   type HolderSource,
-} from '../../../api/indexer/richlist-memory.js';
+} from '../../../api/indexer/read/richlist-memory.js';
 import { startIndexer, type Running } from './helpers.js';
 import { indexerConfig } from '../../support/indexer-config.js';
 
@@ -146,13 +146,13 @@ describe('loading a snapshot (chDB)', () => {
     const all = await source.range(TOKEN_A, 100, 0, N_A);
     expect(probe.page(TOKEN_A, 100, true, 0, N_A + 1)).toEqual({ snapshot: 100, total: N_A, rows: all });
     expect(all[0]!.amount).toBe(MAX_U256);
-    const sizeA = probe.bytes;
+    const sizeA = probe.bytes();
     probe.page(TOKEN_B, 100, true, 0, 1);
     await probe.idle();
-    const sizeB = probe.bytes - sizeA;
+    const sizeB = probe.bytes() - sizeA;
     probe.page(TOKEN_C, 100, true, 0, 1);
     await probe.idle();
-    const sizeC = probe.bytes - sizeA - sizeB;
+    const sizeC = probe.bytes() - sizeA - sizeB;
     expect(sizeB).toBeGreaterThan(sizeC);
 
     // Room for A and B, not for C as well: touching A then loading C pushes out B (least recently used).
@@ -160,15 +160,15 @@ describe('loading a snapshot (chDB)', () => {
     lru.page(TOKEN_A, 100, true, 0, 1);
     lru.page(TOKEN_B, 100, true, 0, 1);
     await lru.idle();
-    expect(lru.bytes).toBe(sizeA + sizeB);
+    expect(lru.bytes()).toBe(sizeA + sizeB);
     expect(lru.page(TOKEN_A, 100, true, 0, 1)).not.toBeNull();
     lru.page(TOKEN_C, 100, true, 0, 1);
     await lru.idle();
     expect(lru.status(TOKEN_B)).toBeNull();
     expect(lru.status(TOKEN_A)?.state).toBe('held');
     expect(lru.status(TOKEN_C)?.state).toBe('held');
-    expect(lru.bytes).toBe(sizeA + sizeC);
-    expect(lru.bytes).toBeLessThanOrEqual(lru.budgetBytes);
+    expect(lru.bytes()).toBe(sizeA + sizeC);
+    expect(lru.bytes()).toBeLessThanOrEqual(lru.budgetBytes);
 
     // Larger than the whole budget: never held, not retried for that snapshot; 0: off entirely.
     const small = new RichListMemory(source, { budgetBytes: sizeA - 1, chunkRows: 64 });
@@ -177,7 +177,7 @@ describe('loading a snapshot (chDB)', () => {
     expect(small.status(TOKEN_A)?.state).toBe('too_large');
     expect(small.page(TOKEN_A, 100, true, 0, 1)).toBeNull();
     await small.idle();
-    expect(small.bytes).toBe(0);
+    expect(small.bytes()).toBe(0);
     const off = new RichListMemory(source, { budgetBytes: 0 });
     expect(off.page(TOKEN_A, 100, true, 0, 1)).toBeNull();
     expect(off.status(TOKEN_A)).toBeNull();
@@ -198,7 +198,7 @@ describe('loading a snapshot (chDB)', () => {
     m.page(TOKEN_A, 100, true, 0, 1);
     await m.idle();
     expect(m.status(TOKEN_A)?.state).toBe('failed');
-    expect(m.bytes).toBe(0);
+    expect(m.bytes()).toBe(0);
     fail = 'short'; // a snapshot dropped under the load returns fewer rows than ranks asked for
     expect(m.page(TOKEN_A, 100, true, 0, 1)).toBeNull(); // retry queued
     await m.idle();
@@ -294,11 +294,11 @@ describe('rich-list route from memory (chDB)', () => {
     }
     await tinyMemory.idle();
     expect(tinyMemory.status(TOKEN_A)).toEqual({ snapshot: 100, state: 'too_large' });
-    expect(tinyMemory.bytes).toBe(0);
+    expect(tinyMemory.bytes()).toBe(0);
   });
 
   it('a newer snapshot replaces the held one: engine pages until it is loaded, then memory again', async () => {
-    const heldBefore = memory.bytes;
+    const heldBefore = memory.bytes();
     await snapshot(TOKEN_A, 200, 300, 'a2');
     await record(200, 300);
     await new Promise((r) => setTimeout(r, 1100)); // the route re-reads the latest snapshot at most once a second
@@ -307,8 +307,8 @@ describe('rich-list route from memory (chDB)', () => {
     expect(first.body).toEqual((await engine.get(`/indexer/richlist/v1/${TOKEN_A}?pagination.limit=5`)).body);
     await memory.idle();
     expect(memory.status(TOKEN_A)).toEqual({ snapshot: 200, state: 'held' });
-    expect(memory.bytes).toBeGreaterThan(heldBefore); // 300 holders replaced 250, the old copy is gone
-    expect(memory.bytes).toBeLessThan(heldBefore * 2);
+    expect(memory.bytes()).toBeGreaterThan(heldBefore); // 300 holders replaced 250, the old copy is gone
+    expect(memory.bytes()).toBeLessThan(heldBefore * 2);
     await sameAsEngine(300);
   });
 });

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { statusFeed } from '../../../api/indexer/status-feed.js';
+import { statusFeed } from '../../../api/indexer/read/status-feed.js';
 import { createStore, type Store } from '../../../clickhouse/client.js';
 import { migrate } from '../../../clickhouse/migrate.js';
 

@@ -11,7 +11,7 @@ import {
   type TokenKey,
   type TokenSource,
   type TokenState,
-} from '../../../api/indexer/token-memory.js';
+} from '../../../api/indexer/read/token-memory.js';
 
 /** A deterministic PRNG (mulberry32), so a failure replays. */
 function rng(seed: number) {

@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRouterApp } from '../../../api/router/app.js';
 import { createTrackingRoutes } from '../../../api/router/tracking/index.js';
-import { statusFastLane } from '../../../api/router/tracking/handlers.js';
+import { transferStatusLane } from '../../../api/http/edge.js';
 import { loadRouterRegistry } from '../../../routing/registry.js';
 import { closeServer, listen } from '../../../api/http/app.js';
 import { registry } from '../../../platform/metrics.js';
@@ -119,8 +119,11 @@ describe('GET /v2/tx/status on the router app', () => {
       const before = await served();
       const [a, b] = await Promise.all([fetch(`${base(viaLane)}${q}`), fetch(`${base(plain)}${q}`)]);
       const headers = (r: Response) =>
-        Object.fromEntries([...r.headers].filter(([k]) => !['date', 'connection', 'keep-alive'].includes(k)).sort());
+        Object.fromEntries(
+          [...r.headers].filter(([k]) => !['date', 'connection', 'keep-alive', 'x-served-by'].includes(k)).sort(),
+        );
       expect(headers(a)).toEqual(headers(b));
+      expect([a.headers.get('x-served-by'), b.headers.get('x-served-by')]).toEqual(['edge', 'held:transfers']);
       expect(headers(a)['access-control-allow-origin']).toBe('*');
       expect(await a.text()).toBe(await b.text());
       expect(await served()).toBe(before + 2);
@@ -133,7 +136,7 @@ describe('GET /v2/tx/status on the router app', () => {
     }
   }, 60_000);
 
-  it('leaves the answer to express when the CORS headers depend on the origin', async () => {
+  it('answers at the edge with the CORS headers of the request origin when they depend on it', async () => {
     const tx = h.simnet.deposit({ l2: SIM.move });
     expect((await h.track(tx.chainId, tx.txHash)).status).toBe(200);
     const app = createRouterApp({
@@ -150,6 +153,7 @@ describe('GET /v2/tx/status on the router app', () => {
       expect(r.status).toBe(200);
       expect(r.headers.get('access-control-allow-origin')).toBe('https://scan.example.com');
       expect(r.headers.get('vary')).toMatch(/Origin/);
+      expect(r.headers.get('x-served-by')).toBe('edge');
     } finally {
       await closeServer(s);
     }
@@ -158,9 +162,7 @@ describe('GET /v2/tx/status on the router app', () => {
   it('the lane answers only a GET of exactly the two parameters with the tx in memory, and hands on the rest', async () => {
     const tx = h.simnet.deposit({ l2: SIM.move });
     expect((await h.track(tx.chainId, tx.txHash)).status).toBe(200);
-    const lane = statusFastLane(h.tracking.service, {});
-    expect(lane).toBeDefined();
-    expect(statusFastLane(h.tracking.service, null)).toBeUndefined();
+    const lane = transferStatusLane(h.tracking.service.cachedStatusJson!.bind(h.tracking.service));
     // A server with only the lane: 599 marks "handed on".
     const s = createServer((req, res) => {
       if (lane?.(req, res) === null) res.writeHead(599).end();

@@ -1,8 +1,14 @@
-// Pagination of every indexer list (docs/indexer.md): the `pagination.*` query parameters, the
-// `pagination.key` cursor codec and the `{previous_key, next_key, total}` object.
-// Pure code: no I/O, unit-tested in test/api/indexer/pagination.test.ts.
-import { badRequest } from '../http/errors.js';
-import { parseGoBool } from './params.js';
+// The page protocol of every indexer list (docs/indexer.md), written once: the `pagination.*` query parameters,
+// the `pagination.key` cursor codec, the `{previous_key, next_key, total}` object, and `readCounted`, how a counted
+// list is read. A page is read with one look-ahead row (`limit + 1`); its total is counted at most once per list
+// and tip (a final list's total for good) and reused by every later page at that tip; a page that cannot carry its
+// own total (a cursor or offset past the end) has it counted apart; a cursor page of an offset-keyed list also
+// learns how many rows come up to its cursor (`through`, for `previous_key`). No I/O of its own: unit-tested in
+// test/api/indexer/pagination.test.ts, the reads through the read model's tests.
+import { badRequest } from '../../http/errors.js';
+import type { Served } from '../../http/edge.js';
+import { parseGoBool } from '../params.js';
+import { type KeyedCache, keys } from './cache.js';
 
 /** A decoded JSON cursor. Which kinds a list accepts is decided by the list (see `cursorFor`). */
 export type Cursor =
@@ -44,7 +50,18 @@ const msg = {
   limit: `pagination.limit must be between 1 and ${MAX_LIMIT}`,
   offset: 'pagination.offset cannot be negative',
 } as const;
-export const paginationMessages = msg;
+
+/**
+ * The validator's errors on the pagination range and on order_by, in upstream's wording (docs/indexer.md); the
+ * indexer's `ValidatorWording` (api/http/errors.ts).
+ */
+export function validatorWording(path: string, message: string, query: Record<string, unknown>): string | undefined {
+  if (/order_by$/.test(path))
+    return `invalid order_by value '${String(query.order_by)}', must be one of: token_id, height`;
+  if (/pagination\.limit$/.test(path)) return msg.limit;
+  if (/pagination\.offset$/.test(path) && /minimum|>=/.test(message)) return msg.offset;
+  return undefined;
+}
 
 type Decoded = { cursor: Cursor | null; offset: number | null };
 
@@ -199,3 +216,50 @@ export function pageResult<T>(
     previousKey = encodeOffset(Math.max(0, cursorOffset - page.limit));
   return { rows, pagination: { previous_key: previousKey, next_key: nextKey, total } };
 }
+
+/** A list page as read: `limit + 1` rows at most, the total ('0' when not asked), rows through the cursor. */
+export interface ListPage<Row> {
+  rows: Row[];
+  total: string;
+  through?: number;
+}
+
+export interface CountedList<Row> {
+  /** The list family and identity (kind and filters): with the tip, the key of its total. */
+  family: string;
+  list: string;
+  /** The tip the page is read at; null when no new block can change the list (its total is final). */
+  tip: number | null;
+  page: PageRequest;
+  /** One statement for the page; `withTotal`: also count the list, if it can in the same statement. */
+  fetch(withTotal: boolean): Promise<{ rows: Row[]; total?: string | null; through?: number | null }>;
+  /** The total alone (when the page's own statement could not carry it). */
+  count(): Promise<string>;
+  /** Rows up to and including the cursor (when the page's own statement could not carry them). */
+  through?(): Promise<number>;
+}
+
+/** A page of a counted list, its total reused from `totals` when this list was counted at this tip. */
+export async function readCounted<Row>(
+  totals: KeyedCache<string>,
+  served: Served,
+  spec: CountedList<Row>,
+): Promise<ListPage<Row>> {
+  const { page } = spec;
+  const totalKey = keys.total(spec.family, spec.list, spec.tip);
+  let total = page.countTotal ? totals.get(totalKey, served) : '0';
+  const got = await spec.fetch(total === undefined);
+  // An empty page (a cursor or offset past the end) cannot carry its counts: ask for them apart.
+  // An empty first page is an empty list.
+  const emptyList = got.rows.length === 0 && page.cursor === null && page.offset === 0;
+  if (total === undefined) {
+    total = got.total ?? (emptyList ? '0' : await spec.count());
+    totals.set(totalKey, total);
+  }
+  const through =
+    page.cursor !== null && spec.through ? (got.through ?? (await spec.through())) : (got.through ?? undefined);
+  return { rows: got.rows, total, through };
+}
+
+/** The window of a page: its direction, `limit + 1` rows (the look-ahead says whether more follow), its offset. */
+export const windowOf = (page: PageRequest) => ({ desc: page.reverse, limit: page.limit + 1, offset: page.offset });

@@ -2,8 +2,9 @@
 // figures that move; one query refreshes them in the background every `intervalMs` while the API is in use, and
 // requests read them from memory (no engine call on the request path). A request that finds them older than
 // `maxAgeMs` (the API was idle) waits for one fresh read, shared with every concurrent request.
-import { statusFacts, type StatusFacts, type StatusWants } from '../../clickhouse/queries/status.js';
-import type { Store } from '../../clickhouse/client.js';
+import { statusFacts, type StatusFacts, type StatusWants } from '../../../clickhouse/queries/status.js';
+import type { Store } from '../../../clickhouse/client.js';
+import type { Held } from './held.js';
 
 export interface StatusFeedOptions {
   /** Background refresh period while requests come in. */
@@ -16,7 +17,7 @@ export interface StatusFeedOptions {
   onRewind?: () => void;
 }
 
-export interface StatusFeed {
+export interface StatusFeed extends Held<StatusFacts> {
   /** The latest facts, at most `maxAgeMs` old (at most ~`intervalMs` while in use). */
   facts(): Promise<StatusFacts>;
   /** Last complete indexed height, 0 when nothing is indexed. */
@@ -76,6 +77,12 @@ export function statusFeed(store: Store, wants: StatusWants, opts: StatusFeedOpt
   };
 
   return {
+    name: 'status',
+    at: () => facts(),
+    clear: () => {
+      current = null;
+    },
+    bytes: () => (current ? 512 : 0),
     facts,
     tip: async () => (await facts()).height ?? 0,
     poke: () => {

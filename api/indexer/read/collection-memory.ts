@@ -2,7 +2,8 @@
 // of token rows read it instead of asking the engine per request (one statement per tip, shared by the requests of
 // that tip). Collections are few next to tokens; past MAX_COLLECTIONS the list is not held and every request reads
 // the engine (clickhouse/queries/collections.ts), so memory stays bounded (~300 bytes a collection).
-import type { CollectionRow } from '../../clickhouse/queries/collections.js';
+import type { CollectionRow } from '../../../clickhouse/queries/collections.js';
+import type { Held } from './held.js';
 
 /** The most collections held (≈ 6 MB). */
 export const MAX_COLLECTIONS = 20_000;
@@ -13,7 +14,9 @@ export interface CollectionSnapshot {
   byAddr: ReadonlyMap<string, CollectionRow>;
 }
 
-export class CollectionMemory {
+export class CollectionMemory implements Held<CollectionSnapshot> {
+  readonly name = 'collections';
+  private rows = 0;
   private held: { tip: number; value: Promise<CollectionSnapshot | null> } | null = null;
 
   /**
@@ -28,9 +31,10 @@ export class CollectionMemory {
   /** The snapshot at this tip (loaded once per tip), or null when there are too many collections to hold. */
   at(tip: number): Promise<CollectionSnapshot | null> {
     if (this.held?.tip === tip) return this.held.value;
-    const value = (this.max > 0 ? this.load(this.max) : Promise.resolve(null)).then((rows) =>
-      rows === null ? null : { ordered: rows, byAddr: new Map(rows.map((r) => [r.collection, r])) },
-    );
+    const value = (this.max > 0 ? this.load(this.max) : Promise.resolve(null)).then((rows) => {
+      this.rows = rows?.length ?? 0;
+      return rows === null ? null : { ordered: rows, byAddr: new Map(rows.map((r) => [r.collection, r])) };
+    });
     const held = { tip, value };
     this.held = held;
     value.catch(() => {
@@ -42,6 +46,12 @@ export class CollectionMemory {
   /** Forget the snapshot (the index was rewound). */
   clear(): void {
     this.held = null;
+    this.rows = 0;
+  }
+
+  /** About 300 bytes a collection (its row and its map entry). */
+  bytes(): number {
+    return this.rows * 300;
   }
 }
 

@@ -1,7 +1,7 @@
 // Ingest progress for the dashboard: indexed height vs the chain's head (Cosmos REST), blocks per second over
 // the last minute of checkpoints, and the ETA to the head at that rate.
-import type { Store } from '../../clickhouse/client.js';
-import type { IndexerContext } from './context.js';
+import type { Store } from '../../../clickhouse/client.js';
+import type { Served } from '../../http/edge.js';
 
 export interface IngestProgress {
   indexed_height: number;
@@ -39,12 +39,17 @@ async function ingestRate(store: Store): Promise<number | null> {
   return Number(r.dh) / Number(r.dt);
 }
 
-export async function ingestProgress(ctx: IndexerContext, restUrl: string | undefined): Promise<IngestProgress> {
+export async function ingestProgress(
+  d: { store: Store; tip(): Promise<number> },
+  restUrl: string | undefined,
+  served: Served,
+): Promise<IngestProgress> {
+  served.engine();
   const [indexed, head, rate, [times]] = await Promise.all([
-    ctx.tip(),
+    d.tip(),
     chainHead(restUrl),
-    ingestRate(ctx.store),
-    ctx.store.rows<{ first: string | null; last: string | null; n: string }>(
+    ingestRate(d.store),
+    d.store.rows<{ first: string | null; last: string | null; n: string }>(
       `SELECT (SELECT time FROM blocks ORDER BY height LIMIT 1) AS first,
               (SELECT time FROM blocks ORDER BY height DESC LIMIT 1) AS last, (SELECT count() FROM (SELECT 1 FROM blocks LIMIT 1)) AS n`,
     ),

@@ -22,10 +22,11 @@
 //   runs, apart from the final join of its chunks (briefly twice the snapshot's size). Each held snapshot also
 //   counts a fixed 256 bytes, and at most 10,000 tokens are known at once (least recently used forgotten first),
 //   so requests for many unknown tokens (each an empty snapshot) stay bounded too.
-import type { Store } from '../../clickhouse/client.js';
-import { holdersByRank, holdersTotal, type HolderPage, type HolderRow } from '../../clickhouse/queries/richlist.js';
-import { log } from '../../platform/log.js';
-import { metrics } from '../../platform/metrics.js';
+import type { Store } from '../../../clickhouse/client.js';
+import { holdersByRank, holdersTotal, type HolderPage, type HolderRow } from '../../../clickhouse/queries/richlist.js';
+import { log } from '../../../platform/log.js';
+import { metrics } from '../../../platform/metrics.js';
+import type { Held } from './held.js';
 
 /** A snapshot in compact form: record i (rank i + 1) is `data[starts[i] .. starts[i + 1])`. */
 export interface HeldSnapshot {
@@ -163,7 +164,13 @@ interface Entry {
   loadingBytes: number;
 }
 
-export class RichListMemory {
+/** The held snapshots as of one snapshot height: a token's page, or null when that token's snapshot is not held. */
+export interface RichListView {
+  page(token: string, desc: boolean, offset: number, limit: number): HolderPage | null;
+}
+
+export class RichListMemory implements Held<RichListView> {
+  readonly name = 'richlist';
   readonly budgetBytes: number;
   private readonly chunkRows: number;
   private readonly retryMs: number;
@@ -183,8 +190,14 @@ export class RichListMemory {
   }
 
   /** Bytes of the snapshots held now. */
-  get bytes(): number {
+  bytes(): number {
     return this.heldTotal;
+  }
+
+  /** The view at a snapshot height (null when holding is off). */
+  at(snapshot: number): Promise<RichListView | null> {
+    if (this.budgetBytes === 0) return Promise.resolve(null);
+    return Promise.resolve({ page: (token, desc, offset, limit) => this.page(token, snapshot, desc, offset, limit) });
   }
 
   /** What is known about a token (tests, diagnostics). */

@@ -4,8 +4,10 @@
 //    the block request: the block is returned with the fields we know (docs/indexer.md).
 //  - rich-list denom → ERC20 address: GET /minievm/evm/v1/contracts/by_denom?denom=. A failure is a 400 with
 //    the error text (§8); failures are remembered briefly so a down endpoint is not hammered.
-import { badRequest } from '../http/errors.js';
-import { log } from '../../platform/log.js';
+import { badRequest } from '../../http/errors.js';
+import { log } from '../../../platform/log.js';
+import type { Served } from '../../http/edge.js';
+import { type CacheFactory, type CacheKey, KeyedCache, keys } from './cache.js';
 
 export interface Proposer {
   moniker: string;
@@ -14,13 +16,8 @@ export interface Proposer {
 }
 
 export interface ChainLookups {
-  proposer(valoper: string): Promise<Proposer>;
-  erc20ForDenom(denom: string): Promise<string>;
-}
-
-interface Entry<T> {
-  value: Promise<T>;
-  expires: number;
+  proposer(valoper: string, served?: Served): Promise<Proposer>;
+  erc20ForDenom(denom: string, served?: Served): Promise<string>;
 }
 
 const OK_TTL_MS = 10 * 60_000;
@@ -28,22 +25,33 @@ const FAIL_TTL_MS = 15_000;
 const TIMEOUT_MS = 2_000;
 const MAX_ENTRIES = 10_000;
 
-/** A small TTL cache that also shares in-flight lookups (100 blocks by one proposer cost one call). */
-class LookupCache<T> {
-  private readonly map = new Map<string, Entry<T>>();
-  get(key: string, load: () => Promise<T>, failTtl: number): Promise<T> {
-    const now = Date.now();
-    const hit = this.map.get(key);
-    if (hit && hit.expires > now) return hit.value;
-    if (this.map.size >= MAX_ENTRIES) this.map.clear(); // bounded: keys come from client input (denoms)
-    const value = load();
-    const entry: Entry<T> = { value, expires: now + OK_TTL_MS };
-    this.map.set(key, entry);
-    value.catch(() => {
-      entry.expires = Date.now() + failTtl;
-    });
-    return value;
-  }
+/** A lookup's outcome: a failure is kept too (briefly), so a down endpoint is not asked again at once. */
+type Outcome<T> = { ok: true; value: T } | { ok: false; error: Error };
+
+/** A cache of lookups by key (bounded: keys come from client input); 100 blocks by one proposer cost one call. */
+function lookupCache<T>(
+  name: string,
+  cache: CacheFactory,
+): (key: CacheKey, load: () => Promise<T>, served?: Served) => Promise<T> {
+  const outcomes = cache<Outcome<T>>({
+    name,
+    maxEntries: MAX_ENTRIES,
+    ttlMs: (o) => (o.ok ? OK_TTL_MS : FAIL_TTL_MS),
+  });
+  return async (key, load, served) => {
+    const got = await outcomes.through(
+      key,
+      () =>
+        load().then(
+          (value): Outcome<T> => ({ ok: true, value }),
+          (error: unknown): Outcome<T> => ({ ok: false, error: error as Error }),
+        ),
+      served,
+    );
+    if (!got) throw new Error('lookup returned nothing');
+    if (!got.ok) throw got.error;
+    return got.value;
+  };
 }
 
 async function getJson(url: string): Promise<unknown> {
@@ -61,17 +69,21 @@ async function getJson(url: string): Promise<unknown> {
   return JSON.parse(text) as unknown;
 }
 
-export function createChainLookups(restUrl: string | undefined): ChainLookups {
+/** `cache` makes the lookup caches (the read model's factory; standalone caches by default). */
+export function createChainLookups(
+  restUrl: string | undefined,
+  cache: CacheFactory = (opts) => new KeyedCache(opts),
+): ChainLookups {
   const base = restUrl?.replace(/\/+$/, '');
-  const proposers = new LookupCache<Proposer>();
-  const denoms = new LookupCache<string>();
+  const proposers = lookupCache<Proposer>('proposers', cache);
+  const denoms = lookupCache<string>('denoms', cache);
   return {
-    async proposer(valoper) {
+    async proposer(valoper, served) {
       const known: Proposer = { moniker: '', identity: '', operator_address: valoper };
       if (!base || valoper === '') return known;
       try {
-        return await proposers.get(
-          valoper,
+        return await proposers(
+          keys.proposer(valoper),
           async () => {
             const body = (await getJson(`${base}/opinit/opchild/v1/validator/${encodeURIComponent(valoper)}`)) as {
               validator?: { moniker?: unknown; operator_address?: unknown };
@@ -83,21 +95,21 @@ export function createChainLookups(restUrl: string | undefined): ChainLookups {
               operator_address: typeof v.operator_address === 'string' ? v.operator_address : valoper,
             };
           },
-          FAIL_TTL_MS,
+          served,
         );
       } catch (e) {
         log.warn('indexer.proposer_lookup_failed', { valoper, error: (e as Error).message });
         return known;
       }
     },
-    async erc20ForDenom(denom) {
+    async erc20ForDenom(denom, served) {
       if (!base)
         throw badRequest(
           `cannot resolve denom ${denom}: no Cosmos REST endpoint is configured; pass the ERC20 address (0x…) instead`,
         );
       try {
-        return await denoms.get(
-          denom,
+        return await denoms(
+          keys.erc20(denom),
           async () => {
             const body = (await getJson(
               `${base}/minievm/evm/v1/contracts/by_denom?denom=${encodeURIComponent(denom)}`,
@@ -106,7 +118,7 @@ export function createChainLookups(restUrl: string | undefined): ChainLookups {
               throw new Error('no ERC20 contract for this denom');
             return body.address.toLowerCase();
           },
-          FAIL_TTL_MS,
+          served,
         );
       } catch (e) {
         throw badRequest(`cannot resolve denom ${denom}: ${(e as Error).message}`);

@@ -9,7 +9,8 @@
 // Ownership is the folded state's owner (the last mint or transfer), as upstream's `nft.owner` column; the engine
 // path finds an account's candidates in the holdings ledger and keeps those the state agrees on, which is the
 // same set whenever the ledger is consistent with the events (test/api/indexer/nft-engine.test.ts compares both).
-import type { TokenOrder, TokenRow } from '../../clickhouse/queries/tokens.js';
+import type { TokenOrder, TokenRow } from '../../../clickhouse/queries/tokens.js';
+import type { Held as HeldState } from './held.js';
 
 /** A token's state as read from the engine, burned ones included (a delta removes them). */
 export interface TokenState extends TokenRow {
@@ -42,7 +43,7 @@ export function compareText(a: string, b: string): number {
   return a.length - b.length;
 }
 
-interface Held {
+interface HeldToken {
   row: TokenRow;
   height: number;
 }
@@ -59,10 +60,10 @@ const byTokenId = (a: TokenKey, b: TokenKey): number =>
 const byHeight = (a: TokenKey, b: TokenKey): number =>
   a.height - b.height || compareText(a.tokenId, b.tokenId) || compareText(a.collection, b.collection);
 const comparator = (order: TokenOrder) => (order === 'token_id' ? byTokenId : byHeight);
-const keyOf = (h: Held): TokenKey => ({ height: h.height, tokenId: h.row.token_id, collection: h.row.collection });
+const keyOf = (h: HeldToken): TokenKey => ({ height: h.height, tokenId: h.row.token_id, collection: h.row.collection });
 
 /** With `upper`, the first index whose entry is > key; else the first whose entry is ≥ key. */
-function bound(list: readonly Held[], key: TokenKey, cmp: (a: TokenKey, b: TokenKey) => number, upper: boolean) {
+function bound(list: readonly HeldToken[], key: TokenKey, cmp: (a: TokenKey, b: TokenKey) => number, upper: boolean) {
   let lo = 0;
   let hi = list.length;
   while (lo < hi) {
@@ -78,21 +79,21 @@ function bound(list: readonly Held[], key: TokenKey, cmp: (a: TokenKey, b: Token
 class TokenList {
   constructor(readonly key: string) {}
 
-  readonly token_id: Held[] = [];
-  readonly height: Held[] = [];
+  readonly token_id: HeldToken[] = [];
+  readonly height: HeldToken[] = [];
 
   get size(): number {
     return this.token_id.length;
   }
 
-  add(h: Held): void {
+  add(h: HeldToken): void {
     for (const order of ['token_id', 'height'] as const) {
       const list = this[order];
       list.splice(bound(list, keyOf(h), comparator(order), false), 0, h);
     }
   }
 
-  remove(h: Held): void {
+  remove(h: HeldToken): void {
     for (const order of ['token_id', 'height'] as const) {
       const list = this[order];
       const i = bound(list, keyOf(h), comparator(order), false);
@@ -103,14 +104,14 @@ class TokenList {
 
 /** A collection's tokens, also by token id. */
 class CollectionTokens extends TokenList {
-  readonly ids = new Map<string, Held>();
+  readonly ids = new Map<string, HeldToken>();
 
-  override add(h: Held): void {
+  override add(h: HeldToken): void {
     super.add(h);
     this.ids.set(h.row.token_id, h);
   }
 
-  override remove(h: Held): void {
+  override remove(h: HeldToken): void {
     super.remove(h);
     if (this.ids.get(h.row.token_id) === h) this.ids.delete(h.row.token_id);
   }
@@ -167,7 +168,7 @@ export class TokenIndex {
         height: s.height,
         time: s.time,
       };
-      const h: Held = { row, height: Number(row.height) };
+      const h: HeldToken = { row, height: Number(row.height) };
       col.add(h);
       own.add(h);
       this.count++;
@@ -180,7 +181,7 @@ export class TokenIndex {
     return list;
   }
 
-  private detach(map: Map<string, TokenList>, k: string, h: Held): void {
+  private detach(map: Map<string, TokenList>, k: string, h: HeldToken): void {
     const list = map.get(k);
     if (!list) return;
     list.remove(h);
@@ -212,7 +213,7 @@ export class TokenIndex {
 
   /** A page of an account's tokens, optionally of one collection and/or one token id. */
   ownerPage(owner: string, collection: string | null, tokenId: string | null, q: HeldPageQuery): HeldPage {
-    let list: readonly Held[] = this.byOwner.get(owner)?.[q.order] ?? [];
+    let list: readonly HeldToken[] = this.byOwner.get(owner)?.[q.order] ?? [];
     if (collection !== null || tokenId !== null)
       list = list.filter(
         (h) =>
@@ -223,7 +224,7 @@ export class TokenIndex {
 }
 
 /** Rows strictly after the cursor in the direction, or from the offset; `limit` rows at most. */
-function tokenPage(list: readonly Held[], q: HeldPageQuery): HeldPage {
+function tokenPage(list: readonly HeldToken[], q: HeldPageQuery): HeldPage {
   const n = list.length;
   const cmp = comparator(q.order);
   let start: number;
@@ -248,7 +249,8 @@ export interface TokenSource {
   changedAbove(height: number): Promise<TokenState[]>;
 }
 
-export class TokenMemory {
+export class TokenMemory implements HeldState<TokenIndex> {
+  readonly name = 'tokens';
   private index: TokenIndex | null = null;
   private heldTip = -1;
   private pending: { tip: number; value: Promise<TokenIndex | null> } | null = null;
@@ -311,6 +313,11 @@ export class TokenMemory {
     this.heldTip = -1;
     this.refusedUntil = this.now() + RECHECK_MS;
     return null;
+  }
+
+  /** About 400 bytes a held token (its state row and its places in the collection and owner orders). */
+  bytes(): number {
+    return (this.index?.size ?? 0) * 400;
   }
 
   /** Forget what is held (the index was rewound). */

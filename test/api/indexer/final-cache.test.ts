@@ -1,8 +1,8 @@
-// The immutable-object cache (api/indexer/immutable.ts) on the recorded EVM sample chain: an app with it and one
-// without serve the same bytes (first pass = misses, second pass = hits); a 404 and a block above the tip are
-// never kept; and the byte bound evicts the least recently used entries.
+// The read model's cache of final answers (a KeyedCache, api/indexer/read/cache.ts) on the recorded EVM sample chain:
+// an app with it and one without serve the same bytes (first pass = misses, second pass = hits); a 404 and a block
+// above the tip are never kept; the byte bound evicts the least recently used entries; X-Served-By says memo.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ImmutableCache } from '../../../api/indexer/immutable.js';
+import { type CacheKey, KeyedCache, keys } from '../../../api/indexer/read/cache.js';
 import type { EvmSampleManifest } from '../../../devnet/sample-chains/evm.js';
 import { ingestSampleChain, type IngestedSample } from '../../support/sample.js';
 import { startIndexer, type Running } from './helpers.js';
@@ -11,7 +11,8 @@ let s: IngestedSample;
 let m: EvmSampleManifest;
 let plain: Running;
 let cached: Running;
-const cache = new ImmutableCache(8 * 2 ** 20);
+const cache = new KeyedCache<unknown>({ name: 'final', maxBytes: 8 * 2 ** 20 });
+const k = (s: string) => s as CacheKey;
 
 beforeAll(async () => {
   s = await ingestSampleChain('evm');
@@ -25,8 +26,8 @@ beforeAll(async () => {
     EVM_INTERNAL_TXS: false,
   };
   const common = { store: s.store, config, chain: { restUrl: s.sample.restUrl }, responseCache: false };
-  plain = await startIndexer({ ...common, immutableCacheBytes: 0 });
-  cached = await startIndexer({ ...common, immutableCache: cache });
+  plain = await startIndexer({ ...common, finalCacheBytes: 0 });
+  cached = await startIndexer({ ...common, finalCache: cache });
 }, 180_000);
 afterAll(async () => {
   await plain?.close();
@@ -50,7 +51,7 @@ async function walkUrls(path: string): Promise<string[]> {
   }
 }
 
-describe('immutable-object cache', () => {
+describe('cache of final answers', () => {
   it('serves the same bytes as the uncached app, from memory the second time', async () => {
     const txs = JSON.parse((await text(plain, '/indexer/tx/v1/txs?pagination.limit=1000')).body) as {
       txs: { txhash: string; height: string; tx: { body: { messages: { from_address?: string }[] } } }[];
@@ -82,14 +83,21 @@ describe('immutable-object cache', () => {
     const st = cache.stats();
     expect(st.entries).toBeGreaterThan(20);
     expect(st.hits).toBeGreaterThan(urls.length / 2);
-    expect(cache.has(`tx|${txs.txs[0]!.txhash}`)).toBe(true);
-    expect(cache.has('block|1')).toBe(true);
+    expect(cache.has(keys.txByHash(txs.txs[0]!.txhash))).toBe(true);
+    expect(cache.has(keys.block(1))).toBe(true);
+    // Which layer answered: the cached app from memory, the uncached one from the engine.
+    const servedBy = async (r: Running, p: string) => (await fetch(r.base + p)).headers.get('x-served-by');
+    const byHash = `/indexer/tx/v1/txs/${txs.txs[0]!.txhash}`;
+    expect(await servedBy(cached, byHash)).toBe('memo');
+    expect(await servedBy(plain, byHash)).toBe('engine');
+    expect(await servedBy(cached, '/indexer/block/v1/blocks/1')).toBe('memo');
+    expect(await servedBy(cached, '/indexer/tx/v1/txs/not-a-hash')).toBe('handler');
   });
 
   it('never keeps a 404, nor a block above the tip (which becomes visible once its checkpoint lands)', async () => {
     const missing = 'AB'.repeat(32);
     for (let i = 0; i < 2; i++) expect((await text(cached, `/indexer/tx/v1/txs/${missing}`)).status).toBe(404);
-    expect(cache.has(`tx|${missing}`)).toBe(false);
+    expect(cache.has(keys.txByHash(missing))).toBe(false);
     const above = m.latestHeight + 1;
     await s.store.insert('blocks', [
       {
@@ -106,7 +114,7 @@ describe('immutable-object cache', () => {
       },
     ]);
     expect((await text(cached, `/indexer/block/v1/blocks/${above}`)).status).toBe(404);
-    expect(cache.has(`block|${above}`)).toBe(false);
+    expect(cache.has(keys.block(above))).toBe(false);
     await s.store.insert('ingest_checkpoints', [{ height: above }]);
     let status = 404;
     for (let i = 0; i < 40 && status !== 200; i++) {
@@ -114,29 +122,29 @@ describe('immutable-object cache', () => {
       status = (await text(cached, `/indexer/block/v1/blocks/${above}`)).status;
     }
     expect(status).toBe(200);
-    expect(cache.has(`block|${above}`)).toBe(true);
+    expect(cache.has(keys.block(above))).toBe(true);
   });
 
   it('is bounded by bytes, least recently used out first; 0 bytes keeps nothing', async () => {
-    const c = new ImmutableCache(16 * 1024);
+    const c = new KeyedCache<unknown>({ name: 't', maxBytes: 16 * 1024 });
     const v = 'x'.repeat(900);
-    for (let i = 0; i < 10; i++) c.set(`k${i}`, v);
-    expect(c.get('k0')).toBe(v); // touched: now the youngest
-    for (let i = 10; i < 20; i++) c.set(`k${i}`, v);
+    for (let i = 0; i < 10; i++) c.set(k(`k${i}`), v);
+    expect(c.get(k('k0'))).toBe(v); // touched: now the youngest
+    for (let i = 10; i < 20; i++) c.set(k(`k${i}`), v);
     expect(c.stats().bytes).toBeLessThanOrEqual(16 * 1024);
-    expect(c.has('k0')).toBe(true);
-    expect(c.has('k1')).toBe(false);
+    expect(c.has(k('k0'))).toBe(true);
+    expect(c.has(k('k1'))).toBe(false);
     let loads = 0;
-    const off = new ImmutableCache(0);
-    for (let i = 0; i < 3; i++) await off.through('a', async () => ++loads);
+    const off = new KeyedCache<unknown>({ name: 't', maxBytes: 0 });
+    for (let i = 0; i < 3; i++) await off.through(k('a'), async () => ++loads);
     expect(loads).toBe(3);
     expect(off.stats().entries).toBe(0);
     // concurrent misses of one key share one load; not found is not kept
     let n = 0;
     const slow = () => new Promise<string | undefined>((r) => setTimeout(() => r(++n > 1 ? 'late' : undefined), 20));
-    const both = await Promise.all([c.through('nf', slow), c.through('nf', slow)]);
+    const both = await Promise.all([c.through(k('nf'), slow), c.through(k('nf'), slow)]);
     expect(both).toEqual([undefined, undefined]);
     expect(n).toBe(1);
-    expect(c.has('nf')).toBe(false);
+    expect(c.has(k('nf'))).toBe(false);
   });
 });

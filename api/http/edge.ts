@@ -1,0 +1,191 @@
+// The edge: how a response leaves the service. Every answer given before express runs comes from here, and every
+// response of both services says which layer answered it (`X-Served-By`, `Served` below).
+//
+// Before express: Both services poll-heavy reads are answered here from memory
+// when the answer is already known: a fresh response-cache body (indexer) and a tracked transfer's status document
+// (router). Express's per-request work (router, middleware chain, validator) was most of such a request's cost
+// (docs/decisions/006-the-edge.md). A lane answers exactly as the full stack would, headers and bytes (CORS
+// included, computed per request by the same rules as the cors middleware); anything else, errors included, is
+// handed on. test/api/http/edge.test.ts sends the same requests through both and compares them.
+import type { Express, RequestHandler, Response } from 'express';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { normaliseTxHash } from '../../chain/hash.js';
+import { type CorsSettings, corsHeadersFor } from './cors.js';
+import { metrics } from '../../platform/metrics.js';
+
+// Which layer answered: `edge` (answered before express, or a response-cache hit), `handler` (from the request
+// alone: errors, empty answers), `memo` (a keyed cache of the read model), `held:<name>` (state held at the tip:
+// status, collections, tokens, richlist, transfers), `engine` (a statement ran). A request that touched several
+// layers names the deepest one it reached. Counted in `http_served_total{service,layer}`.
+export const SERVED_BY = 'X-Served-By';
+
+export type Layer = 'edge' | 'handler' | 'memo' | `held:${string}` | 'engine';
+
+const rankOf = (l: Layer): number =>
+  l === 'engine' ? 4 : l.startsWith('held:') ? 3 : l === 'memo' ? 2 : l === 'handler' ? 1 : 0;
+
+/** The deepest layer a request reached so far; read models mark it as they answer. */
+export class Served {
+  private current: Layer = 'handler';
+  private rank = 1;
+
+  get layer(): Layer {
+    return this.current;
+  }
+
+  mark(layer: Layer): void {
+    const r = rankOf(layer);
+    if (r > this.rank) {
+      this.current = layer;
+      this.rank = r;
+    }
+  }
+
+  /** Answered by the response cache (the edge's store), whatever ran before. */
+  edge(): void {
+    this.current = 'edge';
+    this.rank = 5;
+  }
+
+  memo(): void {
+    this.mark('memo');
+  }
+
+  held(name: string): void {
+    this.mark(`held:${name}`);
+  }
+
+  engine(): void {
+    this.mark('engine');
+  }
+}
+
+/** A tracker for reads that belong to no request (background refreshes, tests). */
+export const unserved = (): Served => new Served();
+
+/** The request's tracker, created by `servedBy` (a fresh one when the middleware did not run). */
+export function servedOf(res: Response): Served {
+  const s = res.locals.served as Served | undefined;
+  if (s) return s;
+  const fresh = new Served();
+  res.locals.served = fresh;
+  return fresh;
+}
+
+/** One answered request in the request metrics (express routes and edge answers alike). */
+export function recordRequest(service: string, route: string, status: number, start: bigint): void {
+  metrics.httpRequests.inc({ service, route, status: String(status) });
+  metrics.httpDuration.observe({ service, route }, Number(process.hrtime.bigint() - start) / 1e9);
+}
+
+/** One response in the metric (express answers and edge answers alike). */
+export function countServed(service: string, layer: Layer): void {
+  metrics.servedBy.inc({ service, layer });
+}
+
+/**
+ * Gives each request a `Served` tracker and writes it as `X-Served-By` when the headers go out (whatever sends
+ * them: a handler, the error handler, the validator's error path).
+ */
+export function servedBy(service: string): RequestHandler {
+  return (_req, res, next) => {
+    const served = servedOf(res);
+    const writeHead = res.writeHead;
+    res.writeHead = function (this: Response, ...args: Parameters<Response['writeHead']>) {
+      if (!this.headersSent && !this.hasHeader(SERVED_BY)) {
+        this.setHeader(SERVED_BY, served.layer);
+        countServed(service, served.layer);
+      }
+      return writeHead.apply(this, args);
+    } as Response['writeHead'];
+    next();
+  };
+}
+
+/** Answers a request (returning its route label for the metrics) or hands it on (null). */
+export type EdgeLane = (req: IncomingMessage, res: ServerResponse) => string | null;
+
+const lanes = new WeakMap<Express, EdgeLane[]>();
+
+/** Put a lane in front of an app; the server `listen` starts tries it before express. */
+export function addEdgeLane(app: Express, lane: EdgeLane): void {
+  lanes.set(app, [...(lanes.get(app) ?? []), lane]);
+}
+
+/** The server's request handler: the app's lanes first, then express. */
+export function edgeHandler(app: Express): RequestListener {
+  const mine = lanes.get(app);
+  if (!mine) return app;
+  const service = app.get('service') as string;
+  return (req, res) => {
+    const start = process.hrtime.bigint();
+    for (const lane of mine) {
+      const route = lane(req, res);
+      if (route !== null) {
+        recordRequest(service, route, res.statusCode, start);
+        countServed(service, 'edge');
+        return;
+      }
+    }
+    app(req, res);
+  };
+}
+
+/** A 200 JSON answer with the headers express sends for it. */
+function answerJson(res: ServerResponse, cors: Record<string, string>, extra: Record<string, string>, body: string) {
+  res.writeHead(200, {
+    ...cors,
+    ...extra,
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+    [SERVED_BY]: 'edge',
+  });
+  res.end(body);
+}
+
+/** Route label of the request metrics for a response-cache hit answered here. */
+export const CACHE_HIT_ROUTE = 'response_cache_hit';
+
+/** A GET whose raw URL has a fresh body in the response cache (api/indexer/response-cache.ts). */
+export function responseCacheLane(fresh: (url: string) => string | undefined, cors?: CorsSettings): EdgeLane {
+  const corsOf = corsHeadersFor(cors);
+  return (req, res) => {
+    if (req.method !== 'GET' || req.url === undefined) return null;
+    const body = fresh(req.url);
+    if (body === undefined) return null;
+    answerJson(res, corsOf(req.headers.origin), { 'X-Cache': 'hit' }, body);
+    return CACHE_HIT_ROUTE;
+  };
+}
+
+const STATUS_PREFIX = '/v2/tx/status?';
+const CHAIN_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+/**
+ * GET /v2/tx/status with exactly `chain_id` and `tx_hash`, once each, both within the documented lengths and a
+ * well-formed hash, whose status document is in memory (`cached`, the tracking service's). Every client polls this
+ * route; anything else (errors, unknown txs, misses, HEAD) goes to the validated route.
+ */
+export function transferStatusLane(
+  cached: (chainId: string, txHash: string) => string | undefined,
+  cors?: CorsSettings,
+): EdgeLane {
+  const corsOf = corsHeadersFor(cors);
+  return (req, res) => {
+    const url = req.url;
+    if (req.method !== 'GET' || url === undefined || !url.startsWith(STATUS_PREFIX)) return null;
+    const q = new URLSearchParams(url.slice(STATUS_PREFIX.length));
+    let n = 0;
+    for (const _ of q.keys()) n++;
+    const chainId = q.getAll('chain_id');
+    const rawHash = q.getAll('tx_hash');
+    if (n !== 2 || chainId.length !== 1 || rawHash.length !== 1) return null;
+    const [c, h] = [chainId[0]!, rawHash[0]!];
+    if (h.length === 0 || h.length > 130 || !CHAIN_ID.test(c)) return null;
+    const txHash = normaliseTxHash(h);
+    const json = txHash ? cached(c, txHash) : undefined;
+    if (json === undefined) return null;
+    answerJson(res, corsOf(req.headers.origin), {}, json);
+    return '/v2/tx/status';
+  };
+}
