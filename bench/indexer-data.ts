@@ -11,7 +11,7 @@ import path from 'node:path';
 import { toBech32 } from '@cosmjs/encoding';
 import { createStore, type Store } from '../clickhouse/client.js';
 import { migrate } from '../clickhouse/migrate.js';
-import { rebuildStats, recordRichListHistory, statsViews } from '../clickhouse/stats.js';
+import { rebuildStats, recordRichListHistory, statsViews } from '../clickhouse/analytics.js';
 
 // BENCH_SMALL=1 shrinks everything 100× (a smoke test of the generator and the benchmark itself).
 const small = process.env.BENCH_SMALL === '1';

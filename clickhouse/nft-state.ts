@@ -7,6 +7,7 @@
 // views and refold cannot drift.
 import { readFileSync } from 'node:fs';
 import type { Store } from './client.js';
+import type { DerivedState } from './facts-store.js';
 import { listMigrations, splitStatements } from './migrate.js';
 
 export interface NftStateView {
@@ -91,3 +92,10 @@ export async function rebuildNftState(store: Store): Promise<void> {
   await store.exec('TRUNCATE TABLE nft_collection_state');
   for (const v of nftStateViews()) await store.exec(`INSERT INTO ${v.target} ${v.select}`);
 }
+
+/** The folded NFT state as derived state of the facts store (clickhouse/facts-store.ts). */
+export const nftState: DerivedState = {
+  name: 'nft_state',
+  markDirty: markNftStateDirty,
+  rebuildDirty: refoldDirtyNftState,
+};

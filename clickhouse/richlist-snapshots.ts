@@ -4,7 +4,7 @@
 // Written by the ingest; the API reads them through clickhouse/queries/richlist.ts.
 import type { Store } from './client.js';
 import { BALANCES_AT_SQL, seedHeight } from './balance-seeds.js';
-import { recordRichListHistory } from './stats.js';
+import { recordRichListHistory } from './analytics.js';
 
 // Each snapshot is its own partition, so replacing one is a metadata-only DROP PARTITION (lightweight DELETEs
 // accumulate masks and made every later snapshot slower). Partition ids are our own integer heights.

@@ -123,3 +123,27 @@ export async function seedBalances(
   await replaceBalanceSeeds(store, rows);
   return { height, accounts: addresses.length, rows: rows.length };
 }
+
+/**
+ * Open the rich list when nothing is indexed yet: the chain's balances at the height before the first indexed
+ * block (genesis allocations, history before START_HEIGHT). Re-run after a crash before the first checkpoint.
+ * Returns whether balances were seeded. A node that does not serve the auth/bank state at that height (pruned, or
+ * a bare RPC proxy) leaves the rich list with the in-range deltas only, which the error line says loudly.
+ */
+export async function openRichList(
+  store: Store,
+  source: ChainSource,
+  firstHeight: number,
+  log: Logger,
+  prefix: string,
+): Promise<boolean> {
+  const at = seedHeightFor(firstHeight);
+  try {
+    const r = await seedBalances(store, source, at, log, prefix);
+    log.info('ingest.balance_seed', { height: r.height, accounts: r.accounts, balances: r.rows });
+    return true;
+  } catch (e) {
+    log.error('ingest.balance_seed_failed', { height: at, error: (e as Error).message.slice(0, 300) });
+    return false;
+  }
+}

@@ -7,7 +7,7 @@
 import { fromHex, toBase64, toBech32 } from '@cosmjs/encoding';
 import { Interface } from 'ethers';
 import type { Store } from '../clickhouse/client.js';
-import { lastNftOwners, nftObjects, storedCollections } from '../clickhouse/chain-facts.js';
+import { lastNftOwners, nftObjects, storedCollections } from '../clickhouse/queries/nft-lookups.js';
 import type { Logger } from '../platform/log.js';
 import type { BlockFacts } from './decode/block.js';
 import { moveObject, type NftEventFact, type Vm } from './decode/nft.js';

@@ -84,7 +84,7 @@ export async function main(hooks: MainHooks = {}): Promise<void> {
   log.info('storage.ready', { engine: store.kind, migrations_applied: applied });
   if (applied.includes('200_analytics')) {
     // Upgrade of a store indexed before the analytics views existed: fill them from the facts once.
-    const { rebuildStats } = await import('../clickhouse/stats.js');
+    const { rebuildStats } = await import('../clickhouse/analytics.js');
     const t = Date.now();
     await rebuildStats(store);
     log.info('analytics.backfilled', { ms: Date.now() - t });

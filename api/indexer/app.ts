@@ -18,7 +18,7 @@ import { validatorWording } from './read/page.js';
 import { createReadModel, type ReadModelOptions } from './read/model.js';
 import { createResponseCache } from './response-cache.js';
 import { registerRichList } from './richlist.js';
-import { registerStats } from './stats.js';
+import { registerStats } from './analytics.js';
 import { registerStatus } from './status.js';
 import { registerTokens } from './tokens.js';
 import { registerTxs } from './txs.js';

@@ -5,7 +5,7 @@
 // are strings in responses; unknown query parameters are ignored (cache-busters such as `_=…`), as upstream.
 import { GO_BOOLS } from './params.js';
 
-import { statsPaths, statsSchemas } from './stats-openapi.js';
+import { statsPaths, statsSchemas } from './analytics-openapi.js';
 
 const str = (extra: object = {}) => ({ type: 'string', ...extra });
 const decimal = { type: 'string', pattern: '^-?[0-9]+$' };

@@ -32,7 +32,7 @@ import {
 import { routerOpenapi } from './openapi.js';
 import type { TrackingRoutes } from './tracking/index.js';
 import type { Store } from '../../clickhouse/client.js';
-import { mountTransferStats, transferStatsPaths, transferStatsSchemas } from './stats.js';
+import { mountTransferStats, transferStatsPaths, transferStatsSchemas } from './transfer-stats.js';
 
 export interface RouterAppOptions {
   registry: Registry;

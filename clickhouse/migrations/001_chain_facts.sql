@@ -1,5 +1,5 @@
 -- Raw, append-only facts written by the ingest. Every table carries `height`, so recovery after a crash
--- can delete exactly the rows above the last complete height before writing them again (clickhouse/chain-facts.ts).
+-- can delete exactly the rows above the last complete height before writing them again (clickhouse/facts-store.ts).
 
 CREATE TABLE IF NOT EXISTS ingest_checkpoints
 (

@@ -1,7 +1,7 @@
 -- Analytics aggregates (issue 15, docs/analytics.md). Each table is maintained at ingest by the materialized
 -- view below it, which folds one insert block into a few partial-aggregate rows; readers always GROUP BY and
 -- merge (sum / min / uniqMerge), so unmerged parts never change an answer. The raw facts stay the source of
--- truth: clickhouse/stats.ts rebuilds any table from them (crash recovery and re-ingest rebuild the affected
+-- truth: clickhouse/analytics.ts rebuilds any table from them (crash recovery and re-ingest rebuild the affected
 -- days; a test rebuilds everything and compares). Buckets are UTC and aligned to their size:
 -- res = 60 (minute), 3600 (hour), 86400 (day). Time series keep all three sizes; per-key rankings keep
 -- hours and days only (a window is read as whole days plus the hours at its edges).

@@ -5,7 +5,7 @@
 --     keep a day query from reading the minute rows beside it.
 --  2. New accounts per bucket were a GROUP BY over every account on each request. Minutes whose blocks are all
 --     indexed never change (CometBFT block times only grow), so they are sealed at ingest into
---     stats_new_accounts (clickhouse/stats.ts sealNewAccounts); a request reads the sealed minutes and counts
+--     stats_new_accounts (clickhouse/analytics.ts sealNewAccounts); a request reads the sealed minutes and counts
 --     only the accounts first seen after the seal.
 -- The tables are recreated and refilled from the facts here, so an existing data directory is upgraded in
 -- place; every statement can run again after a crash.

@@ -1,5 +1,5 @@
 -- The contract-calls view reads the tx documents from their new table (migration 210): dropped and declared again
--- on tx_documents (clickhouse/stats.ts takes the latest declaration for its rebuild), then the old documents table
+-- on tx_documents (clickhouse/analytics.ts takes the latest declaration for its rebuild), then the old documents table
 -- goes. Every statement is idempotent, and no ingest runs during migrations, so no document is missed or counted
 -- twice: the copy of migration 210 ran before this view existed.
 DROP VIEW IF EXISTS stats_contracts_mv;

@@ -2,7 +2,7 @@
 // (chDB binds one directory per process, so tests compare directories through this.)
 import path from 'node:path';
 import { createStore } from '../../clickhouse/client.js';
-import { HEIGHT_TABLES } from '../../clickhouse/chain-facts.js';
+import { HEIGHT_TABLES } from '../../clickhouse/facts-store.js';
 import { dumpTables } from '../../test/support/sample.js';
 
 const dir = process.argv[2];

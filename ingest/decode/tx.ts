@@ -8,7 +8,7 @@ import { normalizeAccount } from '../../chain/address.js';
 import { accountsTouched, evmLogsOf } from './events.js';
 import type { AbciEvent, EvmLog } from '../../chain/events.js';
 import { decodeNfts, type NftDecodeResult, type Vm } from './nft.js';
-import type { ChainTime } from './time.js';
+import type { ChainTime } from './block.js';
 
 export interface Coin {
   denom: string;

@@ -3,7 +3,7 @@
 // independent of the state tables): after the ingest, after a full rebuild, after a re-ingest of a height range,
 // after a deleted range (crash recovery), and with a state row whose facts never landed.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { deleteRange } from '../../clickhouse/chain-facts.js';
+import { deleteRange } from '../../clickhouse/facts-store.js';
 import { rebuildNftState } from '../../clickhouse/nft-state.js';
 import { allCollections } from '../../clickhouse/queries/collections.js';
 import { ingestSampleChain, type IngestedSample, type SampleKind } from '../support/sample.js';

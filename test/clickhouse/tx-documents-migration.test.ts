@@ -6,9 +6,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStore, type Store } from '../../clickhouse/client.js';
-import { HEIGHT_TABLES } from '../../clickhouse/chain-facts.js';
+import { HEIGHT_TABLES } from '../../clickhouse/facts-store.js';
 import { listMigrations, migrate } from '../../clickhouse/migrate.js';
-import { rebuildStats } from '../../clickhouse/stats.js';
+import { rebuildStats } from '../../clickhouse/analytics.js';
 
 let dir: string;
 let store: Store;

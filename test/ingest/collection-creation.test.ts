@@ -10,9 +10,10 @@ import { collectionsByAddr } from '../../clickhouse/queries/collections.js';
 import type { BlockFacts } from '../../ingest/decode/block.js';
 import type { AbciEvent } from '../../chain/events.js';
 import { ERC721_TRANSFER_TOPIC, decodeNfts } from '../../ingest/decode/nft.js';
-import { parseChainTime } from '../../ingest/decode/time.js';
+import { parseChainTime } from '../../ingest/decode/block.js';
 import { sequenceOf, type TxFacts } from '../../ingest/decode/tx.js';
-import { writeBatch } from '../../ingest/writer.js';
+import { factsStore } from '../../clickhouse/facts-store.js';
+import { batchRows, type BlockBatchItem } from '../../ingest/rows.js';
 
 const COLLECTION = `0x${'ab'.repeat(20)}`;
 const UNDEPLOYED = `0x${'cd'.repeat(20)}`; // deployed before the indexed range: first sight is all we know
@@ -69,6 +70,9 @@ function block(height: number, txs: TxFacts[]): BlockFacts {
 
 let dir: string;
 let store: Store;
+/** One ordered batch through the facts store, as the ingest writes it: its rows, then its checkpoint. */
+const writeBatch = (batch: BlockBatchItem[]) =>
+  factsStore(store).insertBatch(batchRows(batch), batch[batch.length - 1]!.facts.height);
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'collection-creation-'));
   store = createStore({ dataDir: dir });
@@ -97,8 +101,8 @@ describe('EVM collection creation', () => {
 
   it('height/time come from the deployment, not the first mint; unknown deployments fall back to first sight', async () => {
     const deploy: AbciEvent = { type: 'contract_created', attributes: [{ key: 'contract', value: COLLECTION }] };
-    await writeBatch(store, [{ facts: block(5, [tx(5, [deploy])]), blockTimeMs: 0 }]);
-    await writeBatch(store, [
+    await writeBatch([{ facts: block(5, [tx(5, [deploy])]), blockTimeMs: 0 }]);
+    await writeBatch([
       { facts: block(6, []), blockTimeMs: 0 },
       { facts: block(8, [tx(8, [mintEvent(COLLECTION, 1), mintEvent(UNDEPLOYED, 7)])]), blockTimeMs: 0 },
     ]);

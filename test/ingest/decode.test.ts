@@ -3,7 +3,7 @@ import { toBase64 } from '@cosmjs/encoding';
 import { describe, expect, it } from 'vitest';
 import { accountHex, normalizeAccount, valoperFromHex } from '../../chain/address.js';
 import { decodeTx, signerOf, txHash, type RestTx, type TxResult } from '../../ingest/decode/tx.js';
-import { parseChainTime } from '../../ingest/decode/time.js';
+import { parseChainTime } from '../../ingest/decode/block.js';
 import { ERC721_TRANSFER_TOPIC } from '../../ingest/decode/nft.js';
 import type { Vm } from '../../ingest/decode/nft.js';
 import { loadFixture, txResponse, type TxResponseFixture } from '../support/fixtures.js';

@@ -6,11 +6,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStore, type Store } from '../../clickhouse/client.js';
 import { migrate } from '../../clickhouse/migrate.js';
-import { IngestFatalError } from '../../ingest/pipeline.js';
+import { IngestFatalError } from '../../ingest/fetch.js';
 import { createChainSource } from '../../ingest/source.js';
 import { createLogger } from '../../platform/log.js';
 import { startSampleChain } from '../../devnet/sample-chains/serve.js';
-import { lastCheckpoint } from '../../clickhouse/chain-facts.js';
+import { factsStore } from '../../clickhouse/facts-store.js';
 import { sampleIngest } from '../support/sample.js';
 
 let chain: Awaited<ReturnType<typeof startSampleChain>>;
@@ -63,7 +63,7 @@ describe('ingest failure policy', () => {
     const expected = chain.manifest.txs.filter((t) => t.height <= 12);
     const rows = await store.rows<{ hash: string }>('SELECT hash FROM txs');
     expect(rows.map((r) => r.hash).sort()).toEqual(expected.map((t) => t.hash).sort());
-    expect(await lastCheckpoint(store)).toBe(12);
+    expect(await factsStore(store).checkpoint()).toBe(12);
   });
 
   it('indexes internal EVM calls (callTracer) when tracing is enabled', async () => {
@@ -87,7 +87,7 @@ describe('ingest failure policy', () => {
     const b1 = await source.fetchBlock(1);
     source.close();
     expect(b1.traces).toEqual([]);
-    expect(await lastCheckpoint(store)).toBeGreaterThanOrEqual(12);
+    expect(await factsStore(store).checkpoint()).toBeGreaterThanOrEqual(12);
     expect(events.some((e) => e.event === 'ingest.retry' && /traceable/.test(String(e.fields?.error)))).toBe(false);
   });
 
@@ -98,7 +98,7 @@ describe('ingest failure policy', () => {
     await expect(ingest.run()).rejects.toThrow(/block 15 cannot be decoded/);
     source.close();
     expect(events.some((e) => e.event === 'ingest.fatal' && String(e.fields?.error).includes('block 15'))).toBe(true);
-    expect(await lastCheckpoint(store)).toBeLessThan(15);
+    expect(await factsStore(store).checkpoint()).toBeLessThan(15);
     const [above] = await store.rows<{ n: string }>('SELECT count() AS n FROM blocks WHERE height >= 15');
     expect(Number(above!.n)).toBe(0);
     chain.server.faults.clear();

@@ -1,7 +1,7 @@
 // End to end: the recorded EVM sample chain ingested into chDB; every derived view checked against the
 // sample-chain manifest (which the builder computes from the recorded txs independently of our decoders).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HEIGHT_TABLES } from '../../clickhouse/chain-facts.js';
+import { HEIGHT_TABLES } from '../../clickhouse/facts-store.js';
 import { normalizeAccount } from '../../chain/address.js';
 import type { ExpectedEvmState } from '../../devnet/sample-chains/evm-activity.js';
 import { dumpTables, ingestSampleChain, type IngestedSample } from '../support/sample.js';

@@ -1,7 +1,7 @@
 // The ingest suite shared by the Move and Wasm sample chains (one file per chain: chDB binds one data
 // directory per process, and vitest runs each file in its own process).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HEIGHT_TABLES } from '../../clickhouse/chain-facts.js';
+import { HEIGHT_TABLES } from '../../clickhouse/facts-store.js';
 import { dumpTables, ingestSampleChain, type IngestedSample, type SampleKind } from './sample.js';
 import { expectAllTxsStored, expectNftOwners } from './sample-checks.js';
 

@@ -15,7 +15,7 @@ import {
   snapshotTokens,
   topAccounts,
   topContracts,
-} from '../../../clickhouse/queries/stats.js';
+} from '../../../clickhouse/queries/analytics.js';
 import type { Served } from '../../http/edge.js';
 import { type CacheFactory, keys } from './cache.js';
 

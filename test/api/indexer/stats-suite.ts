@@ -3,7 +3,7 @@
 // aggregate queries under test. Then the aggregates are rebuilt from the facts (fully, from a day, and through
 // a re-ingest of a height range) and every answer must stay the same.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rebuildStats, sealNewAccounts } from '../../../clickhouse/stats.js';
+import { rebuildStats, sealNewAccounts } from '../../../clickhouse/analytics.js';
 import { ingestSampleChain, type IngestedSample, type SampleKind } from '../../support/sample.js';
 import { startIndexer, type Running } from './helpers.js';
 import { indexerConfig } from '../../support/indexer-config.js';

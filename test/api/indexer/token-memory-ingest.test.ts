@@ -10,7 +10,7 @@ import { migrate } from '../../../clickhouse/migrate.js';
 import { listTokens, type TokenOrder, type TokenScope } from '../../../clickhouse/queries/tokens.js';
 import { type TokenIndex, TokenMemory, type TokenSource } from '../../../api/indexer/read/token-memory.js';
 import { tokenSource } from '../../../api/indexer/read/tokens.js';
-import { lastCheckpoint } from '../../../clickhouse/chain-facts.js';
+import { factsStore } from '../../../clickhouse/facts-store.js';
 import { createLogger } from '../../../platform/log.js';
 import { startSampleChain } from '../../../devnet/sample-chains/serve.js';
 import { sampleIngest } from '../../support/sample.js';
@@ -96,7 +96,7 @@ describe.each(['evm', 'move', 'wasm'] as const)('held tokens follow the ingest s
     let rows = 0;
     for (const h of steps) {
       await ingestTo(h);
-      const tip = await lastCheckpoint(store);
+      const tip = await factsStore(store).checkpoint();
       expect(tip).toBe(h);
       const index = await memory.at(tip);
       const fresh = await new TokenMemory(base).at(tip);

@@ -7,6 +7,7 @@
 // The rebuild runs each view's own SELECT (read from the migration), so views and rebuild cannot drift.
 import { readFileSync } from 'node:fs';
 import type { Store } from './client.js';
+import type { DerivedState } from './facts-store.js';
 import { BALANCES_AT_SQL, seedHeight } from './balance-seeds.js';
 import { listMigrations, splitStatements } from './migrate.js';
 
@@ -191,3 +192,14 @@ export async function rebuildRichListHistory(store: Store): Promise<void> {
       { h: Number(h), sh },
     );
 }
+
+/**
+ * The analytics aggregates as derived state of the facts store (clickhouse/facts-store.ts): the days a deleted
+ * range touched are rebuilt; after each checkpoint the minutes it completed are sealed.
+ */
+export const analyticsState: DerivedState = {
+  name: 'analytics',
+  markDirty: markStatsDirty,
+  rebuildDirty: rebuildDirtyStats,
+  afterCheckpoint: sealNewAccounts,
+};

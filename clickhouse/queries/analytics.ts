@@ -1,8 +1,8 @@
-// Analytics reads (api/indexer/stats.ts) over the aggregates of clickhouse/migrations/200_analytics.sql.
+// Analytics reads (api/indexer/analytics.ts) over the aggregates of clickhouse/migrations/200_analytics.sql.
 // Every read GROUPs BY and merges the partial states (sum / min / uniqMerge). Times are unix seconds, UTC;
 // windows are half-open [from, to) and aligned to the resolution by the caller.
 import type { Store } from '../client.js';
-import { firstSeenIn, NEW_ACCOUNTS_SEAL } from '../stats.js';
+import { firstSeenIn, NEW_ACCOUNTS_SEAL } from '../analytics.js';
 
 type Params = Record<string, unknown>;
 
@@ -74,7 +74,7 @@ export async function activity(
            FROM stats_txs WHERE ${win} GROUP BY bucket`,
       params,
     ),
-    // Sealed minutes from their counts, the rest (after the seal) from the first-seen table (clickhouse/stats.ts).
+    // Sealed minutes from their counts, the rest (after the seal) from the first-seen table (clickhouse/analytics.ts).
     store.rows<{ t: number; n: string }>(
       `SELECT toUInt32(intDiv(m, {res:UInt32}) * {res:UInt32}) AS t, sum(c) AS n FROM (
          SELECT toUInt32(bucket) AS m, max(n) AS c FROM stats_new_accounts

@@ -1,12 +1,59 @@
-// Chain facts in ClickHouse: the height-keyed tables the ingest writes (and the lookup tables their views
-// derive), the ingest checkpoint, and crash recovery. Inserts into several tables are not atomic together, so a
-// crash can leave rows above the checkpoint: `recover()` deletes exactly those before the ingest resumes, and
-// `deleteRange()` does the same before any height is re-ingested.
+// The facts store: the one contract between the ingest and storage. The height-keyed tables the ingest writes (and
+// the lookup tables their views derive), the ingest checkpoint, crash recovery and rewinds. Inserts into several
+// tables are not atomic together, so a crash can leave rows above the checkpoint: `recover()` deletes exactly those
+// before the ingest resumes, and `deleteRange()` does the same before any height is re-ingested. Derived state that
+// views cannot simply delete by height (the analytics aggregates, the folded NFT state) registers in DERIVED: it is
+// marked before a range is deleted and rebuilt after, and may act after each checkpoint.
 import { readFileSync } from 'node:fs';
+import { analyticsState } from './analytics.js';
 import type { Store } from './client.js';
 import { listMigrations, splitStatements } from './migrate.js';
-import { markNftStateDirty, refoldDirtyNftState } from './nft-state.js';
-import { markStatsDirty, rebuildDirtyStats, sealNewAccounts } from './stats.js';
+import { nftState } from './nft-state.js';
+
+/** Derived state kept by views that a deleted height range leaves stale. */
+export interface DerivedState {
+  name: string;
+  /** Record what facts of heights [from, to] fed, before they are deleted (a marker table survives a crash). */
+  markDirty(store: Store, from: number, to: number): Promise<void>;
+  /** Rebuild what was marked from the facts that remain, then clear the markers. */
+  rebuildDirty(store: Store): Promise<void>;
+  /** After each checkpoint (optional). */
+  afterCheckpoint?(store: Store): Promise<unknown>;
+}
+
+/** Every derived state, in the order they are marked and rebuilt. */
+export const DERIVED: readonly DerivedState[] = [analyticsState, nftState];
+
+/** What the ingest writes and recovers through. */
+export interface FactsStore {
+  /** The last complete height (0: nothing indexed). */
+  checkpoint(): Promise<number>;
+  /**
+   * Insert one batch's rows table by table in insertOrder(), then its checkpoint (the batch's last height), then
+   * each derived state's after-checkpoint step. `afterInsert` runs after each table's inserts (the crash test).
+   */
+  insertBatch(
+    rows: Record<string, readonly object[]>,
+    checkpoint: number,
+    afterInsert?: (table: string) => void,
+  ): Promise<void>;
+  /** Remove rows a crash left above the last complete height. */
+  recover(): Promise<{ checkpoint: number; deleted: number }>;
+  /** Move the last complete height back to `height` (crash-safe; the ingest then writes the heights above again). */
+  rewindTo(height: number): Promise<void>;
+  /** Block time of a stored height in Unix ns, or null when the height is not stored. */
+  blockTimeNs(height: number): Promise<bigint | null>;
+}
+
+export function factsStore(store: Store): FactsStore {
+  return {
+    checkpoint: () => lastCheckpoint(store),
+    insertBatch: (rows, checkpoint, afterInsert) => insertFacts(store, rows, checkpoint, afterInsert),
+    recover: () => recover(store),
+    rewindTo: (height) => rewindTo(store, height),
+    blockTimeNs: (height) => blockTimeNs(store, height),
+  };
+}
 
 /**
  * Every table holding rows of a height (facts and the lookup tables the views derive from them), in migration
@@ -38,16 +85,14 @@ export function insertOrder(written: readonly string[]): string[] {
   return written.includes('txs') ? [...order, 'txs'] : order;
 }
 
-export async function lastCheckpoint(store: Store): Promise<number> {
+async function lastCheckpoint(store: Store): Promise<number> {
   const [row] = await store.rows<{ h: string }>('SELECT max(height) AS h FROM ingest_checkpoints');
   return Number(row?.h ?? 0);
 }
 
+/** Delete every row of heights [from, to], rebuilding the derived state they fed. Returns the rows deleted. */
 export async function deleteRange(store: Store, from: number, to: number): Promise<number> {
-  // The analytics aggregates of the affected days are rebuilt from the facts that remain (clickhouse/stats.ts).
-  await markStatsDirty(store, from, to);
-  // So is the current NFT state of every token and collection the range touched (clickhouse/nft-state.ts).
-  await markNftStateDirty(store, from, to);
+  for (const d of DERIVED) await d.markDirty(store, from, to);
   let deleted = 0;
   for (const table of HEIGHT_TABLES) {
     const [c] = await store.rows<{ c: string }>(
@@ -58,8 +103,7 @@ export async function deleteRange(store: Store, from: number, to: number): Promi
     deleted += Number(c!.c);
     await store.exec(`DELETE FROM ${table} WHERE height BETWEEN {from:UInt64} AND {to:UInt64}`, { from, to });
   }
-  await rebuildDirtyStats(store);
-  await refoldDirtyNftState(store);
+  for (const d of DERIVED) await d.rebuildDirty(store);
   return deleted;
 }
 
@@ -68,14 +112,14 @@ export async function deleteRange(store: Store, from: number, to: number): Promi
  * point afterwards is handled by recover(), which then deletes the data above it. The normal ingest loop then
  * writes those heights again. This is how a range is re-ingested without ever leaving a hole.
  */
-export async function rewindTo(store: Store, height: number): Promise<void> {
+async function rewindTo(store: Store, height: number): Promise<void> {
   await store.exec('DELETE FROM ingest_checkpoints WHERE height > {h:UInt64}', { h: height });
   if (height > 0 && (await lastCheckpoint(store)) < height) await store.insert('ingest_checkpoints', [{ height }]);
   await recover(store);
 }
 
 /** Remove rows a crash left above the last complete height. Returns that height. */
-export async function recover(store: Store): Promise<{ checkpoint: number; deleted: number }> {
+async function recover(store: Store): Promise<{ checkpoint: number; deleted: number }> {
   const checkpoint = await lastCheckpoint(store);
   const deleted = await deleteRange(store, checkpoint + 1, Number.MAX_SAFE_INTEGER);
   return { checkpoint, deleted };
@@ -91,11 +135,7 @@ const INSERT_SETTINGS = {
   distributed_foreground_insert: 1,
 };
 
-/**
- * Insert one batch's rows table by table in insertOrder(), then its checkpoint (the batch's last height).
- * `afterInsert` runs after each table's inserts (fault injection: the crash test).
- */
-export async function insertFacts(
+async function insertFacts(
   store: Store,
   rows: Record<string, readonly object[]>,
   checkpoint: number,
@@ -109,48 +149,13 @@ export async function insertFacts(
     afterInsert?.(table);
   }
   await store.insert('ingest_checkpoints', [{ height: checkpoint }]);
-  // Minutes the batch completed: their new-account counts never change again (clickhouse/stats.ts).
-  await sealNewAccounts(store);
+  for (const d of DERIVED) await d.afterCheckpoint?.(store);
 }
 
-/** Block time of a stored height in Unix ns, or null when the height is not stored. */
-export async function blockTimeNs(store: Store, height: number): Promise<bigint | null> {
+async function blockTimeNs(store: Store, height: number): Promise<bigint | null> {
   const [r] = await store.rows<{ ns: string }>(
     'SELECT toString(toUnixTimestamp64Nano(time)) AS ns FROM blocks WHERE height = {h:UInt64}',
     { h: height },
   );
   return r ? BigInt(r.ns) : null;
-}
-
-/** Move object address → the NFT our own mints recorded for it (nft_objects). */
-export function nftObjects(
-  store: Store,
-  objects: readonly string[],
-): Promise<{ object_addr: string; collection: string; token_id: string }[]> {
-  return store.rows<{ object_addr: string; collection: string; token_id: string }>(
-    'SELECT object_addr, any(collection) AS collection, any(token_id) AS token_id FROM nft_objects WHERE object_addr IN {a:Array(String)} GROUP BY object_addr',
-    { a: [...objects] },
-  );
-}
-
-/** Which of these collections already have a stored creation/mutation event. */
-export async function storedCollections(store: Store, collections: readonly string[]): Promise<string[]> {
-  const rows = await store.rows<{ collection: string }>(
-    'SELECT DISTINCT collection FROM nft_collection_events WHERE collection IN {c:Array(String)}',
-    { c: [...collections] },
-  );
-  return rows.map((r) => r.collection);
-}
-
-/** Last stored owner of each (collection, token id) from its mint/transfer/burn events; absent = no history. */
-export function lastNftOwners(
-  store: Store,
-  keys: readonly (readonly [collection: string, tokenId: string])[],
-): Promise<{ collection: string; token_id: string; owner: string }[]> {
-  return store.rows<{ collection: string; token_id: string; owner: string }>(
-    `SELECT collection, token_id, argMax(to_owner, (sequence, event_index)) AS owner FROM nft_events
-       WHERE collection IN {c:Array(String)} AND (collection, token_id) IN (SELECT arrayJoin(arrayZip({c:Array(String)}, {t:Array(String)})))
-         AND kind IN ('mint', 'transfer', 'burn') GROUP BY collection, token_id`,
-    { c: keys.map((k) => k[0]), t: keys.map((k) => k[1]) },
-  );
 }

@@ -1,4 +1,4 @@
-// OpenAPI paths and schemas of the analytics API (api/indexer/stats.ts), merged into the indexer's document.
+// OpenAPI paths and schemas of the analytics API (api/indexer/analytics.ts), merged into the indexer's document.
 // Shapes are strict (additionalProperties: false) so response validation in tests catches any drift.
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });

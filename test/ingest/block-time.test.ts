@@ -1,7 +1,7 @@
-// block_time as upstream computes it (chain/block-time.ts): the previous block's time truncated to microseconds.
+// block_time as upstream computes it (ingest/decode/block.ts): the previous block's time truncated to microseconds.
 // Pure. The carry case is the one a live devnet showed (ours 150, rollytics 151).
 import { describe, expect, it } from 'vitest';
-import { blockTimeMs } from '../../chain/block-time.js';
+import { blockTimeMs } from '../../ingest/decode/block.js';
 
 const ns = (s: string) => BigInt(s);
 

@@ -1,9 +1,5 @@
-// Turns decoded blocks into the rows of the raw tables and writes them in height order, then the checkpoint
-// (the SQL, the insert order and crash recovery are in clickhouse/chain-facts.ts). Together with recovery this
-// makes re-ingest and kill/restart leave exactly the same data.
-import type { Store } from '../clickhouse/client.js';
-import { insertFacts } from '../clickhouse/chain-facts.js';
-
+// The rows stage of the ingest: decoded (and enriched) blocks → the rows of each height-keyed table, in block
+// order. Pure: the facts store (clickhouse/facts-store.ts) writes them, table by table, then the checkpoint.
 import type { BlockFacts } from './decode/block.js';
 import { SEQUENCE_STRIDE } from './decode/tx.js';
 import type { CallFrame, EvmReceipt } from './source.js';
@@ -127,19 +123,4 @@ export function batchRows(batch: readonly BlockBatchItem[]) {
       if (t.result) rows.evm_internal_txs.push(...flattenCalls(b.height, t.txHash.toLowerCase(), t.result));
   }
   return rows;
-}
-
-export interface WriteBatchOptions {
-  /** Called after each table's inserts of a batch, before the next table's (fault injection: the crash test). */
-  afterInsert?: (table: string) => void;
-}
-
-/** Write one ordered batch and then its checkpoint (the batch's last height). */
-export async function writeBatch(
-  store: Store,
-  batch: readonly BlockBatchItem[],
-  opts: WriteBatchOptions = {},
-): Promise<void> {
-  if (batch.length === 0) return;
-  await insertFacts(store, batchRows(batch), batch[batch.length - 1]!.facts.height, opts.afterInsert);
 }

@@ -2,7 +2,7 @@
 // (clickhouse/migrations/200_analytics.sql). Every input is bounded; a bad one is a JSON 400 naming it.
 import type { Router } from 'express';
 import { badRequest, ApiError } from '../http/errors.js';
-import type { Interval } from '../../clickhouse/queries/stats.js';
+import type { Interval } from '../../clickhouse/queries/analytics.js';
 import type { Served } from '../http/edge.js';
 import { handle, str, type IndexerContext } from './context.js';
 import { normaliseDenom, parseCollectionAddr, parseMsgs } from './params.js';
@@ -85,22 +85,20 @@ const iso = (t: number) => new Date(t * 1000).toISOString().replace('.000Z', 'Z'
 
 export function registerStats(r: Router, ctx: IndexerContext): void {
   const a = ctx.read.analytics;
+  /** The interval asked (else `fallback`) and its window: at most MAX_BUCKETS buckets, DEFAULT_BUCKETS by default. */
+  const bucketWindow = async (served: Served, q: Record<string, unknown>, fallback: Interval) => {
+    const interval = parseInterval(q.interval, fallback, a.resolutions);
+    const step = a.resolutions[interval];
+    const what = `${MAX_BUCKETS} buckets (${MAX_BUCKETS * step}s at ${interval})`;
+    const w = await window(ctx, served, q, step, DEFAULT_BUCKETS * step, MAX_BUCKETS * step, what);
+    return { interval, step, ...w };
+  };
   r.get(
     '/indexer/stats/v1/activity',
     handle(async (req, res, served) => {
       const q = req.query as Record<string, unknown>;
-      const interval = parseInterval(q.interval, '1h', a.resolutions);
-      const step = a.resolutions[interval];
+      const { interval, step, from, to } = await bucketWindow(served, q, '1h');
       const msgs = parseMsgs(q.msgs);
-      const { from, to } = await window(
-        ctx,
-        served,
-        q,
-        step,
-        DEFAULT_BUCKETS * step,
-        MAX_BUCKETS * step,
-        `${MAX_BUCKETS} buckets (${MAX_BUCKETS * step}s at ${interval})`,
-      );
       const buckets = await a.activity(served, step, from, to, msgs);
       res.json({
         interval,
@@ -186,17 +184,7 @@ export function registerStats(r: Router, ctx: IndexerContext): void {
     handle(async (req, res, served) => {
       const q = req.query as Record<string, unknown>;
       const collection = parseCollectionAddr(str(req.params.collection_addr), ctx.vm, ctx.bech32Prefix);
-      const interval = parseInterval(q.interval, '1d', a.resolutions);
-      const step = a.resolutions[interval];
-      const { from, to } = await window(
-        ctx,
-        served,
-        q,
-        step,
-        DEFAULT_BUCKETS * step,
-        MAX_BUCKETS * step,
-        `${MAX_BUCKETS} buckets (${MAX_BUCKETS * step}s at ${interval})`,
-      );
+      const { interval, step, from, to } = await bucketWindow(served, q, '1d');
       const got = await a.nftStats(served, collection, step, from, to);
       res.json({
         collection_addr: collection,
