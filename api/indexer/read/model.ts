@@ -4,7 +4,6 @@
 // Handlers parse a request, call one read, and render its rows; they choose no statement and build no key.
 import type { Store } from '../../../clickhouse/client.js';
 import { allCollections } from '../../../clickhouse/queries/collections.js';
-import type { StatusFacts } from '../../../clickhouse/queries/status.js';
 import type { Served } from '../../http/edge.js';
 import { analyticsReads, type AnalyticsReads } from './analytics.js';
 import { blockReads, type BlockReads } from './blocks.js';
@@ -68,8 +67,6 @@ export interface ReadModel {
   clear(): void;
 }
 
-export type { StatusFacts };
-
 export function createReadModel(opts: ReadModelOptions): ReadModel {
   const { store } = opts;
   const made: KeyedCache<unknown>[] = [];
@@ -97,6 +94,7 @@ export function createReadModel(opts: ReadModelOptions): ReadModel {
   };
   const status = statusFeed(
     store,
+    // internal_tx_height is the indexed height itself (api/indexer/status.ts): no separate read.
     { internalTxs: false, richList: opts.richList, chainId: opts.chainIdFromBlocks },
     { onRewind: clear },
   );
