@@ -29,6 +29,7 @@ import { runTraffic } from '../devnet/minievm/traffic.js';
 import { DEFAULT_SHAPE, planTraffic, type TrafficShape } from '../devnet/minievm/traffic-plan.js';
 import { freePortBase } from '../devnet/minievm/devnet-process.js';
 import { readChainKeys, waitForFeeData } from '../devnet/rollytics/probes.js';
+import { cpuCalibrationMs } from './machine.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
@@ -36,6 +37,8 @@ const opt = (name: string, dflt: string) => option(args, name, dflt);
 const scale = Number(opt('--scale', '1'));
 const seconds = Number(opt('--seconds', '5'));
 const only = opt('--endpoints', '').split(',').filter(Boolean);
+/** The fixed CPU loop (bench/machine.ts) before anything runs; timed again at the end, both printed with the table. */
+const calibrationStart = cpuCalibrationMs();
 if (!(scale >= 1 && scale <= 100) || !(seconds >= 1 && seconds <= 120)) {
   console.error('usage: bench/rollytics.ts [--scale 1..100] [--seconds 1..120] [--endpoints name,name]');
   process.exit(2);
@@ -238,8 +241,9 @@ try {
     .map((x) => x.toFixed(2))
     .join(' ');
   const ratio = (a: number, b: number) => (b > 0 ? (a / b).toFixed(2) : 'n/a');
+  const calibrationEnd = cpuCalibrationMs();
   const lines = [
-    `machine: ${machine}; load average at the end: ${load}`,
+    `machine: ${machine}; load average at the end: ${load}; CPU calibration loop ${calibrationStart} ms at the start, ${calibrationEnd} ms at the end`,
     `chain: minievm devnet, height ${height}, ${txs} txs (traffic scale ${scale}); ${seconds} s per API run`,
     '',
     '| figure | ours | rollytics | ours / rollytics |',
