@@ -27,6 +27,13 @@ export interface ResponseCache {
   fresh(url: string): string | undefined;
 }
 
+/** Whether a raw URL can have a kept body (what the middleware keeps: /status and the /indexer/ routes). */
+function cacheable(url: string): boolean {
+  const q = url.indexOf('?');
+  const path = q === -1 ? url : url.slice(0, q);
+  return path.startsWith('/indexer/') || path.replace(/\/+$/, '') === '/status';
+}
+
 export function createResponseCache(maxBytes = 64 * 1024 * 1024): ResponseCache {
   const bodies = new KeyedCache<string>({ name: 'response', maxBytes, sizeOf: (b) => b.length });
   const inflight = new Map<string, Promise<void>>();
@@ -74,5 +81,5 @@ export function createResponseCache(maxBytes = 64 * 1024 * 1024): ResponseCache 
     bodies.delete(keys.response(url));
     compute(url, req, res, next);
   };
-  return { middleware, fresh: (url) => bodies.get(keys.response(url)) };
+  return { middleware, fresh: (url) => (cacheable(url) ? bodies.get(keys.response(url)) : undefined) };
 }

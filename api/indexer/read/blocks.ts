@@ -32,8 +32,8 @@ export function blockReads(d: { store: Store; tip(): Promise<number>; final: Key
       const rows =
         ((await d.final.through(
           key,
-          () => {
-            served.engine();
+          (load) => {
+            load.engine();
             return listBlocks(d.store, w, cursor, tip);
           },
           served,
@@ -47,8 +47,8 @@ export function blockReads(d: { store: Store; tip(): Promise<number>; final: Key
       if (height > tip) return undefined;
       return (await d.final.through(
         keys.block(height),
-        () => {
-          served.engine();
+        (load) => {
+          load.engine();
           return blockByHeight(d.store, height, tip);
         },
         served,
@@ -59,8 +59,8 @@ export function blockReads(d: { store: Store; tip(): Promise<number>; final: Key
       const tip = await d.tip();
       const times = await d.final.through(
         keys.blockTimes(tip),
-        () => {
-          served.engine();
+        (load) => {
+          load.engine();
           return latestBlockTimes(d.store, AVG_WINDOW, tip);
         },
         served,

@@ -4,7 +4,7 @@
 // Every cache reports hits, misses, evictions and bytes by name at /metrics (platform/metrics.ts), and marks
 // the request's `Served` tracker (api/http/served.ts) with `memo` on a hit.
 import { reportCaches, type CacheReport } from '../../../platform/metrics.js';
-import type { Served } from '../../http/edge.js';
+import { Served } from '../../http/edge.js';
 
 /** A cache key: only the builders of read/keys.ts make them, so two caches never spell one key two ways. */
 export type CacheKey = string & { readonly __cacheKey: unique symbol };
@@ -81,7 +81,7 @@ export class KeyedCache<V> {
   private readonly ttlMs: number | ((value: V) => number) | undefined;
   private readonly sizeOf: (value: V) => number;
   private readonly map = new Map<CacheKey, Entry<V>>();
-  private readonly loading = new Map<CacheKey, Promise<V | undefined>>();
+  private readonly loading = new Map<CacheKey, { p: Promise<V | undefined>; witness: Served }>();
   private total = 0;
   private hits = 0;
   private misses = 0;
@@ -165,22 +165,31 @@ export class KeyedCache<V> {
 
   /**
    * The value of `key`, loading it on a miss; concurrent misses share one load. `undefined` (not found) and
-   * failures are returned and never kept.
+   * failures are returned and never kept. The load marks its own `Served` (the layers it reached); every caller
+   * that waited on it, the first and those that joined, is marked with them.
    */
-  through(key: CacheKey, load: () => Promise<V | undefined>, served?: Served): Promise<V | undefined> {
-    if (!this.enabled) return load();
+  through(key: CacheKey, load: (served: Served) => Promise<V | undefined>, served?: Served): Promise<V | undefined> {
+    if (!this.enabled) return load(served ?? new Served());
     const hit = this.get(key, served);
     if (hit !== undefined) return Promise.resolve(hit);
-    const pending = this.loading.get(key);
-    if (pending) return pending;
-    const p = load().then((value) => {
-      if (value !== undefined) this.set(key, value);
-      return value;
+    let pending = this.loading.get(key);
+    if (!pending) {
+      const witness = new Served();
+      const p = load(witness).then((value) => {
+        if (value !== undefined) this.set(key, value);
+        return value;
+      });
+      pending = { p, witness };
+      this.loading.set(key, pending);
+      const done = () => this.loading.delete(key);
+      p.then(done, done);
+    }
+    const { p, witness } = pending;
+    if (!served) return p;
+    return p.then((v) => {
+      served.mark(witness.layer);
+      return v;
     });
-    this.loading.set(key, p);
-    const done = () => this.loading.delete(key);
-    p.then(done, done);
-    return p;
   }
 
   private drop(key: CacheKey, e: Entry<V>): void {

@@ -88,9 +88,9 @@ export function collectionReads(d: {
   const nameIndex = async (served: Served): Promise<NameEntry[]> =>
     (await names.through(
       keys.collectionNames(),
-      async () =>
+      async (load) =>
         (
-          await namesAtTip(served)
+          await namesAtTip(load)
         ).map((r) => ({
           collection: r.collection,
           height: r.height,

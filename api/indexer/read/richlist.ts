@@ -34,8 +34,8 @@ export function richListReads(d: {
   const snapshot = async (served: Served) =>
     (await latest.through(
       keys.latestSnapshot(),
-      () => {
-        served.engine();
+      (load) => {
+        load.engine();
         return latestSnapshot(d.store);
       },
       served,
@@ -56,8 +56,8 @@ export function richListReads(d: {
           fromMemory ??
           ((await pages.through(
             keys.holderPage(token, height, page.reverse, page.offset, page.limit),
-            async () => {
-              served.engine();
+            async (load) => {
+              load.engine();
               // The holder count of a snapshot is final: read once, kept apart from the pages.
               const total = Number(
                 (await d.totals.through(keys.total('holders', token, height), async () =>

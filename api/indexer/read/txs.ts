@@ -179,8 +179,8 @@ export function txReads(d: TxReadDeps): TxReads {
       // A tx found below the tip is final (instant finality); a miss is never kept.
       return (await d.final.through(
         keys.txByHash(hash),
-        () => {
-          served.engine();
+        (load) => {
+          load.engine();
           return txDocByHash(d.store, hash, sequenceAbove(tip));
         },
         served,

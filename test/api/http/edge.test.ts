@@ -112,6 +112,21 @@ describe('the edge answers exactly as the full stack', () => {
       expect(head.headers.get('x-served-by')).not.toBe('edge');
       const bad = await fetch(url(edge, '/indexer/block/v1/blocks/x'), { headers });
       expect([bad.status, bad.headers.get('x-served-by')]).toEqual([400, 'handler']);
+      // The layers and the caches are counted at /metrics.
+      const metrics = await (await fetch(url(edge, '/metrics'))).text();
+      expect(metrics).toMatch(/http_served_total\{service="indexer",layer="edge"\} [1-9]/);
+      expect(metrics).toMatch(/indexer_cache_events_total\{cache="response",event="hit"\} [1-9]/);
+      expect(metrics).toMatch(/indexer_cache_bytes\{cache="held:status"\} [1-9]/);
+      // Every response names its layer, whatever answered it.
+      const other = [
+        '/health',
+        '/metrics',
+        '/swagger/doc.json',
+        '/no/such/route',
+        '/indexer/tx/v1/txs?pagination.limit=0',
+      ];
+      for (const p of other)
+        expect([p, (await fetch(url(edge, p), { headers })).headers.get('x-served-by')]).toEqual([p, 'handler']);
     },
     60_000,
   );
