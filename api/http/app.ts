@@ -1,13 +1,13 @@
 // Shared express scaffolding for both services: JSON body bound, request metrics, /health, /metrics,
 // Swagger UI at /swagger/ and the OpenAPI document at /swagger/doc.json.
-import express, { type Express, type RequestHandler } from 'express';
+import express, { type Express } from 'express';
 import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { registry } from '../../platform/metrics.js';
 import { installJsonClientErrors } from './client-errors.js';
 import { type CorsSettings, corsMiddleware } from './cors.js';
-import { edgeHandler, recordRequest, servedBy } from './edge.js';
+import { edgeHandler, requestAccounting } from './edge.js';
 
 export interface ServiceAppOptions {
   service: 'indexer' | 'router';
@@ -31,8 +31,7 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'extended');
-  app.use(requestMetrics(opts.service));
-  app.use(servedBy(opts.service));
+  app.use(requestAccounting(opts.service));
   // Before everything else, so preflights and error answers carry the CORS headers too.
   app.use(corsMiddleware(opts.cors));
   app.use(express.json({ limit: opts.bodyLimit ?? '64kb', strict: true }));
@@ -53,16 +52,6 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
     res.type('text/html').send(swaggerHtml(`${opts.service} API`));
   });
   return app;
-}
-
-function requestMetrics(service: string): RequestHandler {
-  return (req, res, next) => {
-    const start = process.hrtime.bigint();
-    res.on('finish', () =>
-      recordRequest(service, (req.route?.path as string | undefined) ?? 'unmatched', res.statusCode, start),
-    );
-    next();
-  };
 }
 
 /** Listen and resolve once bound; port 0 picks a free port (tests). The edge (api/http/edge.ts) runs first. */

@@ -29,6 +29,9 @@ export class Served {
   private current: Layer = 'handler';
   private rank = 1;
 
+  /** `onChange` sees each new deepest layer (the request's `X-Served-By` header). */
+  constructor(private readonly onChange?: (layer: Layer) => void) {}
+
   get layer(): Layer {
     return this.current;
   }
@@ -38,6 +41,7 @@ export class Served {
     if (r > this.rank) {
       this.current = layer;
       this.rank = r;
+      this.onChange?.(layer);
     }
   }
 
@@ -45,6 +49,7 @@ export class Served {
   edge(): void {
     this.current = 'edge';
     this.rank = 5;
+    this.onChange?.('edge');
   }
 
   memo(): void {
@@ -84,20 +89,21 @@ export function countServed(service: string, layer: Layer): void {
 }
 
 /**
- * Gives each request a `Served` tracker and writes it as `X-Served-By` when the headers go out (whatever sends
- * them: a handler, the error handler, the validator's error path).
+ * The request metrics of both services, and the request's `Served` tracker: `X-Served-By` starts as `handler` and
+ * follows the tracker, so it goes out with whatever sends the response (a handler, the error handler, the
+ * validator's error path). Counted once the response is finished, under the express route's path.
  */
-export function servedBy(service: string): RequestHandler {
-  return (_req, res, next) => {
-    const served = servedOf(res);
-    const writeHead = res.writeHead;
-    res.writeHead = function (this: Response, ...args: Parameters<Response['writeHead']>) {
-      if (!this.headersSent && !this.hasHeader(SERVED_BY)) {
-        this.setHeader(SERVED_BY, served.layer);
-        countServed(service, served.layer);
-      }
-      return writeHead.apply(this, args);
-    } as Response['writeHead'];
+export function requestAccounting(service: string): RequestHandler {
+  return (req, res, next) => {
+    const start = process.hrtime.bigint();
+    res.setHeader(SERVED_BY, 'handler');
+    res.locals.served = new Served((layer) => {
+      if (!res.headersSent) res.setHeader(SERVED_BY, layer);
+    });
+    res.on('finish', () => {
+      recordRequest(service, (req.route?.path as string | undefined) ?? 'unmatched', res.statusCode, start);
+      countServed(service, (res.getHeader(SERVED_BY) as Layer | undefined) ?? 'handler');
+    });
     next();
   };
 }
