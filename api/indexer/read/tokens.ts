@@ -57,7 +57,7 @@ export function tokenReads(d: {
       const c = page.cursor?.kind === 'token' ? page.cursor : null;
       const cursor = c ? { height: c.height, tokenId: c.tokenId, collection: c.collection } : null;
       const tip = await d.tip();
-      const held = heldAt(d.collections, tip, served); // the collection names, alongside the page
+      const held = d.collections.at(tip); // the collection names, alongside the page
       const index = await heldAt(d.tokens, tip, served);
       const got = index
         ? (() => {
@@ -101,7 +101,8 @@ export function tokenReads(d: {
         got.through,
       );
       const snap = await held;
-      if (!snap) served.engine();
+      if (snap) served.held(d.collections.name);
+      else served.engine();
       const labels = snap?.byAddr ?? (await collectionLabels(d.store, [...new Set(rows.map((t) => t.collection))]));
       return { rows, pagination, labels };
     },
