@@ -79,13 +79,40 @@ export function servedOf(res: Response): Served {
 
 /** One answered request in the request metrics (express routes and edge answers alike). */
 export function recordRequest(service: string, route: string, status: number, start: bigint): void {
-  metrics.httpRequests.inc({ service, route, status: String(status) });
-  metrics.httpDuration.observe({ service, route }, Number(process.hrtime.bigint() - start) / 1e9);
+  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+  const key = `${service}\u0000${route}\u0000${status}`;
+  let c = requestSeries.get(key);
+  if (!c) {
+    // Bounded: routes are the documented paths (or `unmatched`), statuses a few dozen.
+    c = {
+      count: metrics.httpRequests.labels(service, route, String(status)),
+      duration: metrics.httpDuration.labels(service, route),
+    };
+    requestSeries.set(key, c);
+  }
+  c.count.inc();
+  c.duration.observe(seconds);
 }
+
+/** The label children of the request metrics, made once per series (prom-client hashes labels on every call). */
+const requestSeries = new Map<
+  string,
+  {
+    count: ReturnType<typeof metrics.httpRequests.labels>;
+    duration: ReturnType<typeof metrics.httpDuration.labels>;
+  }
+>();
+const servedSeries = new Map<string, ReturnType<typeof metrics.servedBy.labels>>();
 
 /** One response in the metric (express answers and edge answers alike). */
 export function countServed(service: string, layer: Layer): void {
-  metrics.servedBy.inc({ service, layer });
+  const key = `${service}\u0000${layer}`;
+  let c = servedSeries.get(key);
+  if (!c) {
+    c = metrics.servedBy.labels(service, layer);
+    servedSeries.set(key, c);
+  }
+  c.inc();
 }
 
 /**

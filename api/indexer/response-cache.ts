@@ -28,14 +28,11 @@ export interface ResponseCache {
 }
 
 /** Whether a raw URL can have a kept body (what the middleware keeps: /status and the /indexer/ routes). */
-function cacheable(url: string): boolean {
-  const q = url.indexOf('?');
-  const path = q === -1 ? url : url.slice(0, q);
-  return path.startsWith('/indexer/') || path.replace(/\/+$/, '') === '/status';
-}
+const cacheable = (url: string): boolean =>
+  url.startsWith('/indexer/') || url === '/status' || url.startsWith('/status?') || url.startsWith('/status/');
 
 export function createResponseCache(maxBytes = 64 * 1024 * 1024): ResponseCache {
-  const bodies = new KeyedCache<string>({ name: 'response', maxBytes, sizeOf: (b) => b.length });
+  const bodies = new KeyedCache<string>({ name: 'response', maxBytes, sizeOf: (b) => b.length, order: 'insertion' });
   const inflight = new Map<string, Promise<void>>();
 
   const serveHit = (url: string, res: Response): boolean => {

@@ -21,6 +21,11 @@ export interface KeyedCacheOptions<V> {
   maxEntries?: number;
   /** Time to live, for every entry or by value; none = until evicted or cleared. */
   ttlMs?: number | ((value: V) => number);
+  /**
+   * Which entry goes first when over a bound: the least recently used (default), or the oldest written
+   * (`insertion`: a hit does not reorder, for a cache whose entries expire within seconds anyway).
+   */
+  order?: 'lru' | 'insertion';
   /** Size of a value in bytes; default: a string's length, else its JSON's, plus 64. A value over 1/16 of maxBytes is not kept. */
   sizeOf?: (value: V) => number;
 }
@@ -80,6 +85,7 @@ export class KeyedCache<V> {
   readonly maxEntries: number;
   private readonly ttlMs: number | ((value: V) => number) | undefined;
   private readonly sizeOf: (value: V) => number;
+  private readonly touch: boolean;
   private readonly map = new Map<CacheKey, Entry<V>>();
   private readonly loading = new Map<CacheKey, { p: Promise<V | undefined>; witness: Served }>();
   private total = 0;
@@ -93,6 +99,7 @@ export class KeyedCache<V> {
     this.maxEntries = opts.maxEntries ?? Number.POSITIVE_INFINITY;
     this.ttlMs = opts.ttlMs;
     this.sizeOf = opts.sizeOf ?? defaultSize;
+    this.touch = opts.order !== 'insertion';
     live.add(new WeakRef(this as KeyedCache<unknown>));
   }
 
@@ -133,8 +140,10 @@ export class KeyedCache<V> {
       this.misses++;
       return undefined;
     }
-    this.map.delete(key);
-    this.map.set(key, hit);
+    if (this.touch) {
+      this.map.delete(key);
+      this.map.set(key, hit);
+    }
     this.hits++;
     served?.memo();
     return hit.value;
