@@ -65,9 +65,6 @@ export class Served {
   }
 }
 
-/** A tracker for reads that belong to no request (background refreshes, tests). */
-export const unserved = (): Served => new Served();
-
 /** The request's tracker, created by `servedBy` (a fresh one when the middleware did not run). */
 export function servedOf(res: Response): Served {
   const s = res.locals.served as Served | undefined;
@@ -78,7 +75,7 @@ export function servedOf(res: Response): Served {
 }
 
 /** One answered request in the request metrics (express routes and edge answers alike). */
-export function recordRequest(service: string, route: string, status: number, start: bigint): void {
+function recordRequest(service: string, route: string, status: number, start: bigint): void {
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
   const key = `${service}\u0000${route}\u0000${status}`;
   let c = requestSeries.get(key);
@@ -105,7 +102,7 @@ const requestSeries = new Map<
 const servedSeries = new Map<string, ReturnType<typeof metrics.servedBy.labels>>();
 
 /** One response in the metric (express answers and edge answers alike). */
-export function countServed(service: string, layer: Layer): void {
+function countServed(service: string, layer: Layer): void {
   const key = `${service}\u0000${layer}`;
   let c = servedSeries.get(key);
   if (!c) {

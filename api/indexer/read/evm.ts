@@ -34,24 +34,46 @@ export interface EvmReads {
   exists(hash: string, served: Served): Promise<boolean>;
 }
 
+/** The shape both EVM list statements share: a page at a tip after a cursor (or from the offset), with its total. */
+type ListAt<Scope, Row> = (
+  store: Store,
+  scope: Scope,
+  w: ReturnType<typeof windowOf>,
+  tip: number,
+  cursor: number | null,
+  withTotal: boolean,
+) => Promise<{ rows: Row[]; total: string }>;
+
 export function evmReads(d: { store: Store; tip(): Promise<number>; totals: KeyedCache<string> }): EvmReads {
+  /** A page of one EVM list at the tip, its total counted once per list and tip (readCounted). */
+  const readList = async <Scope, Row>(
+    family: string,
+    list: ListAt<Scope, Row>,
+    scope: Scope,
+    page: PageRequest,
+    served: Served,
+  ) => {
+    const tip = await d.tip();
+    const cursor = page.cursor?.kind === 'sequence' ? page.cursor.sequence : null;
+    const w = windowOf(page);
+    const got = await readCounted(d.totals, served, {
+      family,
+      list: listId(scope),
+      tip,
+      page,
+      fetch: async (withTotal) => {
+        served.engine();
+        const r = await list(d.store, scope, w, tip, cursor, withTotal);
+        return { rows: r.rows, total: withTotal ? r.total : null };
+      },
+      count: async () => (await list(d.store, scope, { ...w, limit: 1 }, tip, null, true)).total,
+    });
+    return { ...got, tip };
+  };
+
   return {
     async receipts(scope, page, served) {
-      const tip = await d.tip();
-      const cursor = page.cursor?.kind === 'sequence' ? page.cursor.sequence : null;
-      const w = windowOf(page);
-      const got = await readCounted(d.totals, served, {
-        family: 'evm_txs',
-        list: listId(scope),
-        tip,
-        page,
-        fetch: async (withTotal) => {
-          served.engine();
-          const r = await listEvmTxs(d.store, scope, w, tip, cursor, withTotal);
-          return { rows: r.rows, total: withTotal ? r.total : null };
-        },
-        count: async () => (await listEvmTxs(d.store, scope, { ...w, limit: 1 }, tip, null, true)).total,
-      });
+      const got = await readList('evm_txs', listEvmTxs, scope, page, served);
       return pageResult(page, got.rows, got.total, (t) => ({
         kind: 'sequence',
         sequence: Number(t.height) * EVM_SEQ_PER_HEIGHT + Number(t.tx_index),
@@ -65,21 +87,8 @@ export function evmReads(d: { store: Store; tip(): Promise<number>; totals: Keye
     },
 
     async internal(scope, page, served) {
-      const tip = await d.tip();
-      const cursor = page.cursor?.kind === 'sequence' ? page.cursor.sequence : null;
-      const w = windowOf(page);
-      const got = await readCounted(d.totals, served, {
-        family: 'evm_internal_txs',
-        list: listId(scope),
-        tip,
-        page,
-        fetch: async (withTotal) => {
-          served.engine();
-          const r = await listInternalTxs(d.store, scope, w, tip, cursor, withTotal);
-          return { rows: r.rows, total: withTotal ? r.total : null };
-        },
-        count: async () => (await listInternalTxs(d.store, scope, { ...w, limit: 1 }, tip, null, true)).total,
-      });
+      const got = await readList('evm_internal_txs', listInternalTxs, scope, page, served);
+      const { tip } = got;
       // The next cursor needs the last shown row's position in its block (one count, only when more follow).
       const shown = got.rows.slice(0, page.limit);
       const last = shown[shown.length - 1];

@@ -59,12 +59,6 @@ export interface ReadModel {
   analytics: AnalyticsReads;
   lookups: ChainLookups;
   progress(served: Served): Promise<IngestProgress>;
-  /** Every held state (status, collections, tokens, richlist). */
-  held: readonly Held<unknown>[];
-  /** Every keyed cache this model made. */
-  caches(): readonly KeyedCache<unknown>[];
-  /** Forget every cache and held state (done by the model itself when the indexed height goes down). */
-  clear(): void;
 }
 
 export function createReadModel(opts: ReadModelOptions): ReadModel {
@@ -88,6 +82,7 @@ export function createReadModel(opts: ReadModelOptions): ReadModel {
   const richList =
     opts.richListMemory ??
     new RichListMemory(storeSource(store), { budgetBytes: opts.richListMemoryBytes ?? 256 * 2 ** 20 });
+  // Every cache and held state this model made, forgotten when the status feed sees the indexed height go down.
   const clear = () => {
     for (const c of made) c.clear();
     for (const h of [collections, tokens, richList]) h.clear();
@@ -114,8 +109,5 @@ export function createReadModel(opts: ReadModelOptions): ReadModel {
     analytics: analyticsReads({ store, cache }),
     lookups,
     progress: (served) => ingestProgress({ store, tip }, opts.restUrl, served),
-    held,
-    caches: () => made,
-    clear,
   };
 }

@@ -48,7 +48,7 @@ export interface TxReadDeps {
 const emptyPage = (): TxPage => ({ docs: [], pagination: { previous_key: null, next_key: null, total: '0' } });
 
 /** A page of an ascending list of sequences: after the cursor in the direction, or from the offset. */
-export function sliceSequences(
+function sliceSequences(
   ascending: readonly string[],
   w: { desc: boolean; limit: number; offset: number },
   cursor: number | null,
