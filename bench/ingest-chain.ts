@@ -6,13 +6,25 @@ import { generateReplicatedChain } from '../devnet/sample-chains/replicated.js';
 import { buildSample } from '../devnet/sample-chains/serve.js';
 import { erc721Contracts, erc721TokenUris } from '../devnet/sample-chains/nft-names.js';
 
-const txs = Number(process.argv[2] ?? 1_000_000);
-const txsPerBlock = Number(process.argv[3] ?? 100);
+// `<txs> <per block>`, or `<blocks> 0` (empty blocks) and `<blocks> mixed` (the realistic mix, see replicated.ts).
+const count = Number(process.argv[2] ?? 1_000_000);
+const layout = process.argv[3] ?? '100';
+const byBlocks = layout === 'mixed' || layout === '0';
+const txs = byBlocks ? 0 : count;
+const txsPerBlock = layout === 'mixed' ? 1 : Number(layout);
 const kind = (process.argv[4] ?? 'evm') as 'evm' | 'move' | 'wasm';
 // `real-signers`: every tx with a signer key and its own signature, and ERC721 tokenURI answers (what rollytics
 // needs to index the chain; bench/rollytics-ingest.ts passes it).
 const realSigners = process.argv[5] === 'real-signers';
-const chain = generateReplicatedChain({ txs, txsPerBlock, kind, cacheBlocks: 2048, realSigners });
+const chain = generateReplicatedChain({
+  txs,
+  txsPerBlock,
+  kind,
+  cacheBlocks: 2048,
+  realSigners,
+  ...(byBlocks ? { blocks: count } : {}),
+  ...(layout === 'mixed' ? { mix: 'realistic' as const } : {}),
+});
 const server = await startChainServer(chain);
 // In `real-signers` mode also the sample's extra REST routes (e.g. minievm's contracts/by_denom), its eth_call
 // answers (ERC721 names, balances) and ERC721 tokenURI answers: the replicas keep its contract addresses. Off by
@@ -30,7 +42,7 @@ process.stdout.write(
     evmUrl: server.evmUrl,
     chainId: chain.chainId,
     vm: kind,
-    blocks: Math.ceil(txs / txsPerBlock),
+    blocks: chain.latestHeight(),
   })}\n`,
 );
 // Keep-alive connections would hold server.close() open: a benchmark source just exits.

@@ -1,6 +1,9 @@
-// Ingest throughput benchmark (issue #2): backfill N replicated real txs from a local chain-sim source into
-// embedded chDB through the real ingest path, and report blocks/s, txs/s, events/s, peak RSS and on-disk
-// bytes per tx. Run: npx tsx bench/ingest.ts [txs=1000000] [txsPerBlock=100] [kind=evm]
+// Ingest throughput benchmark (issues 2 and 29): backfill replicated real txs from a local chain-sim source into
+// embedded chDB through the real ingest path, and report blocks/s, txs/s, events/s, peak RSS and on-disk bytes.
+// Run: npx tsx bench/ingest.ts [txs=1000000] [txsPerBlock=100] [kind=evm]
+//      npx tsx bench/ingest.ts <blocks> 0 [kind]       a chain of empty blocks
+//      npx tsx bench/ingest.ts <blocks> mixed [kind]   90 % empty, 9 % 1–10 txs, 1 % 100–150 txs
+// Env: RPC_BATCH (1 = one height at a time), BATCH_BLOCKS, FETCH_CONCURRENCY.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -13,14 +16,14 @@ import { createChainSource } from '../ingest/source.js';
 import { createLogger } from '../platform/log.js';
 import { machine } from './machine.js';
 
-const txs = Number(process.argv[2] ?? 1_000_000);
-const perBlock = Number(process.argv[3] ?? 100);
+const count = Number(process.argv[2] ?? 1_000_000);
+const perBlock = process.argv[3] ?? '100';
 const kind = process.argv[4] ?? 'evm';
 const here = path.dirname(new URL(import.meta.url).pathname);
 
 const server = spawn(
   process.execPath,
-  ['--import', 'tsx', path.join(here, 'ingest-chain.ts'), String(txs), String(perBlock), kind],
+  ['--import', 'tsx', path.join(here, 'ingest-chain.ts'), String(count), perBlock, kind],
   { stdio: ['ignore', 'pipe', 'inherit'] },
 );
 process.on('exit', () => server.kill('SIGKILL'));
@@ -43,13 +46,14 @@ const source = createChainSource({
   rpcUrl: chain.rpcUrl,
   restUrl: chain.restUrl,
   evmUrl: chain.vm === 'evm' ? chain.evmUrl : undefined,
+  rpcBatch: Number(process.env.RPC_BATCH ?? 10),
 });
 const ingest = createIngest({
   store,
   source,
   vm: chain.vm,
   log: createLogger({ bench: 'ingest' }),
-  batchBlocks: Number(process.env.BATCH_BLOCKS ?? 200),
+  batchBlocks: Number(process.env.BATCH_BLOCKS ?? 20_000),
   fetchConcurrency: Number(process.env.FETCH_CONCURRENCY ?? 16),
   richListIntervalMs: 30_000,
   stopAtHeight: chain.blocks,
@@ -74,6 +78,8 @@ const result = {
   // The calibration loop before and after the run: compare figures only beside it.
   cpu_calibration_ms: [machineBefore.cpuCalibrationMs, machine().cpuCalibrationMs],
   kind,
+  layout: perBlock,
+  rpc_batch: Number(process.env.RPC_BATCH ?? 10),
   blocks: chain.blocks,
   txs: nTx,
   events: Number(counts!.events),
@@ -82,7 +88,10 @@ const result = {
   txs_per_s: +(nTx / secs).toFixed(0),
   events_per_s: +(Number(counts!.events) / secs).toFixed(0),
   peak_rss_mib: +(peakRss / 2 ** 20).toFixed(0),
-  disk_bytes_per_tx: +(Number(disk!.bytes) / nTx).toFixed(0),
+  disk_bytes_per_tx: nTx > 0 ? +(Number(disk!.bytes) / nTx).toFixed(0) : null,
+  disk_bytes_per_block: +(Number(disk!.bytes) / chain.blocks).toFixed(0),
+  // A year of a rollup at this rate (60 M blocks: one every 0.5 s); meaningful for the mixed layout.
+  hours_for_60m_blocks: +(60e6 / (chain.blocks / secs) / 3600).toFixed(1),
 };
 console.log(JSON.stringify(result));
 source.close();

@@ -1,5 +1,7 @@
-// The fetch and decode stages of the ingest: one block's CometBFT, REST and EVM answers (ingest/source.ts) decoded
-// into facts (ingest/decode/block.ts), and a height range read with a bounded number of blocks in flight.
+// The fetch and decode stages of the ingest: blocks' CometBFT, REST and EVM answers (ingest/source.ts) decoded into
+// facts (ingest/decode/block.ts), a height range at a time with a bounded number of reads in flight. With batches on
+// (the default) a range is read as block metas first; an empty block is decoded from its meta alone, the heights with
+// txs are read a few to a batch. Without batches (rpcBatch 1) every height is read on its own.
 // Failure policy (docs/ingest.md): transient RPC errors are retried forever with backoff; a block that still cannot
 // be decoded after retries, or a node that keeps answering malformed data, is an IngestFatalError.
 import { MalformedResponseError, withRetry } from '../chain/retry.js';
@@ -7,7 +9,7 @@ import type { Logger } from '../platform/log.js';
 import { metrics } from '../platform/metrics.js';
 import { type BlockFacts, decodeBlock } from './decode/block.js';
 import type { Vm } from './decode/nft.js';
-import type { ChainSource, FetchedBlock } from './source.js';
+import { type BlockMeta, type ChainSource, type FetchedBlock, METAS_PER_CALL } from './source.js';
 
 export class IngestFatalError extends Error {
   override name = 'IngestFatalError';
@@ -29,31 +31,56 @@ export function blockFetcher(opts: {
   vm: Vm;
   prefix: string;
   log: Logger;
+  /** Reads in flight: heights without batches; with batches, a quarter as many batches (each up to ~7 requests). */
   concurrency: number;
   isStopped: () => boolean;
 }): BlockFetcher {
   const { source, vm, prefix, log } = opts;
 
+  const retryOpts = (height: number) => ({
+    baseMs: 100,
+    isStopped: opts.isStopped,
+    onRetry: (err: Error, attempt: number) => {
+      metrics.ingestErrors.inc({ kind: 'rpc' });
+      if (attempt % 5 === 1) log.warn('ingest.retry', { height, attempt, error: err.message });
+    },
+  });
+
+  /** A read retried while transient; a node that keeps answering malformed data is fatal. */
+  function retrying<T>(read: () => Promise<T>, height: number): Promise<T> {
+    return withRetry(read, retryOpts(height)).catch((e: Error) => {
+      if (e instanceof MalformedResponseError)
+        throw new IngestFatalError(
+          `block ${height} cannot be decoded: the node keeps answering malformed data (${e.message})`,
+        );
+      throw e;
+    });
+  }
+
+  /**
+   * A batched read retried while transient; undefined when its answers stay malformed (3 tries), and the heights
+   * it covered are then read alone, so a fatal error names the one height that cannot be read.
+   */
+  function batchRetrying<T>(read: () => Promise<T>, height: number): Promise<T | undefined> {
+    return withRetry(read, { ...retryOpts(height), malformedAttempts: 3 }).catch((e: Error) => {
+      if (!(e instanceof MalformedResponseError)) throw e;
+      log.warn('ingest.batch_degraded', { height, error: e.message });
+      return undefined;
+    });
+  }
+
+  const decode = (f: FetchedBlock): DecodedBlock => ({
+    fetched: { height: f.height, receipts: f.receipts, traces: f.traces },
+    facts: decodeBlock(vm, f.block, f.results, f.restTxs, prefix),
+  });
+
+  /** One height read and decoded on its own; a block that fails to decode is read again (5 tries). */
   async function one(height: number): Promise<DecodedBlock> {
     let decodeFailures = 0;
     for (;;) {
-      const fetched = await withRetry(() => source.fetchBlock(height), {
-        baseMs: 100,
-        isStopped: opts.isStopped,
-        onRetry: (err, attempt) => {
-          metrics.ingestErrors.inc({ kind: 'rpc' });
-          if (attempt % 5 === 1) log.warn('ingest.retry', { height, attempt, error: err.message });
-        },
-      }).catch((e: Error) => {
-        if (e instanceof MalformedResponseError)
-          throw new IngestFatalError(
-            `block ${height} cannot be decoded: the node keeps answering malformed data (${e.message})`,
-          );
-        throw e;
-      });
+      const fetched = await retrying(() => source.fetchBlock(height), height);
       try {
-        const facts = decodeBlock(vm, fetched.block, fetched.results, fetched.restTxs, prefix);
-        return { fetched: { height, receipts: fetched.receipts, traces: fetched.traces }, facts };
+        return decode(fetched);
       } catch (e) {
         metrics.ingestErrors.inc({ kind: 'block_decode' });
         if (++decodeFailures >= 5 || opts.isStopped())
@@ -64,8 +91,46 @@ export function blockFetcher(opts: {
     }
   }
 
+  /** A block read in a batch, decoded; one that fails is handed to one() (read again alone, then fatal). */
+  const decodeOrReread = (f: FetchedBlock): DecodedBlock | Promise<DecodedBlock> => {
+    try {
+      return decode(f);
+    } catch {
+      metrics.ingestErrors.inc({ kind: 'block_decode' });
+      return one(f.height);
+    }
+  };
+
+  async function batched(from: number, to: number): Promise<DecodedBlock[]> {
+    const out: DecodedBlock[] = new Array(to - from + 1);
+    const pool = taskPool(Math.max(1, Math.ceil(opts.concurrency / 4)));
+    const span = METAS_PER_CALL * source.rpcBatch();
+    for (let a = from; a <= to; a += span) {
+      const b = Math.min(to, a + span - 1);
+      pool.add(async () => {
+        const metas = (await batchRetrying(() => source.blockMetas(a, b), a)) ?? new Map<number, BlockMeta>();
+        const full: number[] = [];
+        for (let h = a; h <= b; h++) {
+          const m = metas.get(h);
+          if (m && m.numTxs === 0) out[h - from] = await decodeOrReread(emptyBlock(m));
+          // A height the metas lack (above the node's head, pruned) takes the full read, which says why.
+          else full.push(h);
+        }
+        for (const g of groups(full, metas, Math.max(1, Math.floor(source.rpcBatch() / 2))))
+          pool.add(async () => {
+            const fetched = await batchRetrying(() => source.fetchBlocks(g), g[0]!);
+            if (fetched) for (const f of fetched) out[f.height - from] = await decodeOrReread(f);
+            else for (const h of g) out[h - from] = await one(h);
+          });
+      });
+    }
+    await pool.done();
+    return out;
+  }
+
   return {
     async range(from, to) {
+      if (source.rpcBatch() > 1) return batched(from, to);
       const out: DecodedBlock[] = new Array(to - from + 1);
       let nextIdx = 0;
       const worker = async () => {
@@ -77,5 +142,74 @@ export function blockFetcher(opts: {
       await Promise.all(Array.from({ length: Math.min(opts.concurrency, out.length) }, worker));
       return out;
     },
+  };
+}
+
+/** An empty block as `block` and `block_results` would have answered it, from its meta. */
+function emptyBlock(m: BlockMeta): FetchedBlock {
+  return {
+    height: m.height,
+    block: { block_id: m.block_id, block: { header: m.header, data: { txs: [] } } },
+    results: { height: String(m.height), txs_results: [] },
+    restTxs: [],
+  };
+}
+
+/** Heights to read together: at most `per` heights and about 500 txs a group (a height without a meta counts 100). */
+function groups(heights: readonly number[], metas: ReadonlyMap<number, BlockMeta>, per: number): number[][] {
+  const out: number[][] = [];
+  let g: number[] = [];
+  let txs = 0;
+  for (const h of heights) {
+    const n = metas.get(h)?.numTxs ?? 100;
+    if (g.length > 0 && (g.length >= per || txs + n > 500)) {
+      out.push(g);
+      g = [];
+      txs = 0;
+    }
+    g.push(h);
+    txs += n;
+  }
+  if (g.length) out.push(g);
+  return out;
+}
+
+/**
+ * Tasks run at most `limit` at a time; a task may add more. done() settles once every task has ended: rejected with
+ * the first failure (the tasks already running are still awaited, so nothing is left in flight).
+ */
+function taskPool(limit: number) {
+  const queue: (() => Promise<void>)[] = [];
+  let active = 0;
+  let failure: { error: unknown } | undefined;
+  let settle: (() => void) | undefined;
+  const pump = () => {
+    while (active < limit && queue.length > 0 && !failure) {
+      const task = queue.shift()!;
+      active++;
+      task().then(
+        () => {
+          active--;
+          pump();
+        },
+        (error: unknown) => {
+          active--;
+          failure ??= { error };
+          pump();
+        },
+      );
+    }
+    if (active === 0 && (queue.length === 0 || failure)) settle?.();
+  };
+  return {
+    add(task: () => Promise<void>) {
+      queue.push(task);
+      pump();
+    },
+    done: () =>
+      new Promise<void>((resolve, reject) => {
+        settle = () => (failure ? reject(failure.error) : resolve());
+        pump();
+      }),
   };
 }

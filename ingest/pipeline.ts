@@ -27,6 +27,7 @@ export interface IngestOptions {
   prefix?: string;
   startHeight?: number;
   fetchConcurrency?: number;
+  /** Most blocks in one write batch (fewer on dense chains: TARGET_BATCH_TXS). */
   batchBlocks?: number;
   pollIntervalMs?: number;
   /** Minimum time between rich-list snapshots while backfilling (a snapshot is always built when caught up). */
@@ -46,8 +47,13 @@ export interface IngestOptions {
   onIndexed?: (height: number) => void;
 }
 
-/** Target txs per write batch: batches are sized in blocks from the recent txs/block, so memory stays bounded. */
+/**
+ * Target size of a write batch, in txs: batches are sized in blocks from the recent txs/block, so memory stays
+ * bounded. A block counts as BLOCK_WEIGHT of a tx (its one row against a tx's rows in five tables), so a stretch of
+ * empty blocks is written 20,000 blocks to a batch instead of paying a statement per table every few blocks.
+ */
 const TARGET_BATCH_TXS = 4000;
+const BLOCK_WEIGHT = 0.2;
 
 export interface Ingest {
   /** Runs until stop() or stopAtHeight; rejects with IngestFatalError on an undecodable block. */
@@ -64,7 +70,7 @@ export interface Ingest {
 export function createIngest(opts: IngestOptions): Ingest {
   const { store, source, vm, log } = opts;
   const prefix = opts.prefix ?? 'init';
-  const batchBlocks = opts.batchBlocks ?? 200;
+  const batchBlocks = opts.batchBlocks ?? 20_000;
   const pollMs = opts.pollIntervalMs ?? 500;
   const facts = factsStore(store);
   const enricher = opts.enrich === false ? null : createEnricher(vm, store, source, log, prefix);
@@ -73,8 +79,13 @@ export function createIngest(opts: IngestOptions): Ingest {
   let prevTimeNanos: bigint | null = null;
   let wake: (() => void) | null = null;
   let avgTxsPerBlock = 0;
+  let written = 0;
+  // The first batch is small: nothing is known of the chain's density yet.
   const blocksPerBatch = () =>
-    Math.max(1, Math.min(batchBlocks, avgTxsPerBlock > 0 ? Math.floor(TARGET_BATCH_TXS / avgTxsPerBlock) : 10));
+    Math.max(
+      1,
+      Math.min(batchBlocks, written === 0 ? 10 : Math.floor(TARGET_BATCH_TXS / (avgTxsPerBlock + BLOCK_WEIGHT))),
+    );
   let running: Promise<void> | null = null;
   let active = false;
   const fetcher = blockFetcher({
@@ -119,7 +130,8 @@ export function createIngest(opts: IngestOptions): Ingest {
     await facts.insertBatch(batchRows(batch), last, opts.afterInsert);
     const t2 = Date.now();
     const txs = blocks.reduce((n, f) => n + f.txCount, 0);
-    avgTxsPerBlock = avgTxsPerBlock === 0 ? txs / blocks.length : 0.7 * avgTxsPerBlock + 0.3 * (txs / blocks.length);
+    avgTxsPerBlock = written === 0 ? txs / blocks.length : 0.7 * avgTxsPerBlock + 0.3 * (txs / blocks.length);
+    written += blocks.length;
     log.debug('ingest.batch_written', {
       from: blocks[0]!.height,
       to: last,

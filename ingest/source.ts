@@ -1,11 +1,14 @@
-// Chain sources for one height: CometBFT RPC `block` + `block_results` (raw JSON through cosmjs' RPC
-// transport, because the decoded cosmjs responses drop `info` and attribute `index` flags that the API
-// must echo), the Cosmos REST txs of the block, and on EVM rollups the receipts and optional call traces.
+// Chain sources: per height CometBFT RPC `block` + `block_results` (raw JSON, because the decoded cosmjs responses
+// drop `info` and attribute `index` flags that the API must echo), the Cosmos REST txs of the block, and on EVM
+// rollups the receipts and optional call traces. Backfills read in JSON-RPC batches (chain/rpc-batch.ts): block
+// metas 20 heights a call (`blockchain`, which says how many txs each block holds), then `block` + `block_results`
+// of the heights that have txs, and their receipts in one EVM batch. An empty block needs nothing beyond its meta.
 import { HttpClient } from '@cosmjs/tendermint-rpc';
 import { JsonRpcProvider } from 'ethers';
 import type { RawBlock, RawBlockResults } from './decode/block.js';
 import type { RestTx } from './decode/tx.js';
 import { MalformedResponseError, TransientSourceError } from '../chain/retry.js';
+import { type BatchAnswer, BatchRefusedError, batchBody, matchBatch, type RpcCall } from '../chain/rpc-batch.js';
 import { getJson, HttpStatusError } from '../chain/rpc.js';
 
 export interface FetchedBlock {
@@ -36,17 +39,51 @@ export interface CallFrame {
   calls?: CallFrame[];
 }
 
+/** One height's CometBFT block meta (`blockchain`): everything an empty block is indexed from. */
+export interface BlockMeta {
+  height: number;
+  block_id: RawBlock['block_id'];
+  header: RawBlock['block']['header'];
+  numTxs: number;
+}
+
 export interface ChainSourceOptions {
   rpcUrl: string;
   restUrl: string;
   evmUrl?: string;
   evmTraces?: boolean;
   timeoutMs?: number;
+  /**
+   * Most calls in one CometBFT JSON-RPC batch (its `max_request_batch_size`, 10 by default; a smaller limit the
+   * node states is adopted). 1: no batches, every height read on its own.
+   */
+  rpcBatch?: number;
 }
+
+interface RawBlockMeta {
+  block_id: RawBlock['block_id'];
+  header: RawBlock['block']['header'];
+  num_txs: string;
+}
+
+/** Heights of one `blockchain` call (CometBFT returns at most 20 metas). */
+export const METAS_PER_CALL = 20;
 
 export interface ChainSource {
   latestHeight(): Promise<number>;
   fetchBlock(height: number): Promise<FetchedBlock>;
+  /** Calls allowed in one CometBFT batch now (1: batches are off). */
+  rpcBatch(): number;
+  /**
+   * Metas of heights from..to (at most METAS_PER_CALL × rpcBatch() heights) in one POST, by height. Heights the
+   * node does not answer (above its head, below its base) are absent.
+   */
+  blockMetas(from: number, to: number): Promise<Map<number, BlockMeta>>;
+  /**
+   * Full answers of `heights` (at most rpcBatch() / 2), their `block` and `block_results` in one CometBFT batch,
+   * their receipts (and traces) in one EVM batch, their REST txs a request per height. In the order given.
+   */
+  fetchBlocks(heights: readonly number[]): Promise<FetchedBlock[]>;
   /** GET against the REST API (JSON), for lookups such as NFT metadata, at `height` when given. */
   restGet<T>(path: string, height?: number): Promise<T>;
   evmCall(to: string, data: string, height: number): Promise<string>;
@@ -81,6 +118,7 @@ export function createChainSource(opts: ChainSourceOptions): ChainSource {
     ? new JsonRpcProvider(opts.evmUrl, undefined, { staticNetwork: true, batchMaxCount: 1 })
     : undefined;
   const rest = opts.restUrl.replace(/\/$/, '');
+  let batchLimit = Math.max(1, opts.rpcBatch ?? 10);
 
   async function call<T>(method: string, params: Record<string, string>): Promise<T> {
     try {
@@ -88,11 +126,92 @@ export function createChainSource(opts: ChainSourceOptions): ChainSource {
       return res.result as T;
     } catch (e) {
       if (e instanceof TransientSourceError) throw e;
-      // A pruned node will never have the height again: retrying forever would be a silent stall.
-      if (/lowest height is|is not available, lowest/i.test((e as Error).message))
-        throw new Error(`${method}: ${(e as Error).message.slice(0, 300)}`);
-      const Err = isParseError(e) ? MalformedResponseError : TransientSourceError;
-      throw new Err(`${method}: ${(e as Error).message.slice(0, 300)}`);
+      if (isParseError(e)) throw new MalformedResponseError(`${method}: ${(e as Error).message.slice(0, 300)}`);
+      throw rpcFailure(method, (e as Error).message);
+    }
+  }
+
+  /** A node's error answer: fatal for a pruned height, transient otherwise (e.g. a height not produced yet). */
+  function rpcFailure(method: string, message: string): Error {
+    // A pruned node will never have the height again: retrying forever would be a silent stall.
+    if (/lowest height is|is not available, lowest/i.test(message))
+      return new Error(`${method}: ${message.slice(0, 300)}`);
+    return new TransientSourceError(`${method}: ${message.slice(0, 300)}`);
+  }
+
+  function resultOf<T>(a: BatchAnswer, method: string): T {
+    if ('result' in a) return a.result as T;
+    if ('missing' in a) throw new TransientSourceError(`${method}: the node left this call out of its batch answer`);
+    const data = typeof a.error.data === 'string' ? ` (${a.error.data})` : '';
+    throw rpcFailure(method, `${a.error.message ?? 'error'}${data}`);
+  }
+
+  /** POST one JSON-RPC batch; the answers in call order. */
+  async function postBatch(url: string, calls: readonly RpcCall[]): Promise<BatchAnswer[]> {
+    const what = `${calls[0]!.method} ×${calls.length}`;
+    const firstId = rpcId + 1;
+    rpcId += calls.length;
+    let text: string;
+    let status: number;
+    try {
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        signal: AbortSignal.timeout(timeoutMs),
+        body: batchBody(calls, firstId),
+      });
+      status = res.status;
+      text = await res.text();
+    } catch (e) {
+      throw new TransientSourceError(`${what}: ${(e as Error).message}`);
+    }
+    if (status >= 500 || status === 429 || status === 408) throw new TransientSourceError(`${what}: HTTP ${status}`);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (e) {
+      throw new MalformedResponseError(`${what}: ${(e as Error).message}`);
+    }
+    try {
+      return matchBatch(parsed, firstId, calls.length);
+    } catch (e) {
+      if (e instanceof BatchRefusedError) throw e;
+      throw new MalformedResponseError(`${what}: ${(e as Error).message}`);
+    }
+  }
+
+  /**
+   * CometBFT calls in batches of at most batchLimit, posted at once. A node that refuses a batch for its size and
+   * states its limit gets that limit from then on (its `max_request_batch_size` may be below our setting).
+   */
+  async function cometCalls(calls: readonly RpcCall[]): Promise<BatchAnswer[]> {
+    for (let attempt = 0; ; attempt++) {
+      const limit = batchLimit;
+      const chunks: RpcCall[][] = [];
+      for (let i = 0; i < calls.length; i += limit) chunks.push(calls.slice(i, i + limit));
+      try {
+        return (await Promise.all(chunks.map((c) => postBatch(opts.rpcUrl, c)))).flat();
+      } catch (e) {
+        if (!(e instanceof BatchRefusedError)) throw e;
+        if (e.limit !== undefined && e.limit >= 1 && e.limit < limit && attempt < 3) {
+          batchLimit = e.limit;
+          continue;
+        }
+        throw new TransientSourceError(`${calls[0]!.method} batch refused: ${e.message}`);
+      }
+    }
+  }
+
+  /** EVM JSON-RPC calls in batches (minievm allows 1,000 calls and 25 MB a batch: 50 blocks' receipts stay far below). */
+  async function evmCalls(method: string, paramsList: readonly unknown[][]): Promise<BatchAnswer[]> {
+    const calls = paramsList.map((params) => ({ method, params }));
+    const chunks: RpcCall[][] = [];
+    for (let i = 0; i < calls.length; i += 50) chunks.push(calls.slice(i, i + 50));
+    try {
+      return (await Promise.all(chunks.map((c) => postBatch(opts.evmUrl!, c)))).flat();
+    } catch (e) {
+      if (e instanceof BatchRefusedError) throw new TransientSourceError(`${method} batch refused: ${e.message}`);
+      throw e;
     }
   }
 
@@ -159,6 +278,71 @@ export function createChainSource(opts: ChainSourceOptions): ChainSource {
         evm && opts.evmTraces ? blockTraces(hex) : Promise.resolve(undefined),
       ]);
       return { height, block, results, restTxs: txs, receipts, traces };
+    },
+    rpcBatch: () => batchLimit,
+    async blockMetas(from, to) {
+      const calls: RpcCall[] = [];
+      for (let max = to; max >= from; max -= METAS_PER_CALL)
+        calls.push({
+          method: 'blockchain',
+          params: { minHeight: String(Math.max(from, max - METAS_PER_CALL + 1)), maxHeight: String(max) },
+        });
+      const out = new Map<number, BlockMeta>();
+      for (const a of await cometCalls(calls)) {
+        const r = resultOf<{ block_metas?: unknown }>(a, 'blockchain');
+        if (!Array.isArray(r?.block_metas)) throw new MalformedResponseError('blockchain: no block_metas array');
+        for (const m of r.block_metas as RawBlockMeta[]) {
+          const h = Number(m?.header?.height);
+          if (!Number.isSafeInteger(h) || typeof m.block_id?.hash !== 'string' || !/^\d+$/.test(String(m.num_txs)))
+            throw new MalformedResponseError(`blockchain: a block meta without height, hash or num_txs`);
+          if (h >= from && h <= to)
+            out.set(h, { height: h, block_id: m.block_id, header: m.header, numTxs: Number(m.num_txs) });
+        }
+      }
+      return out;
+    },
+    async fetchBlocks(heights) {
+      const answers = await cometCalls(
+        heights.flatMap((h) => [
+          { method: 'block', params: { height: String(h) } },
+          { method: 'block_results', params: { height: String(h) } },
+        ]),
+      );
+      const raw = heights.map((height, i) => ({
+        height,
+        block: resultOf<RawBlock>(answers[2 * i]!, 'block'),
+        results: resultOf<RawBlockResults>(answers[2 * i + 1]!, 'block_results'),
+      }));
+      const counts = raw.map((r) => r.block?.block?.data?.txs?.length ?? 0);
+      // A block without Cosmos txs has no EVM receipts or traces (minievm runs every EVM tx as a Cosmos tx).
+      const withTxs = heights.filter((_, i) => counts[i]! > 0);
+      const hexes = withTxs.map((h) => [`0x${h.toString(16)}`]);
+      const [txs, receipts, traces] = await Promise.all([
+        Promise.all(raw.map((r, i) => (counts[i]! > 0 ? restTxs(r.height, counts[i]!) : Promise.resolve([])))),
+        evm && withTxs.length ? evmCalls('eth_getBlockReceipts', hexes) : Promise.resolve([]),
+        evm && opts.evmTraces && withTxs.length
+          ? evmCalls(
+              'debug_traceBlockByNumber',
+              hexes.map(([hex]) => [hex, { tracer: 'callTracer' }]),
+            )
+          : Promise.resolve([]),
+      ]);
+      return raw.map((r, i): FetchedBlock => {
+        const j = withTxs.indexOf(r.height);
+        const out: FetchedBlock = { ...r, restTxs: txs[i]! };
+        if (!evm) return out;
+        if (j < 0) return { ...out, receipts: [], ...(opts.evmTraces ? { traces: [] } : {}) };
+        const rec = resultOf<EvmReceipt[] | null>(receipts[j]!, 'eth_getBlockReceipts');
+        // null = the JSON-RPC side has not caught up with CometBFT yet: never store the block without them.
+        if (rec === null) throw new TransientSourceError(`eth_getBlockReceipts(${r.height}) returned null`);
+        out.receipts = rec;
+        if (opts.evmTraces) {
+          const t = traces[j]!;
+          const untraceable = 'error' in t && UNTRACEABLE_RE.test(t.error.message ?? '');
+          out.traces = untraceable ? [] : resultOf<NonNullable<FetchedBlock['traces']>>(t, 'debug_traceBlockByNumber');
+        }
+        return out;
+      });
     },
     restGet: (path, height) => restGet(path, height),
     async evmCall(to, data, height) {

@@ -46,7 +46,12 @@ export const configSchema = z
     SAMPLE_CHAIN: z.enum(['evm', 'move', 'wasm', 'none']).default('evm'),
     START_HEIGHT: z.coerce.number().int().min(1).default(1),
     FETCH_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
-    BATCH_BLOCKS: z.coerce.number().int().min(1).max(10_000).default(200),
+    BATCH_BLOCKS: z.coerce.number().int().min(1).max(100_000).default(20_000),
+    /**
+     * Most calls in one CometBFT JSON-RPC batch: the node's `max_request_batch_size` (10 by default; a smaller
+     * limit the node states is adopted). 1 reads every height on its own, with no batches.
+     */
+    RPC_BATCH: z.coerce.number().int().min(1).max(1000).default(10),
     POLL_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(500),
     INGEST_ENABLED: bool.default(true),
     /** Stop the ingest (and exit the ingest role) once this height is indexed: backfills and tests. */

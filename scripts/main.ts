@@ -122,6 +122,7 @@ export async function main(hooks: MainHooks = {}): Promise<void> {
       restUrl: chain.restUrl,
       evmUrl: chain.vm === 'evm' ? chain.evmUrl : undefined,
       evmTraces: config.EVM_INTERNAL_TXS,
+      rpcBatch: config.RPC_BATCH,
     });
     ingest = createIngest({
       store,

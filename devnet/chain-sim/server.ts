@@ -11,7 +11,8 @@ import { evmCall, evmRestCall, type EthCallHandler } from './evm.js';
 import { grpcError, restGet, type RestHandler, type RestRoute } from './rest.js';
 
 const MAX_BODY_BYTES = 1 << 20;
-const MAX_BATCH = 100;
+/** Most calls in one batch: CometBFT's default `max_request_batch_size`, and minievm's `batch-request-limit`. */
+const MAX_BATCH = { comet: 10, evm: 1000 } as const;
 const COMET_URI_METHODS = new Set([
   'status',
   'health',
@@ -37,6 +38,10 @@ export class Faults {
   latencyMs = 0;
   /** How many faults were served (tests assert retries happened). */
   served = 0;
+  /** Answer every batch in reverse order (allowed by JSON-RPC 2.0; clients must match answers by id). */
+  shuffleBatches = false;
+  /** The next N batch answers (of two calls or more) leave out their last answer. */
+  dropBatchAnswers = 0;
 
   failHeight(height: number, opts: { kind: FaultKind; times?: number; delayMs?: number }): void {
     this.byHeight.set(height, { kind: opts.kind, remaining: opts.times ?? 1, delayMs: opts.delayMs ?? 30_000 });
@@ -45,6 +50,8 @@ export class Faults {
   clear(): void {
     this.byHeight.clear();
     this.latencyMs = 0;
+    this.shuffleBatches = false;
+    this.dropBatchAnswers = 0;
   }
 
   /** Consumes one fault for the first faulted height among `heights`. */
@@ -88,10 +95,21 @@ export interface ChainServerOptions {
 
 function heightsOf(method: string, params: Params): number[] {
   const p0 = Array.isArray(params) ? params[0] : (params?.height ?? params?.minHeight);
-  if (method === 'block' || method === 'block_results' || method === 'blockchain') {
+  if (method === 'block' || method === 'block_results') {
     try {
       const h = intParam(p0, 'height');
       return h === undefined ? [] : [h];
+    } catch {
+      return [];
+    }
+  }
+  if (method === 'blockchain') {
+    // Every height the metas cover: a fault injected at an empty block's height is met by the read of its meta.
+    try {
+      const min = intParam(p0, 'minHeight');
+      const max = intParam(Array.isArray(params) ? params[1] : params?.maxHeight, 'maxHeight');
+      if (min === undefined || max === undefined || max - min > 19) return [];
+      return Array.from({ length: Math.max(0, max - min + 1) }, (_, i) => min + i);
     } catch {
       return [];
     }
@@ -186,16 +204,22 @@ export async function startChainServer(source: SimChainSource, opts: ChainServer
       return;
     }
     if (Array.isArray(parsed)) {
-      if (parsed.length === 0 || parsed.length > MAX_BATCH) {
-        send(
-          res,
-          200,
-          envelope(null, { error: { code: -32600, message: `batch must hold 1..${MAX_BATCH} requests` } }),
-        );
+      if (parsed.length === 0 || parsed.length > MAX_BATCH[kind]) {
+        // As CometBFT: an array holding one Invalid Request error without an id, HTTP 200.
+        const data = `batch request exceeds maximum (${MAX_BATCH[kind]}) allowed number of requests`;
+        send(res, 200, `[${envelope(-1, { error: { code: -32600, message: 'Invalid Request', data } })}]`);
         return;
       }
       const parts = parsed.map((r) => dispatch(kind, (r ?? {}) as RpcRequest));
-      const body = `[${parts.map((p) => p.body).join(',')}]`;
+      // JSON-RPC 2.0 lets a server answer a batch in any order (fault mode `shuffleBatches` reverses it), and a
+      // client must notice an answer left out (`dropBatchAnswers`: the next N batches lose their last answer).
+      const ordered = faults.shuffleBatches ? [...parts].reverse() : parts;
+      if (faults.dropBatchAnswers > 0 && ordered.length > 1) {
+        faults.dropBatchAnswers--;
+        faults.served++;
+        ordered.pop();
+      }
+      const body = `[${ordered.map((p) => p.body).join(',')}]`;
       if (
         applyFault(
           res,

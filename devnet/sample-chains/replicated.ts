@@ -20,8 +20,17 @@ import type {
 import { buildSample, type SampleChainKind } from './serve.js';
 
 export interface ReplicatedChainOptions {
+  /** Txs of the chain (uniform layout); with `blocks` set, the layout decides instead. */
   txs: number;
+  /** Txs of every block (0: empty blocks only, which needs `blocks`). */
   txsPerBlock: number;
+  /**
+   * `realistic`: a rollup's mix instead of a uniform layout, decided per height by a hash of it (so any block can be
+   * made alone): 90 % of the blocks empty, 9 % with 1–10 txs, 1 % with 100–150. Needs `blocks`.
+   */
+  mix?: 'realistic';
+  /** The chain's height, for empty and mixed layouts. */
+  blocks?: number;
   kind?: SampleChainKind;
   blockIntervalMs?: number;
   /** Sealed blocks kept for repeated requests (block + block_results + REST for one height). */
@@ -89,23 +98,34 @@ export class ReplicatedChain implements SimChainSource {
   private readonly genesisMs: number;
   private readonly intervalMs: number;
   private readonly cache = new Map<number, SealedBlock>();
+  private readonly firstTx: Float64Array;
   private readonly cacheBlocks: number;
   private readonly realSigners: boolean;
   private readonly recentTxs = new Map<string, TxLocation>();
   private readonly recentEvm = new Map<string, TxLocation>();
 
   constructor(o: ReplicatedChainOptions) {
-    if (!Number.isSafeInteger(o.txs) || o.txs < 1) throw new Error('txs must be a positive integer');
-    if (!Number.isSafeInteger(o.txsPerBlock) || o.txsPerBlock < 1 || o.txsPerBlock > 10_000)
-      throw new Error('txsPerBlock must be 1..10000');
+    if (!Number.isSafeInteger(o.txsPerBlock) || o.txsPerBlock < 0 || o.txsPerBlock > 10_000)
+      throw new Error('txsPerBlock must be 0..10000');
+    const layoutByBlocks = o.mix !== undefined || o.txsPerBlock === 0;
+    if (layoutByBlocks && !(Number.isSafeInteger(o.blocks) && (o.blocks ?? 0) >= 1))
+      throw new Error('an empty or mixed layout needs blocks ≥ 1');
+    if (!layoutByBlocks && (!Number.isSafeInteger(o.txs) || o.txs < 1)) throw new Error('txs must be a positive integer');
     const sample = buildSample(o.kind ?? 'evm');
     this.chainId = `${sample.chain.chainId}-replicated`;
     this.vm = sample.chain.vm;
     if (sample.chain.evmChainId !== undefined) this.evmChainId = sample.chain.evmChainId;
     this.validators = [makeValidator(`${this.chainId}-validator`)];
-    this.totalTxs = o.txs;
     this.txsPerBlock = o.txsPerBlock;
-    this.tip = Math.ceil(o.txs / o.txsPerBlock);
+    const blocks = layoutByBlocks ? o.blocks! : Math.ceil(o.txs / o.txsPerBlock);
+    // firstTx[h]: the replica number of height h's first tx (firstTx[blocks + 1]: the chain's tx count).
+    this.firstTx = new Float64Array(blocks + 2);
+    for (let h = 1; h <= blocks; h++) {
+      const n = o.mix ? mixedTxs(h) : layoutByBlocks ? 0 : Math.min(o.txsPerBlock, o.txs - (h - 1) * o.txsPerBlock);
+      this.firstTx[h + 1] = this.firstTx[h]! + n;
+    }
+    this.totalTxs = this.firstTx[blocks + 1]!;
+    this.tip = blocks;
     this.intervalMs = o.blockIntervalMs ?? 500;
     this.cacheBlocks = o.cacheBlocks ?? 64;
     this.realSigners = o.realSigners === true;
@@ -135,7 +155,7 @@ export class ReplicatedChain implements SimChainSource {
 
   /** Lowers the visible tip (to benchmark a chain that grows while being ingested); never above the total. */
   setTip(height: number): void {
-    this.tip = Math.max(0, Math.min(height, Math.ceil(this.totalTxs / this.txsPerBlock)));
+    this.tip = Math.max(0, Math.min(height, this.firstTx.length - 2));
   }
 
   private blockHash(h: number): string {
@@ -173,8 +193,8 @@ export class ReplicatedChain implements SimChainSource {
     if (!Number.isSafeInteger(height) || height < 1 || height > this.tip) return undefined;
     const hit = this.cache.get(height);
     if (hit) return hit;
-    const first = (height - 1) * this.txsPerBlock;
-    const count = Math.min(this.txsPerBlock, this.totalTxs - first);
+    const first = this.firstTx[height]!;
+    const count = this.firstTx[height + 1]! - first;
     const txs: TxInput[] = [];
     for (let i = 0; i < count; i++) txs.push(this.replica(first + i));
     const block = sealBlock({
@@ -212,6 +232,21 @@ export class ReplicatedChain implements SimChainSource {
   evmTxByHash(hash: string): TxLocation | undefined {
     return this.recentEvm.get(hash.toLowerCase());
   }
+}
+
+/** Txs of height h in the realistic mix: 90 % empty, 9 % 1–10 txs, 1 % 100–150 (a hash of h decides). */
+export function mixedTxs(h: number): number {
+  // A 32-bit integer hash (lowbias32): deterministic, and even enough over consecutive heights.
+  let x = h >>> 0;
+  x ^= x >>> 16;
+  x = Math.imul(x, 0x7feb352d);
+  x ^= x >>> 15;
+  x = Math.imul(x, 0x846ca68b);
+  x ^= x >>> 16;
+  const r = (x >>> 0) % 10_000;
+  if (r < 9000) return 0;
+  if (r < 9900) return 1 + (r % 10);
+  return 100 + (r % 51);
 }
 
 export function generateReplicatedChain(o: ReplicatedChainOptions): ReplicatedChain {

@@ -1,15 +1,13 @@
 // Kill the ingest at any moment, restart it: it resumes from the last complete height with nothing missing
 // and nothing duplicated. The ingest runs as the real main job (ROLE=ingest) in child processes against the
 // EVM sample chain on loopback; the result is compared with an uninterrupted run.
-import { execFile, spawn } from 'node:child_process';
-import { promisify } from 'node:util';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSampleChain } from '../../devnet/sample-chains/serve.js';
+import { dumpIndex as dump, type IngestRunOptions, runIngest as runAt } from '../support/ingest-process.js';
 
-const root = path.resolve(import.meta.dirname, '..', '..');
 let chain: Awaited<ReturnType<typeof startSampleChain>>;
 const dirs: string[] = [];
 
@@ -27,68 +25,7 @@ function tmp(): string {
   return d;
 }
 
-interface RunResult {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  out: string;
-}
-
-/**
- * Run the ingest role (scripts/main.ts); with `crashAfter` (<table>:<n>), the same main job with a crash hook
- * injected (devnet/tools/ingest-crash-main.ts); with `killAfterFirstBatchMs`, SIGKILL it that long after its
- * first batch is written.
- */
-function runIngest(
-  dataDir: string,
-  { crashAfter, killAfterFirstBatchMs }: { crashAfter?: string; killAfterFirstBatchMs?: number } = {},
-): Promise<RunResult> {
-  const entry = crashAfter ? ['devnet/tools/ingest-crash-main.ts', crashAfter] : ['scripts/main.ts'];
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', ...entry], {
-      cwd: root,
-      env: {
-        ...process.env,
-        ROLE: 'ingest',
-        DATA_DIR: dataDir,
-        CHAIN_ID: chain.chainId,
-        VM: 'evm',
-        COMETBFT_RPC_URL: chain.rpcUrl,
-        COSMOS_REST_URL: chain.restUrl,
-        EVM_JSONRPC_URL: chain.evmUrl!,
-        BATCH_BLOCKS: '3',
-        FETCH_CONCURRENCY: '2',
-        POLL_INTERVAL_MS: '50',
-        RICHLIST_INTERVAL_MS: '0',
-        INGEST_STOP_AT_HEIGHT: String(chain.manifest.latestHeight),
-        LOG_LEVEL: 'debug',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let timer: NodeJS.Timeout | undefined;
-    child.stdout.on('data', (d) => {
-      out += d;
-      if (killAfterFirstBatchMs !== undefined && !timer && out.includes('"event":"ingest.batch_written"')) {
-        timer = setTimeout(() => child.kill('SIGKILL'), killAfterFirstBatchMs);
-      }
-    });
-    child.stderr.on('data', (d) => (out += d));
-    child.on('error', reject);
-    child.on('exit', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, out });
-    });
-  });
-}
-
-async function dump(dataDir: string): Promise<Record<string, string>> {
-  const { stdout } = await promisify(execFile)(
-    process.execPath,
-    ['--import', 'tsx', 'devnet/tools/dump-main.ts', dataDir],
-    { cwd: root, encoding: 'utf8', maxBuffer: 256 << 20 },
-  );
-  return JSON.parse(stdout) as Record<string, string>;
-}
+const runIngest = (dataDir: string, o?: IngestRunOptions) => runAt(chain, dataDir, o);
 
 describe('crash and restart', () => {
   let reference: Record<string, string>;

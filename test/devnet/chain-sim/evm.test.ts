@@ -169,11 +169,11 @@ describe('EVM JSON-RPC', () => {
   it('rejects oversized batches and bodies with JSON-RPC errors', async () => {
     const req = new FetchRequest(s.evmUrl!);
     req.body = JSON.stringify(
-      Array.from({ length: 101 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'eth_blockNumber' })),
+      Array.from({ length: 1001 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'eth_blockNumber' })),
     );
     req.setHeader('content-type', 'application/json');
     const res = await req.send();
-    expect(res.bodyJson.error.code).toBe(-32600);
+    expect(res.bodyJson[0].error.code).toBe(-32600);
     const big = await fetch(s.evmUrl!, { method: 'POST', body: 'x'.repeat(2 << 20) });
     expect(big.status).toBe(413);
     expect(((await big.json()) as { error: { code: number } }).error.code).toBe(-32600);

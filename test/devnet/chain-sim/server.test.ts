@@ -208,6 +208,49 @@ describe('CometBFT RPC through @cosmjs/tendermint-rpc', () => {
     expect(batch[3].error.code).toBe(-32601);
     expect(batch[4].error.data).toMatch(/failed to parse query/);
   });
+
+  it('blockchain metas have the real CometBFT 0.38 shape, and a meta holds the same header as block', async () => {
+    const real = fixture('cometbft-rpc/tendermint-rs-kvstore-v0_38/blockchain_from_1_to_10.json').result;
+    const realBlock = fixture('cometbft-rpc/tendermint-rs-kvstore-v0_38/block_at_height_10.json').result;
+    // In the recorded node's answers: height 10's meta and its block carry one header and one block id.
+    expect(real.block_metas[0].header).toEqual(realBlock.block.header);
+    expect(real.block_metas[0].block_id).toEqual(realBlock.block_id);
+    const bc = (await (
+      await fetch(server.rpcUrl, {
+        method: 'POST',
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 7,
+          method: 'blockchain',
+          params: { minHeight: '1', maxHeight: '3' },
+        }),
+      })
+    ).json()) as any; // any: wire JSON
+    expect(Object.keys(bc.result).sort()).toEqual(Object.keys(real).sort());
+    const meta = bc.result.block_metas[1];
+    expect(Object.keys(meta).sort()).toEqual(Object.keys(real.block_metas[0]).sort());
+    expect(Object.keys(meta.header).sort()).toEqual(Object.keys(real.block_metas[0].header).sort());
+    const block = (await (await fetch(`${server.rpcUrl}/block?height=2`)).json()) as any; // any: wire JSON
+    expect(meta.header).toEqual(block.result.block.header);
+    expect(meta.block_id).toEqual(block.result.block_id);
+    expect(meta.num_txs).toBe(String(block.result.block.data.txs.length));
+  });
+
+  it('refuses a batch above the CometBFT default max_request_batch_size (10) as CometBFT does', async () => {
+    const calls = (n: number) =>
+      JSON.stringify(Array.from({ length: n }, (_, i) => ({ jsonrpc: '2.0', id: i + 1, method: 'health' })));
+    const ok = (await (await fetch(server.rpcUrl, { method: 'POST', body: calls(10) })).json()) as any[]; // any: wire JSON
+    expect(ok.map((a) => a.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    const res = await fetch(server.rpcUrl, { method: 'POST', body: calls(11) });
+    expect(res.status).toBe(200);
+    const refused = (await res.json()) as any[]; // any: wire JSON
+    expect(refused).toHaveLength(1);
+    expect(refused[0].error).toEqual({
+      code: -32600,
+      message: 'Invalid Request',
+      data: 'batch request exceeds maximum (10) allowed number of requests',
+    });
+  });
 });
 
 describe('Cosmos REST', () => {
