@@ -3,6 +3,7 @@
 // Run: npx tsx bench/ingest.ts [txs=1000000] [txsPerBlock=100] [kind=evm]
 //      npx tsx bench/ingest.ts <blocks> 0 [kind]       a chain of empty blocks
 //      npx tsx bench/ingest.ts <blocks> mixed [kind]   90 % empty, 9 % 1–10 txs, 1 % 100–150 txs
+//      --floor: also read the chain without decoding or writing first, and print that rate beside ours
 // Env: RPC_BATCH (1 = one height at a time), BATCH_BLOCKS, FETCH_CONCURRENCY.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -15,6 +16,7 @@ import { createIngest } from '../ingest/pipeline.js';
 import { createChainSource } from '../ingest/source.js';
 import { createLogger } from '../platform/log.js';
 import { machine } from './machine.js';
+import { readFloor } from './read-floor.js';
 
 const count = Number(process.argv[2] ?? 1_000_000);
 const perBlock = process.argv[3] ?? '100';
@@ -59,6 +61,11 @@ const ingest = createIngest({
   stopAtHeight: chain.blocks,
 });
 
+// `--floor`: first read the whole chain as the ingest does, without decoding or writing (bench/read-floor.ts).
+const floorBlocksPerS = process.argv.includes('--floor')
+  ? await readFloor(source, 1, chain.blocks, Number(process.env.FETCH_CONCURRENCY ?? 16))
+  : undefined;
+
 const machineBefore = machine();
 const vmHwm = () => Number(/VmHWM:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 0) * 1024;
 const t0 = process.hrtime.bigint();
@@ -85,6 +92,12 @@ const result = {
   events: Number(counts!.events),
   seconds: +secs.toFixed(1),
   blocks_per_s: +(chain.blocks / secs).toFixed(0),
+  ...(floorBlocksPerS !== undefined
+    ? {
+        source_floor_blocks_per_s: +floorBlocksPerS.toFixed(0),
+        share_of_floor: +(chain.blocks / secs / floorBlocksPerS).toFixed(2),
+      }
+    : {}),
   txs_per_s: +(nTx / secs).toFixed(0),
   events_per_s: +(Number(counts!.events) / secs).toFixed(0),
   peak_rss_mib: +(peakRss / 2 ** 20).toFixed(0),

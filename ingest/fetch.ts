@@ -22,8 +22,11 @@ export interface DecodedBlock {
 }
 
 export interface BlockFetcher {
-  /** Heights from..to, in order, at most `concurrency` fetched at once. */
-  range(from: number, to: number): Promise<DecodedBlock[]>;
+  /**
+   * Heights from..to, in order, at most `concurrency` reads in flight. With batched reads the range may end early,
+   * once its txs pass `maxTxs` (always at least one height): the caller continues after the last height returned.
+   */
+  range(from: number, to: number, maxTxs?: number): Promise<DecodedBlock[]>;
 }
 
 export function blockFetcher(opts: {
@@ -101,36 +104,50 @@ export function blockFetcher(opts: {
     }
   };
 
-  async function batched(from: number, to: number): Promise<DecodedBlock[]> {
-    const out: DecodedBlock[] = new Array(to - from + 1);
+  /**
+   * Heights from..to read in batches: first their metas (a pool of batches in flight), then the range is cut where
+   * its txs pass `maxTxs` (a write batch's memory follows its txs, and a stretch of empty blocks can hide a burst of
+   * full ones), then the heights with txs a group at a time. Returns from..(the cut), at least one height.
+   */
+  async function batched(from: number, to: number, maxTxs: number): Promise<DecodedBlock[]> {
     const pool = taskPool(Math.max(1, Math.ceil(opts.concurrency / 4)));
     const span = METAS_PER_CALL * source.rpcBatch();
+    const metas = new Map<number, BlockMeta>();
     for (let a = from; a <= to; a += span) {
       const b = Math.min(to, a + span - 1);
       pool.add(async () => {
-        const metas = (await batchRetrying(() => source.blockMetas(a, b), a)) ?? new Map<number, BlockMeta>();
-        const full: number[] = [];
-        for (let h = a; h <= b; h++) {
-          const m = metas.get(h);
-          if (m && m.numTxs === 0) out[h - from] = await decodeOrReread(emptyBlock(m));
-          // A height the metas lack (above the node's head, pruned) takes the full read, which says why.
-          else full.push(h);
-        }
-        for (const g of groups(full, metas, Math.max(1, Math.floor(source.rpcBatch() / 2))))
-          pool.add(async () => {
-            const fetched = await batchRetrying(() => source.fetchBlocks(g), g[0]!);
-            if (fetched) for (const f of fetched) out[f.height - from] = await decodeOrReread(f);
-            else for (const h of g) out[h - from] = await one(h);
-          });
+        const got = await batchRetrying(() => source.blockMetas(a, b), a);
+        for (const [h, m] of got ?? []) metas.set(h, m);
       });
     }
+    await pool.done();
+    // A height without a meta (above the node's head, pruned, or its batch degraded) takes the full read, which
+    // says why; it counts as 100 txs.
+    let end = from;
+    for (let txs = metas.get(from)?.numTxs ?? 100; end < to; end++) {
+      txs += metas.get(end + 1)?.numTxs ?? 100;
+      if (txs > maxTxs) break;
+    }
+    const out: DecodedBlock[] = new Array(end - from + 1);
+    const full: number[] = [];
+    for (let h = from; h <= end; h++) {
+      const m = metas.get(h);
+      if (m && m.numTxs === 0) out[h - from] = await decodeOrReread(emptyBlock(m));
+      else full.push(h);
+    }
+    for (const g of groups(full, metas, Math.max(1, Math.floor(source.rpcBatch() / 2))))
+      pool.add(async () => {
+        const fetched = await batchRetrying(() => source.fetchBlocks(g), g[0]!);
+        if (fetched) for (const f of fetched) out[f.height - from] = await decodeOrReread(f);
+        else for (const h of g) out[h - from] = await one(h);
+      });
     await pool.done();
     return out;
   }
 
   return {
-    async range(from, to) {
-      if (source.rpcBatch() > 1) return batched(from, to);
+    async range(from, to, maxTxs = Number.POSITIVE_INFINITY) {
+      if (source.rpcBatch() > 1) return batched(from, to, maxTxs);
       const out: DecodedBlock[] = new Array(to - from + 1);
       let nextIdx = 0;
       const worker = async () => {

@@ -168,7 +168,7 @@ export function createIngest(opts: IngestOptions): Ingest {
     prevTimeNanos = next - 1 < 1 ? null : await facts.blockTimeNs(next - 1);
     log.info('ingest.start', { from: next, checkpoint });
     const progress = createBackfillReporter(log);
-    type Pending = { from: number; to: number; p: Promise<DecodedBlock[]> };
+    type Pending = { from: number; p: Promise<DecodedBlock[]> };
     let prefetch: Pending | null = null;
     let head = 0;
     try {
@@ -183,17 +183,18 @@ export function createIngest(opts: IngestOptions): Ingest {
         }
         const to = Math.min(head, next + blocksPerBatch() - 1);
         const current: Pending =
-          prefetch && prefetch.from === next ? prefetch : { from: next, to, p: fetcher.range(next, to) };
+          prefetch && prefetch.from === next ? prefetch : { from: next, p: fetcher.range(next, to, TARGET_BATCH_TXS) };
         const tw = Date.now();
         const range = await current.p;
-        log.debug('ingest.fetch_wait', { from: current.from, to: current.to, ms: Date.now() - tw });
-        const after: number = current.to + 1;
+        // The fetcher may end a range early (its txs passed the target): the next one starts after what came back.
+        const after: number = range[range.length - 1]!.fetched.height + 1;
+        log.debug('ingest.fetch_wait', { from: current.from, to: after - 1, ms: Date.now() - tw });
         const afterTo = Math.min(head, after + blocksPerBatch() - 1);
-        prefetch = after <= head ? { from: after, to: afterTo, p: fetcher.range(after, afterTo) } : null;
+        prefetch = after <= head ? { from: after, p: fetcher.range(after, afterTo, TARGET_BATCH_TXS) } : null;
         prefetch?.p.catch(() => undefined); // surfaced when awaited
         const { txs, events } = await write(range);
         progress.add(range.length, txs, events, indexed, head);
-        next = current.to + 1;
+        next = after;
         await richList.maybeBuild(indexed, next > head);
       }
       await richList.maybeBuild(indexed, true, true);

@@ -9,7 +9,7 @@ import type { RawBlock, RawBlockResults } from './decode/block.js';
 import type { RestTx } from './decode/tx.js';
 import { MalformedResponseError, TransientSourceError } from '../chain/retry.js';
 import { type BatchAnswer, BatchRefusedError, batchBody, matchBatch, type RpcCall } from '../chain/rpc-batch.js';
-import { getJson, HttpStatusError } from '../chain/rpc.js';
+import { requestText } from '../chain/http-keepalive.js';
 
 export interface FetchedBlock {
   height: number;
@@ -154,14 +154,7 @@ export function createChainSource(opts: ChainSourceOptions): ChainSource {
     let text: string;
     let status: number;
     try {
-      const res = await fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        signal: AbortSignal.timeout(timeoutMs),
-        body: batchBody(calls, firstId),
-      });
-      status = res.status;
-      text = await res.text();
+      ({ status, text } = await requestText(url, { method: 'POST', body: batchBody(calls, firstId), timeoutMs }));
     } catch (e) {
       throw new TransientSourceError(`${what}: ${(e as Error).message}`);
     }
@@ -217,17 +210,22 @@ export function createChainSource(opts: ChainSourceOptions): ChainSource {
 
   async function restGet<T>(pathAndQuery: string, height?: number, retry404 = false): Promise<T> {
     const headers: Record<string, string> = height !== undefined ? { 'x-cosmos-block-height': String(height) } : {};
+    let res: { status: number; text: string };
     try {
-      return await getJson<T>(rest + pathAndQuery, { timeoutMs, headers });
+      res = await requestText(rest + pathAndQuery, { timeoutMs, headers });
     } catch (e) {
-      if (e instanceof HttpStatusError) {
-        const s = e.status;
-        if (s >= 500 || s === 429 || s === 408 || (retry404 && s === 404))
-          throw new TransientSourceError(`GET ${pathAndQuery}: HTTP ${s}`);
-        throw new Error(`GET ${pathAndQuery}: HTTP ${s} ${e.body.slice(0, 200)}`);
-      }
-      if (e instanceof SyntaxError) throw new MalformedResponseError(`GET ${pathAndQuery}: ${e.message}`);
       throw new TransientSourceError(`GET ${pathAndQuery}: ${(e as Error).message}`);
+    }
+    const s = res.status;
+    if (s < 200 || s > 299) {
+      if (s >= 500 || s === 429 || s === 408 || (retry404 && s === 404))
+        throw new TransientSourceError(`GET ${pathAndQuery}: HTTP ${s}`);
+      throw new Error(`GET ${pathAndQuery}: HTTP ${s} ${res.text.slice(0, 200)}`);
+    }
+    try {
+      return JSON.parse(res.text) as T;
+    } catch (e) {
+      throw new MalformedResponseError(`GET ${pathAndQuery}: ${(e as Error).message}`);
     }
   }
 

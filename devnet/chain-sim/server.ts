@@ -205,9 +205,10 @@ export async function startChainServer(source: SimChainSource, opts: ChainServer
     }
     if (Array.isArray(parsed)) {
       if (parsed.length === 0 || parsed.length > MAX_BATCH[kind]) {
-        // As CometBFT: an array holding one Invalid Request error without an id, HTTP 200.
+        // As a minievm v1.2.18 node (test/fixtures/cometbft-rpc/minievm-v1.2.18/batch-refused.json): one Invalid
+        // Request error without an id, not in an array, HTTP 200.
         const data = `batch request exceeds maximum (${MAX_BATCH[kind]}) allowed number of requests`;
-        send(res, 200, `[${envelope(-1, { error: { code: -32600, message: 'Invalid Request', data } })}]`);
+        send(res, 200, JSON.stringify({ jsonrpc: '2.0', error: { code: -32600, message: 'Invalid Request', data } }));
         return;
       }
       const parts = parsed.map((r) => dispatch(kind, (r ?? {}) as RpcRequest));

@@ -173,7 +173,7 @@ describe('EVM JSON-RPC', () => {
     );
     req.setHeader('content-type', 'application/json');
     const res = await req.send();
-    expect(res.bodyJson[0].error.code).toBe(-32600);
+    expect(res.bodyJson.error.code).toBe(-32600);
     const big = await fetch(s.evmUrl!, { method: 'POST', body: 'x'.repeat(2 << 20) });
     expect(big.status).toBe(413);
     expect(((await big.json()) as { error: { code: number } }).error.code).toBe(-32600);

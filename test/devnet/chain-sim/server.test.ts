@@ -243,13 +243,29 @@ describe('CometBFT RPC through @cosmjs/tendermint-rpc', () => {
     expect(ok.map((a) => a.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     const res = await fetch(server.rpcUrl, { method: 'POST', body: calls(11) });
     expect(res.status).toBe(200);
-    const refused = (await res.json()) as any[]; // any: wire JSON
-    expect(refused).toHaveLength(1);
-    expect(refused[0].error).toEqual({
-      code: -32600,
-      message: 'Invalid Request',
-      data: 'batch request exceeds maximum (10) allowed number of requests',
-    });
+    expect(await res.json()).toEqual(fixture('cometbft-rpc/minievm-v1.2.18/batch-refused.json'));
+  });
+
+  it('answers a batch of blockchain and block like a minievm v1.2.18 node', async () => {
+    const real = fixture('cometbft-rpc/minievm-v1.2.18/batch-blockchain-block.json');
+    // On the real node: a meta holds its block's header and block id, and an unknown height errs alone.
+    expect(real[0].result.block_metas[1].header).toEqual(real[1].result.block.header);
+    expect(real[0].result.block_metas[1].block_id).toEqual(real[1].result.block_id);
+    const ours = (await (
+      await fetch(server.rpcUrl, {
+        method: 'POST',
+        body: JSON.stringify([
+          { jsonrpc: '2.0', id: 1, method: 'blockchain', params: { minHeight: '1', maxHeight: '3' } },
+          { jsonrpc: '2.0', id: 2, method: 'block', params: { height: '2' } },
+          { jsonrpc: '2.0', id: 3, method: 'block', params: { height: '999999' } },
+        ]),
+      })
+    ).json()) as any[]; // any: wire JSON
+    expect(ours.map((a) => Object.keys(a).sort())).toEqual(real.map((a: object) => Object.keys(a).sort()));
+    const keys = (m: any) => [Object.keys(m).sort(), Object.keys(m.header).sort()]; // any: wire JSON
+    expect(keys(ours[0].result.block_metas[0])).toEqual(keys(real[0].result.block_metas[0]));
+    expect(ours[2].error.data).toBe('height 999999 must be less than or equal to the current blockchain height 3');
+    expect(ours[2].error.code).toBe(real[2].error.code);
   });
 });
 

@@ -1,0 +1,30 @@
+// The source's floor: the ingest's reads of a height range (block metas, then the heights with txs a batch at a
+// time, with the same reads in flight), with no decode and no write. Our backfill rate is judged against it: what
+// the node (or chain-sim) can serve to this reader is the most any ingest could reach.
+import { type ChainSource, METAS_PER_CALL } from '../ingest/source.js';
+
+/** Reads heights from..to as the batched ingest does; returns blocks per second. */
+export async function readFloor(source: ChainSource, from: number, to: number, concurrency: number): Promise<number> {
+  const inFlight = Math.max(1, Math.ceil(concurrency / 4));
+  const per = Math.max(1, Math.floor(source.rpcBatch() / 2));
+  const span = METAS_PER_CALL * source.rpcBatch();
+  const t0 = process.hrtime.bigint();
+  let next = from;
+  const worker = async () => {
+    while (next <= to) {
+      const a = next;
+      const b = Math.min(to, a + span - 1);
+      next = b + 1;
+      const metas = await source.blockMetas(a, b);
+      const full = [...metas.values()].filter((m) => m.numTxs > 0).map((m) => m.height);
+      for (let i = 0; i < full.length; i += per * inFlight)
+        await Promise.all(
+          Array.from({ length: inFlight }, (_, k) => full.slice(i + k * per, i + (k + 1) * per))
+            .filter((g) => g.length > 0)
+            .map((g) => source.fetchBlocks(g)),
+        );
+    }
+  };
+  await worker();
+  return (to - from + 1) / (Number(process.hrtime.bigint() - t0) / 1e9);
+}
