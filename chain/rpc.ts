@@ -1,8 +1,8 @@
 // The HTTP transport of the three chain protocols: Cosmos REST and other JSON GETs, and JSON-RPC 2.0 over
 // POST (CometBFT RPC, EVM JSON-RPC). Every call is bounded by a timeout. The tracking activities
-// (activities/rpc.ts) and the devnet tools (devnet/minievm/node-client.ts) call these; the ingest
-// (ingest/source.ts) GETs its REST pages here too; it reads CometBFT blocks through cosmjs (raw JSON) and
-// EVM receipts through ethers, with the retry policy of chain/retry.ts.
+// (activities/rpc.ts) and the devnet tools (devnet/minievm/node-client.ts) call these. The ingest's bulk reads
+// (ingest/source.ts) go over chain/http-keepalive.ts instead, in batches (chain/rpc-batch.ts), with the retry
+// policy of chain/retry.ts.
 
 const DEFAULT_TIMEOUT_MS = 5_000;
 

@@ -110,7 +110,8 @@ export class ReplicatedChain implements SimChainSource {
     const layoutByBlocks = o.mix !== undefined || o.txsPerBlock === 0;
     if (layoutByBlocks && !(Number.isSafeInteger(o.blocks) && (o.blocks ?? 0) >= 1))
       throw new Error('an empty or mixed layout needs blocks ≥ 1');
-    if (!layoutByBlocks && (!Number.isSafeInteger(o.txs) || o.txs < 1)) throw new Error('txs must be a positive integer');
+    if (!layoutByBlocks && (!Number.isSafeInteger(o.txs) || o.txs < 1))
+      throw new Error('txs must be a positive integer');
     const sample = buildSample(o.kind ?? 'evm');
     this.chainId = `${sample.chain.chainId}-replicated`;
     this.vm = sample.chain.vm;
