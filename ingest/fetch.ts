@@ -111,9 +111,12 @@ export function blockFetcher(opts: {
    */
   async function batched(from: number, to: number, maxTxs: number): Promise<DecodedBlock[]> {
     const pool = taskPool(Math.max(1, Math.ceil(opts.concurrency / 4)));
+    const per = Math.max(1, Math.floor(source.rpcBatch() / 2));
     const span = METAS_PER_CALL * source.rpcBatch();
     const metas = new Map<number, BlockMeta>();
-    for (let a = from; a <= to; a += span) {
+    // At the head a range is a height or two: one batch reads them whole, without a round trip for their metas.
+    const readMetas = to - from + 1 > per;
+    for (let a = from; readMetas && a <= to; a += span) {
       const b = Math.min(to, a + span - 1);
       pool.add(async () => {
         const got = await batchRetrying(() => source.blockMetas(a, b), a);
@@ -121,8 +124,8 @@ export function blockFetcher(opts: {
       });
     }
     await pool.done();
-    // A height without a meta (above the node's head, pruned, or its batch degraded) takes the full read, which
-    // says why; it counts as 100 txs.
+    // A height without a meta (a short range, above the node's head, pruned, or its batch degraded) takes the full
+    // read, which says why; it counts as 100 txs.
     let end = from;
     for (let txs = metas.get(from)?.numTxs ?? 100; end < to; end++) {
       txs += metas.get(end + 1)?.numTxs ?? 100;
@@ -135,7 +138,7 @@ export function blockFetcher(opts: {
       if (m && m.numTxs === 0) out[h - from] = await decodeOrReread(emptyBlock(m));
       else full.push(h);
     }
-    for (const g of groups(full, metas, Math.max(1, Math.floor(source.rpcBatch() / 2))))
+    for (const g of groups(full, metas, per))
       pool.add(async () => {
         const fetched = await batchRetrying(() => source.fetchBlocks(g), g[0]!);
         if (fetched) for (const f of fetched) out[f.height - from] = await decodeOrReread(f);
