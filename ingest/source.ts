@@ -75,13 +75,15 @@ export interface ChainSource {
   /** Calls allowed in one CometBFT batch now (1: batches are off). */
   rpcBatch(): number;
   /**
-   * Metas of heights from..to (at most METAS_PER_CALL × rpcBatch() heights) in one POST, by height. Heights the
-   * node does not answer (above its head, below its base) are absent.
+   * Metas of heights from..to, by height: METAS_PER_CALL heights a call, rpcBatch() calls a POST (the POSTs sent at
+   * once; the fetcher asks one POST's worth). Heights the node does not answer (above its head, below its base)
+   * are absent.
    */
   blockMetas(from: number, to: number): Promise<Map<number, BlockMeta>>;
   /**
-   * Full answers of `heights` (at most rpcBatch() / 2), their `block` and `block_results` in one CometBFT batch,
-   * their receipts (and traces) in one EVM batch, their REST txs a request per height. In the order given.
+   * Full answers of `heights`, in the order given: their `block` and `block_results` in CometBFT batches of
+   * rpcBatch() calls (the fetcher asks rpcBatch() / 2 heights, one batch), their receipts (and traces) in EVM
+   * batches, their REST txs a request per height.
    */
   fetchBlocks(heights: readonly number[]): Promise<FetchedBlock[]>;
   /** GET against the REST API (JSON), for lookups such as NFT metadata, at `height` when given. */
