@@ -21,6 +21,8 @@ import { readFloor } from './read-floor.js';
 const count = Number(process.argv[2] ?? 1_000_000);
 const perBlock = process.argv[3] ?? '100';
 const kind = process.argv[4] ?? 'evm';
+const rpcBatch = Number(process.env.RPC_BATCH ?? 10);
+const concurrency = Number(process.env.FETCH_CONCURRENCY ?? 16);
 const here = path.dirname(new URL(import.meta.url).pathname);
 
 const server = spawn(
@@ -48,7 +50,7 @@ const source = createChainSource({
   rpcUrl: chain.rpcUrl,
   restUrl: chain.restUrl,
   evmUrl: chain.vm === 'evm' ? chain.evmUrl : undefined,
-  rpcBatch: Number(process.env.RPC_BATCH ?? 10),
+  rpcBatch,
 });
 const ingest = createIngest({
   store,
@@ -56,14 +58,14 @@ const ingest = createIngest({
   vm: chain.vm,
   log: createLogger({ bench: 'ingest' }),
   batchBlocks: Number(process.env.BATCH_BLOCKS ?? 20_000),
-  fetchConcurrency: Number(process.env.FETCH_CONCURRENCY ?? 16),
+  fetchConcurrency: concurrency,
   richListIntervalMs: 30_000,
   stopAtHeight: chain.blocks,
 });
 
 // `--floor`: first read the whole chain as the ingest does, without decoding or writing (bench/read-floor.ts).
 const floorBlocksPerS = process.argv.includes('--floor')
-  ? await readFloor(source, 1, chain.blocks, Number(process.env.FETCH_CONCURRENCY ?? 16))
+  ? await readFloor(source, 1, chain.blocks, concurrency)
   : undefined;
 
 const machineBefore = machine();
@@ -86,7 +88,7 @@ const result = {
   cpu_calibration_ms: [machineBefore.cpuCalibrationMs, machine().cpuCalibrationMs],
   kind,
   layout: perBlock,
-  rpc_batch: Number(process.env.RPC_BATCH ?? 10),
+  rpc_batch: source.rpcBatch(),
   blocks: chain.blocks,
   txs: nTx,
   events: Number(counts!.events),

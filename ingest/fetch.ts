@@ -152,14 +152,12 @@ export function blockFetcher(opts: {
     async range(from, to, maxTxs = Number.POSITIVE_INFINITY) {
       if (source.rpcBatch() > 1) return batched(from, to, maxTxs);
       const out: DecodedBlock[] = new Array(to - from + 1);
-      let nextIdx = 0;
-      const worker = async () => {
-        while (nextIdx < out.length) {
-          const i = nextIdx++;
-          out[i] = await one(from + i);
-        }
-      };
-      await Promise.all(Array.from({ length: Math.min(opts.concurrency, out.length) }, worker));
+      const pool = taskPool(opts.concurrency);
+      for (let h = from; h <= to; h++)
+        pool.add(async () => {
+          out[h - from] = await one(h);
+        });
+      await pool.done();
       return out;
     },
   };

@@ -8,7 +8,14 @@ import { JsonRpcProvider } from 'ethers';
 import type { RawBlock, RawBlockResults } from './decode/block.js';
 import type { RestTx } from './decode/tx.js';
 import { MalformedResponseError, TransientSourceError } from '../chain/retry.js';
-import { type BatchAnswer, BatchRefusedError, batchBody, matchBatch, type RpcCall } from '../chain/rpc-batch.js';
+import {
+  type BatchAnswer,
+  BatchRefusedError,
+  batchBody,
+  matchBatch,
+  type RpcCall,
+  type RpcErrorBody,
+} from '../chain/rpc-batch.js';
 import { requestText } from '../chain/http-keepalive.js';
 
 export interface FetchedBlock {
@@ -148,25 +155,32 @@ export function createChainSource(opts: ChainSourceOptions): ChainSource {
     throw rpcFailure(method, `${a.error.message ?? 'error'}${data}`);
   }
 
+  /**
+   * POST one JSON-RPC body over the kept-alive client; its answer parsed. Network errors, 5xx, 429 and 408 are
+   * transient, a body that is not JSON is malformed.
+   */
+  async function postRpc(url: string, body: string, what: string): Promise<unknown> {
+    let res: { status: number; text: string };
+    try {
+      res = await requestText(url, { method: 'POST', body, timeoutMs });
+    } catch (e) {
+      throw new TransientSourceError(`${what}: ${(e as Error).message}`);
+    }
+    if (res.status >= 500 || res.status === 429 || res.status === 408)
+      throw new TransientSourceError(`${what}: HTTP ${res.status}`);
+    try {
+      return JSON.parse(res.text);
+    } catch (e) {
+      throw new MalformedResponseError(`${what}: ${(e as Error).message}`);
+    }
+  }
+
   /** POST one JSON-RPC batch; the answers in call order. */
   async function postBatch(url: string, calls: readonly RpcCall[]): Promise<BatchAnswer[]> {
     const what = `${calls[0]!.method} ×${calls.length}`;
     const firstId = rpcId + 1;
     rpcId += calls.length;
-    let text: string;
-    let status: number;
-    try {
-      ({ status, text } = await requestText(url, { method: 'POST', body: batchBody(calls, firstId), timeoutMs }));
-    } catch (e) {
-      throw new TransientSourceError(`${what}: ${(e as Error).message}`);
-    }
-    if (status >= 500 || status === 429 || status === 408) throw new TransientSourceError(`${what}: HTTP ${status}`);
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch (e) {
-      throw new MalformedResponseError(`${what}: ${(e as Error).message}`);
-    }
+    const parsed = await postRpc(url, batchBody(calls, firstId), what);
     try {
       return matchBatch(parsed, firstId, calls.length);
     } catch (e) {
@@ -175,17 +189,22 @@ export function createChainSource(opts: ChainSourceOptions): ChainSource {
     }
   }
 
+  /** `calls` in batches of at most `size`, posted at once; the answers in call order. */
+  async function postChunked(url: string, calls: readonly RpcCall[], size: number): Promise<BatchAnswer[]> {
+    const chunks: RpcCall[][] = [];
+    for (let i = 0; i < calls.length; i += size) chunks.push(calls.slice(i, i + size));
+    return (await Promise.all(chunks.map((c) => postBatch(url, c)))).flat();
+  }
+
   /**
-   * CometBFT calls in batches of at most batchLimit, posted at once. A node that refuses a batch for its size and
-   * states its limit gets that limit from then on (its `max_request_batch_size` may be below our setting).
+   * CometBFT calls in batches of at most batchLimit. A node that refuses a batch for its size and states its limit
+   * gets that limit from then on (its `max_request_batch_size` may be below our setting).
    */
   async function cometCalls(calls: readonly RpcCall[]): Promise<BatchAnswer[]> {
     for (let attempt = 0; ; attempt++) {
       const limit = batchLimit;
-      const chunks: RpcCall[][] = [];
-      for (let i = 0; i < calls.length; i += limit) chunks.push(calls.slice(i, i + limit));
       try {
-        return (await Promise.all(chunks.map((c) => postBatch(opts.rpcUrl, c)))).flat();
+        return await postChunked(opts.rpcUrl, calls, limit);
       } catch (e) {
         if (!(e instanceof BatchRefusedError)) throw e;
         if (e.limit !== undefined && e.limit >= 1 && e.limit < limit && attempt < 3) {
@@ -199,11 +218,12 @@ export function createChainSource(opts: ChainSourceOptions): ChainSource {
 
   /** EVM JSON-RPC calls in batches (minievm allows 1,000 calls and 25 MB a batch: 50 blocks' receipts stay far below). */
   async function evmCalls(method: string, paramsList: readonly unknown[][]): Promise<BatchAnswer[]> {
-    const calls = paramsList.map((params) => ({ method, params }));
-    const chunks: RpcCall[][] = [];
-    for (let i = 0; i < calls.length; i += 50) chunks.push(calls.slice(i, i + 50));
     try {
-      return (await Promise.all(chunks.map((c) => postBatch(opts.evmUrl!, c)))).flat();
+      return await postChunked(
+        opts.evmUrl!,
+        paramsList.map((params) => ({ method, params })),
+        50,
+      );
     } catch (e) {
       if (e instanceof BatchRefusedError) throw new TransientSourceError(`${method} batch refused: ${e.message}`);
       throw e;
@@ -314,8 +334,11 @@ export function createChainSource(opts: ChainSourceOptions): ChainSource {
         results: resultOf<RawBlockResults>(answers[2 * i + 1]!, 'block_results'),
       }));
       const counts = raw.map((r) => r.block?.block?.data?.txs?.length ?? 0);
-      // A block without Cosmos txs has no EVM receipts or traces (minievm runs every EVM tx as a Cosmos tx).
+      // A block without Cosmos txs has no EVM receipts or traces (minievm runs every EVM tx as a Cosmos tx): only
+      // the heights with txs are asked, and evmAt[i] is height i's place among them (-1: none).
       const withTxs = heights.filter((_, i) => counts[i]! > 0);
+      let asked = 0;
+      const evmAt = counts.map((n) => (n > 0 ? asked++ : -1));
       const hexes = withTxs.map((h) => [`0x${h.toString(16)}`]);
       const [txs, receipts, traces] = await Promise.all([
         Promise.all(raw.map((r, i) => (counts[i]! > 0 ? restTxs(r.height, counts[i]!) : Promise.resolve([])))),
@@ -328,7 +351,7 @@ export function createChainSource(opts: ChainSourceOptions): ChainSource {
           : Promise.resolve([]),
       ]);
       return raw.map((r, i): FetchedBlock => {
-        const j = withTxs.indexOf(r.height);
+        const j = evmAt[i]!;
         const out: FetchedBlock = { ...r, restTxs: txs[i]! };
         if (!evm) return out;
         if (j < 0) return { ...out, receipts: [], ...(opts.evmTraces ? { traces: [] } : {}) };
@@ -369,31 +392,16 @@ export function createChainSource(opts: ChainSourceOptions): ChainSource {
   }
 
   /**
-   * Bulk per-block JSON-RPC reads (receipts, traces) with the platform's fetch: ethers decodes response bodies
-   * with a pure-JS UTF-8 decoder that took over a quarter of the ingest's CPU on receipt-heavy blocks. ethers
-   * still serves eth_call and ABI work.
+   * One block's bulk JSON-RPC read (receipts, traces) when heights are read alone, not through ethers: it decodes
+   * response bodies with a pure-JS UTF-8 decoder that took over a quarter of the ingest's CPU on receipt-heavy
+   * blocks. ethers still serves eth_call and ABI work.
    */
   async function evmBulk<T>(method: string, params: unknown[]): Promise<T> {
-    let text: string;
-    try {
-      const res = await fetch(opts.evmUrl!, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        signal: AbortSignal.timeout(timeoutMs),
-        body: JSON.stringify({ jsonrpc: '2.0', id: ++rpcId, method, params }),
-      });
-      text = await res.text();
-      if (res.status >= 500 || res.status === 429) throw new TransientSourceError(`${method}: HTTP ${res.status}`);
-    } catch (e) {
-      if (e instanceof TransientSourceError) throw e;
-      throw new TransientSourceError(`${method}: ${(e as Error).message}`);
-    }
-    let body: { result?: T; error?: { code?: number; message?: string } };
-    try {
-      body = JSON.parse(text) as typeof body;
-    } catch (e) {
-      throw new MalformedResponseError(`${method}: ${(e as Error).message}`);
-    }
+    const body = (await postRpc(
+      opts.evmUrl!,
+      JSON.stringify({ jsonrpc: '2.0', id: ++rpcId, method, params }),
+      method,
+    )) as { result?: T; error?: RpcErrorBody };
     if (body.error && UNTRACEABLE_RE.test(body.error.message ?? ''))
       throw new UntraceableBlockError(`${method}: ${body.error.message}`);
     if (body.error)

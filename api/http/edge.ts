@@ -77,18 +77,18 @@ export function servedOf(res: Response): Served {
 /** One answered request in the request metrics (express routes and edge answers alike). */
 function recordRequest(service: string, route: string, status: number, start: bigint): void {
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-  const key = `${service}\u0000${route}\u0000${status}`;
-  let c = requestSeries.get(key);
-  if (!c) {
-    // Bounded: routes are the documented paths (or `unmatched`), statuses a few dozen.
-    c = {
-      count: metrics.httpRequests.labels(service, route, String(status)),
-      duration: metrics.httpDuration.labels(service, route),
-    };
-    requestSeries.set(key, c);
-  }
+  // Bounded: routes are the documented paths (or `unmatched`), statuses a few dozen.
+  const c = seriesOf(requestSeries, `${service}\u0000${route}\u0000${status}`, () => ({
+    count: metrics.httpRequests.labels(service, route, String(status)),
+    duration: metrics.httpDuration.labels(service, route),
+  }));
   c.count.inc();
   c.duration.observe(seconds);
+}
+
+/** One response in the metric (express answers and edge answers alike). */
+function countServed(service: string, layer: Layer): void {
+  seriesOf(servedSeries, `${service}\u0000${layer}`, () => metrics.servedBy.labels(service, layer)).inc();
 }
 
 /** The label children of the request metrics, made once per series (prom-client hashes labels on every call). */
@@ -101,15 +101,13 @@ const requestSeries = new Map<
 >();
 const servedSeries = new Map<string, ReturnType<typeof metrics.servedBy.labels>>();
 
-/** One response in the metric (express answers and edge answers alike). */
-function countServed(service: string, layer: Layer): void {
-  const key = `${service}\u0000${layer}`;
-  let c = servedSeries.get(key);
+function seriesOf<C>(series: Map<string, C>, key: string, make: () => C): C {
+  let c = series.get(key);
   if (!c) {
-    c = metrics.servedBy.labels(service, layer);
-    servedSeries.set(key, c);
+    c = make();
+    series.set(key, c);
   }
-  c.inc();
+  return c;
 }
 
 /**
