@@ -64,6 +64,29 @@ export const metrics = {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 1],
     registers: [registry],
   }),
+  streamsOpen: new client.Gauge({
+    name: 'indexer_streams_open',
+    help: 'Event streams open (live or catching up)',
+    registers: [registry],
+  }),
+  streamEvents: new client.Counter({
+    name: 'indexer_stream_events_total',
+    help: 'Events offered to stream clients, by list',
+    labelNames: ['list'] as const,
+    registers: [registry],
+  }),
+  streamEnds: new client.Counter({
+    name: 'indexer_stream_ends_total',
+    help: 'Streams ended by the server, by reason (overflow, lifetime, rewind, shutdown, error)',
+    labelNames: ['reason'] as const,
+    registers: [registry],
+  }),
+  streamFanoutSeconds: new client.Histogram({
+    name: 'indexer_stream_fanout_seconds',
+    help: 'Time to offer one tip advance to every live client of a list',
+    buckets: [0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5],
+    registers: [registry],
+  }),
   ingestHeight: new client.Gauge({
     name: 'ingest_indexed_height',
     help: 'Last fully indexed height',

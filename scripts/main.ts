@@ -167,6 +167,13 @@ export async function main(hooks: MainHooks = {}): Promise<void> {
       richListMemoryBytes: config.INDEXER_RICHLIST_MEMORY_MB * 2 ** 20,
       tokensHeld: config.INDEXER_NFT_TOKENS_HELD,
       onIndexed: (l) => indexedListeners.push(l),
+      streams: {
+        maxStreams: config.INDEXER_STREAMS_MAX,
+        maxPerClient: config.INDEXER_STREAMS_PER_CLIENT,
+        bufferBytes: config.INDEXER_STREAM_BUFFER_KB * 1024,
+        heartbeatMs: config.INDEXER_STREAM_HEARTBEAT_MS,
+        lifetimeMs: config.INDEXER_STREAM_LIFETIME_S * 1000,
+      },
     });
     servers.push(await listen(app, config.INDEXER_PORT, config.HTTP_HOST));
     log.info('indexer.listening', {

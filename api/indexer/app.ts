@@ -20,6 +20,7 @@ import { createResponseCache } from './response-cache.js';
 import { registerRichList } from './richlist.js';
 import { registerStats } from './analytics.js';
 import { registerStatus } from './status.js';
+import { DEFAULT_STREAM_SETTINGS, registerStreams, type StreamSettings } from './streams.js';
 import { registerTokens } from './tokens.js';
 import { registerTxs } from './txs.js';
 
@@ -54,6 +55,8 @@ export interface IndexerAppOptions extends ReadSettings {
    * the tip move at once instead of at the status feed's next tick (150 ms).
    */
   onIndexed?: (listener: () => void) => void;
+  /** The event streams' limits (api/indexer/streams.ts); defaults when absent. */
+  streams?: Partial<StreamSettings>;
 }
 
 /** Routing is non-strict upstream: `/status/` is `/status`. Strip the slash before validation sees the path. */
@@ -135,6 +138,7 @@ export function createIndexerApp(opts: IndexerAppOptions): Express {
   registerTokens(router, ctx);
   registerRichList(router, ctx);
   registerStats(router, ctx);
+  registerStreams(router, ctx, { ...DEFAULT_STREAM_SETTINGS, ...opts.streams });
   app.use(router);
   app.use(notFoundHandler());
   app.use(errorHandler('indexer', validatorWording));

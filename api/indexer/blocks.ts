@@ -20,7 +20,8 @@ function parseFee(totalFee: string): { denom: string; amount: string }[] {
   }
 }
 
-async function render(ctx: IndexerContext, b: BlockRow, served: Served) {
+/** A block as the REST lists and the block stream show it. */
+export async function renderBlock(ctx: IndexerContext, b: BlockRow, served: Served) {
   return {
     chain_id: b.chain_id,
     height: b.height,
@@ -61,7 +62,7 @@ export function registerBlocks(r: Router, ctx: IndexerContext): void {
     handle(async (req, res, served) => {
       const page = parsePage(req.query as RawPageQuery, ['height']);
       const { rows, pagination } = await ctx.read.blocks.page(page, served);
-      res.json({ blocks: await Promise.all(rows.map((b) => render(ctx, b, served))), pagination });
+      res.json({ blocks: await Promise.all(rows.map((b) => renderBlock(ctx, b, served))), pagination });
     }),
   );
 
@@ -70,7 +71,7 @@ export function registerBlocks(r: Router, ctx: IndexerContext): void {
     handle(async (req, res, served) => {
       const b = await ctx.read.blocks.at(parseBlockHeight(str(req.params.height)), served);
       if (!b) throw notFound('[NOT_FOUND] block not found');
-      res.json({ block: await render(ctx, b, served) });
+      res.json({ block: await renderBlock(ctx, b, served) });
     }),
   );
 }

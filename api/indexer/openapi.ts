@@ -105,6 +105,45 @@ const get = (operationId: string, tags: string, summary: string, parameters: obj
   get: { operationId, tags: [tags], summary, parameters, responses },
 });
 
+// Event streams (docs/streams.md): text/event-stream, each event the REST item's JSON with its cursor as id.
+const streamKey = q(
+  'pagination.key',
+  str({ maxLength: 1024 }),
+  "Resume point: a cursor of this list (a REST page's next_key, or an event's id); the stream sends every item after it, ascending. Absent: new items only. `Last-Event-ID` takes precedence (a browser's EventSource sends it when it reconnects).",
+);
+const lastEventId = {
+  name: 'Last-Event-ID',
+  in: 'header',
+  required: false,
+  description: 'The id of the last event received (sent by EventSource on reconnect): the stream resumes after it.',
+  schema: str({ maxLength: 1024 }),
+};
+const stream = (event: string, item: string) => ({
+  '200': {
+    description: `Server-Sent Events: \`event: ${event}\` with the REST list's ${item} as JSON in \`data\` and its cursor as \`id\`; \`: heartbeat\` comments; a last \`event: end\` with {"reason","resume"} when the server ends the stream (overflow of the client's send buffer, lifetime, rewind, shutdown).`,
+    // One event of the stream (as SSE-aware tools read the schema): its fields, `data` the item's JSON as text.
+    content: {
+      'text/event-stream': {
+        schema: {
+          type: 'object',
+          required: ['data'],
+          properties: {
+            id: str({ description: "The item's cursor (resume point)" }),
+            event: { type: 'string', enum: [event, 'end'] },
+            data: str({ description: `The ${item} as JSON; for \`end\`: {"reason","resume"}` }),
+            retry: { type: 'integer', minimum: 0 },
+          },
+        },
+      },
+    },
+  },
+  '429': {
+    description: 'Too many open streams (per client or per server)',
+    content: { 'application/json': { schema: ref('Error') } },
+  },
+  ...errorResponses,
+});
+
 export const indexerOpenApi = {
   openapi: '3.0.3',
   info: {
@@ -122,9 +161,44 @@ export const indexerOpenApi = {
     { name: 'nft' },
     { name: 'richlist' },
     { name: 'stats' },
+    { name: 'stream' },
   ],
   paths: {
     ...statsPaths,
+    '/indexer/stream/v1/txs': get(
+      'streamTxs',
+      'stream',
+      'New txs as they are indexed (the /indexer/tx/v1/txs list, ascending, live)',
+      [streamKey, lastEventId, msgs],
+      stream('tx', 'Tx'),
+    ),
+    '/indexer/stream/v1/txs/by_account/{account}': get(
+      'streamTxsByAccount',
+      'stream',
+      'New txs touching an account (the by_account list, ascending, live)',
+      [
+        account,
+        streamKey,
+        lastEventId,
+        msgs,
+        q('is_signer', goBool(false), `Only txs signed by the account.${boolNote}`),
+      ],
+      stream('tx', 'Tx'),
+    ),
+    '/indexer/stream/v1/nft/txs/{collection_addr}/{token_id}': get(
+      'streamNftTxs',
+      'stream',
+      "New txs of one NFT (the NFT's tx list, ascending, live)",
+      [collectionAddr, p('token_id', str({ minLength: 1, maxLength: 256 }), 'Token id'), streamKey, lastEventId],
+      stream('tx', 'Tx'),
+    ),
+    '/indexer/stream/v1/blocks': get(
+      'streamBlocks',
+      'stream',
+      'New blocks as they are indexed (the /indexer/block/v1/blocks list, ascending, live)',
+      [streamKey, lastEventId],
+      stream('block', 'Block'),
+    ),
     '/status': get('getStatus', 'status', 'Indexer status', [], ok(ref('Status'))),
     '/indexer/block/v1/avg_blocktime': get(
       'getAvgBlockTime',

@@ -21,6 +21,8 @@ const app = createIndexerApp({
     EVM_INTERNAL_TXS: kind === 'evm',
   },
   chain: { restUrl: s.sample.restUrl },
+  // Event streams end after 100 ms (resumably), so each fuzzed stream request completes; the fuzzer is one client.
+  streams: { lifetimeMs: 100, maxPerClient: 1000 },
 });
 const server = await listen(app, port);
 installJsonClientErrors(server);

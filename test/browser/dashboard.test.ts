@@ -153,6 +153,11 @@ describe('dashboard in headless Chromium', () => {
       Object.keys((globalThis as unknown as { dashboard: { charts: object } }).dashboard.charts),
     );
     expect(charts).toHaveLength(4); // updated in place, not duplicated
+    // it follows the block stream (a refresh per new block is checked over a running ingest: stream-page.test.ts)
+    expect(await page.evaluate(() => (globalThis as unknown as { dashboard: { live: boolean } }).dashboard.live)).toBe(
+      true,
+    );
+    expect(await page.textContent('#mode')).toBe('live (new blocks)');
     expect(await page.locator('.chart canvas').count()).toBe(4);
     expect(foreignRequests).toEqual([]);
     expect(consoleErrors).toEqual([]);

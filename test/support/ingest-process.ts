@@ -5,6 +5,7 @@ import { execFile, spawn } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { startSampleChain } from '../../devnet/sample-chains/serve.js';
+import { chainEnv } from './main-job.js';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 
@@ -36,11 +37,7 @@ export function runIngest(
         ...process.env,
         ROLE: 'ingest',
         DATA_DIR: dataDir,
-        CHAIN_ID: chain.chainId,
-        VM: chain.vm,
-        COMETBFT_RPC_URL: chain.rpcUrl,
-        COSMOS_REST_URL: chain.restUrl,
-        ...(chain.evmUrl ? { EVM_JSONRPC_URL: chain.evmUrl } : {}),
+        ...chainEnv(chain),
         BATCH_BLOCKS: '3',
         FETCH_CONCURRENCY: '2',
         POLL_INTERVAL_MS: '50',

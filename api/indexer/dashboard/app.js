@@ -1,9 +1,12 @@
-// Dashboard: reads the indexer's own JSON API (same origin) and draws with uPlot. Refreshes itself.
-// window.dashboard exposes the charts and the refresh count (the browser test reads them).
+// Dashboard: reads the indexer's own JSON API (same origin) and draws with uPlot. Live: it follows the block stream
+// (/indexer/stream/v1/blocks, docs/streams.md) and refreshes when a new block is indexed, at most once a second, and
+// at least every REFRESH_S seconds (the chain head and the ETA move without new indexed blocks).
+// window.dashboard exposes the charts, the refresh count and the stream's state (the browser tests read them).
 /* global uPlot */
 
 const REFRESH_S = 10;
-const dashboard = { charts: {}, refreshes: 0, errors: [], config: null };
+const LIVE_MIN_GAP_MS = 1000;
+const dashboard = { charts: {}, refreshes: 0, errors: [], config: null, live: false, blocks: 0 };
 window.dashboard = dashboard;
 
 const $ = (id) => document.getElementById(id);
@@ -197,6 +200,48 @@ async function refresh() {
   dashboard.refreshes++;
 }
 
-$('every').textContent = String(REFRESH_S);
-refresh();
-setInterval(refresh, REFRESH_S * 1000);
+let running = null;
+let queued = false;
+let last = 0;
+let timer = null;
+/** One refresh at a time; a request during one runs once after it, no sooner than LIVE_MIN_GAP_MS after the last. */
+function schedule() {
+  if (running) {
+    queued = true;
+    return;
+  }
+  clearTimeout(timer);
+  const wait = Math.max(0, last + LIVE_MIN_GAP_MS - Date.now());
+  timer = setTimeout(() => {
+    last = Date.now();
+    running = refresh().finally(() => {
+      running = null;
+      clearTimeout(timer);
+      if (queued) {
+        queued = false;
+        schedule();
+      } else timer = setTimeout(schedule, REFRESH_S * 1000);
+    });
+  }, wait);
+}
+
+function follow() {
+  // New blocks only (no resume point): each one says the indexed tip moved.
+  const blocks = new EventSource('/indexer/stream/v1/blocks');
+  blocks.onopen = () => {
+    dashboard.live = true;
+    $('mode').textContent = 'live (new blocks)';
+  };
+  blocks.addEventListener('block', () => {
+    dashboard.blocks++;
+    schedule();
+  });
+  blocks.onerror = () => {
+    dashboard.live = false; // EventSource reconnects by itself; the periodic refresh goes on meanwhile
+    $('mode').textContent = `refreshes every ${REFRESH_S} s`;
+  };
+}
+
+$('mode').textContent = `refreshes every ${REFRESH_S} s`;
+schedule();
+follow();

@@ -17,6 +17,7 @@ import { ingestProgress, type IngestProgress } from './progress.js';
 import { richListReads, type RichListReads } from './richlist.js';
 import { RichListMemory, storeSource } from './richlist-memory.js';
 import { type StatusFeed, statusFeed } from './status-feed.js';
+import { streamReads, type StreamReads } from './streams.js';
 import { TokenMemory } from './token-memory.js';
 import { tokenReads, tokenSource, type TokenReads } from './tokens.js';
 import { txReads, type TxReads } from './txs.js';
@@ -57,6 +58,8 @@ export interface ReadModel {
   tokens: TokenReads;
   richList: RichListReads;
   analytics: AnalyticsReads;
+  /** The event streams' reads: lists ascending after a position, bounded by a given tip. */
+  streams: StreamReads;
   lookups: ChainLookups;
   progress(served: Served): Promise<IngestProgress>;
 }
@@ -107,6 +110,7 @@ export function createReadModel(opts: ReadModelOptions): ReadModel {
     tokens: tokenReads({ store, tip, totals, collections, tokens }),
     richList: richListReads({ store, totals, memory: richList, cache }),
     analytics: analyticsReads({ store, cache }),
+    streams: streamReads({ store }),
     lookups,
     progress: (served) => ingestProgress({ store, tip }, opts.restUrl, served),
   };

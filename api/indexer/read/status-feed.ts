@@ -27,6 +27,12 @@ export interface StatusFeed extends Held<StatusFacts> {
    * instead of at the next tick, while the API is in use. Coalesced: one read in flight and at most one after it.
    */
   poke(): void;
+  /**
+   * Call `listener` with the indexed height each time a read finds it changed (up, or down on a rewind). While any
+   * listener is registered the feed stays in use: it keeps refreshing every `intervalMs` even with no requests (an
+   * open event stream is a reader too). Returns the unsubscribe.
+   */
+  watch(listener: (height: number) => void): () => void;
   /** Stop the background refresh (tests, shutdown). */
   stop(): void;
 }
@@ -39,6 +45,7 @@ export function statusFeed(store: Store, wants: StatusWants, opts: StatusFeedOpt
   let pending: Promise<StatusFacts> | null = null;
   let lastUse = 0;
   let again = false; // a poke arrived while a read was in flight: that read may predate the change
+  const watchers = new Set<(height: number) => void>();
 
   const refresh = (): Promise<StatusFacts> => {
     if (pending) return pending;
@@ -46,7 +53,11 @@ export function statusFeed(store: Store, wants: StatusWants, opts: StatusFeedOpt
     const p = statusFacts(store, wants).then((facts) => {
       const before = current?.facts.height ?? null;
       if (before !== null && (facts.height === null || facts.height < before)) opts.onRewind?.();
-      if (!current || current.at <= started) current = { facts, at: started };
+      if (!current || current.at <= started) {
+        current = { facts, at: started };
+        // only a read newer than the held one may report a change (an older one landing late is not a rewind)
+        if ((facts.height ?? 0) !== (before ?? 0)) for (const w of watchers) w(facts.height ?? 0);
+      }
       return facts;
     });
     pending = p;
@@ -62,7 +73,7 @@ export function statusFeed(store: Store, wants: StatusWants, opts: StatusFeedOpt
   };
 
   const timer = setInterval(() => {
-    if (Date.now() - lastUse < idleMs) refresh().catch(() => undefined); // a failure keeps the last facts
+    if (watchers.size > 0 || Date.now() - lastUse < idleMs) refresh().catch(() => undefined); // a failure keeps the last facts
   }, intervalMs);
   timer.unref();
 
@@ -86,9 +97,15 @@ export function statusFeed(store: Store, wants: StatusWants, opts: StatusFeedOpt
     facts,
     tip: async () => (await facts()).height ?? 0,
     poke: () => {
-      if (Date.now() - lastUse >= idleMs) return; // idle: the next request reads afresh anyway
+      if (watchers.size === 0 && Date.now() - lastUse >= idleMs) return; // idle: the next request reads afresh anyway
       if (pending) again = true;
       else refresh().catch(() => undefined);
+    },
+    watch: (listener) => {
+      watchers.add(listener);
+      return () => {
+        watchers.delete(listener);
+      };
     },
     stop: () => clearInterval(timer),
   };

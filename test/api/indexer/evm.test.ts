@@ -546,8 +546,11 @@ describe('errors', () => {
   it('serves its OpenAPI document and the Swagger UI', async () => {
     const doc = await api.get('/swagger/doc.json');
     expect(doc.body.info.version).toBe('1.0.0');
-    // 16 upstream paths + the 8 EVM tx paths, plus the analytics API (docs/analytics.md)
-    expect(Object.keys(doc.body.paths).filter((k) => !k.startsWith('/indexer/stats/'))).toHaveLength(24);
+    // 16 upstream paths + the 8 EVM tx paths, plus the analytics API (docs/analytics.md) and the 4 event streams
+    // (docs/streams.md)
+    const paths = Object.keys(doc.body.paths);
+    expect(paths.filter((k) => !k.startsWith('/indexer/stats/') && !k.startsWith('/indexer/stream/'))).toHaveLength(24);
+    expect(paths.filter((k) => k.startsWith('/indexer/stream/'))).toHaveLength(4);
     const ui = await fetch(`${api.base}/swagger/`);
     expect(ui.status).toBe(200);
     expect(await ui.text()).toContain('swagger-ui');

@@ -1,0 +1,124 @@
+// Server-Sent Events on a response: the wire framing (pure, below) and `SseConnection`, one open stream with a
+// bounded send buffer. The framing follows the HTML living standard's event-stream format: fields `id`, `event`,
+// `data` (one `data:` line per line of the payload), `retry`, a line starting with `:` is a comment (our
+// heartbeat), and a blank line ends an event. A browser's `EventSource` reconnects on its own after a close and
+// sends the last `id` it received as `Last-Event-ID`, so every close of ours is a resumable one.
+import type { Response } from 'express';
+
+export interface SseEvent {
+  /** The resume point of this event (the stream's `Last-Event-ID` after it). */
+  id?: string;
+  /** The event's type; the browser's default is `message`. */
+  event?: string;
+  /** The payload, usually one line of JSON. */
+  data: string;
+}
+
+/**
+ * One event as it goes on the wire. A value holding a line break would end its field early: `id` and `event` must
+ * not (the caller's values are cursors and fixed names); `data` is split into one `data:` line per line.
+ */
+export function sseFrame(e: SseEvent): string {
+  let out = '';
+  if (e.id !== undefined) out += `id: ${oneLine(e.id, 'id')}\n`;
+  if (e.event !== undefined) out += `event: ${oneLine(e.event, 'event')}\n`;
+  for (const line of e.data.split(/\r\n|\r|\n/)) out += `data: ${line}\n`;
+  return `${out}\n`;
+}
+
+/** A comment line: ignored by clients, it keeps an idle connection (and the proxies on its way) open. */
+export const sseComment = (text: string): string => `: ${oneLine(text, 'comment')}\n\n`;
+
+/** How long a client waits before reconnecting after a close (ms), as the stream's first field. */
+export const sseRetry = (ms: number): string => `retry: ${Math.max(0, Math.trunc(ms))}\n\n`;
+
+function oneLine(v: string, field: string): string {
+  if (/[\r\n\0]/.test(v)) throw new Error(`SSE ${field} must be one line without NUL`);
+  return v;
+}
+
+export interface SseConnectionOptions {
+  /** Bytes buffered for this client (written, not yet taken by the socket) past which `offer` refuses. */
+  maxBufferBytes: number;
+  /** Reconnection delay sent to the client (EventSource `retry`). */
+  retryMs: number;
+}
+
+/**
+ * One open event stream on an HTTP response. Writes never wait: `offer` queues an event in the socket's buffer and
+ * says whether the buffer is still under its bound; `drained` resolves when the client has taken it (for a reader
+ * that can pace itself, a catch-up). After `end` nothing more is written.
+ */
+export class SseConnection {
+  private ended = false;
+  private readonly closeListeners: (() => void)[] = [];
+
+  constructor(
+    private readonly res: Response,
+    private readonly opts: SseConnectionOptions,
+  ) {
+    res.status(200);
+    res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
+    res.setHeader('Cache-Control', 'no-cache, no-transform');
+    res.setHeader('Connection', 'keep-alive');
+    // Reverse proxies (nginx) buffer responses unless told not to; an event must leave at once.
+    res.setHeader('X-Accel-Buffering', 'no');
+    res.flushHeaders();
+    res.socket?.setNoDelay(true);
+    res.write(sseRetry(opts.retryMs));
+    const closed = () => {
+      if (this.ended && this.closeListeners.length === 0) return;
+      this.ended = true;
+      for (const l of this.closeListeners.splice(0)) l();
+    };
+    res.on('close', closed);
+  }
+
+  get open(): boolean {
+    return !this.ended && !this.res.destroyed;
+  }
+
+  /** Bytes written and not yet taken by the client. */
+  get buffered(): number {
+    return this.res.writableLength;
+  }
+
+  /** Queue frames; false when the connection is closed or its buffer is now past the bound. */
+  offer(frames: string): boolean {
+    if (!this.open) return false;
+    this.res.write(frames);
+    return this.res.writableLength <= this.opts.maxBufferBytes;
+  }
+
+  /** Resolves once the buffer is under the bound again, or the connection closed. */
+  drained(): Promise<void> {
+    if (!this.open || this.res.writableLength <= this.opts.maxBufferBytes / 2) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        this.res.off('drain', done);
+        resolve();
+      };
+      this.res.once('drain', done);
+      this.onClose(done);
+    });
+  }
+
+  onClose(listener: () => void): void {
+    if (!this.open) listener();
+    else this.closeListeners.push(listener);
+  }
+
+  /**
+   * Send a last event (if any) and close. A client that never reads its buffer is cut off `graceMs` later, so a
+   * stalled socket cannot hold its memory.
+   */
+  end(last?: SseEvent, graceMs = 30_000): void {
+    if (!this.open) return;
+    if (last) this.res.write(sseFrame(last));
+    this.ended = true;
+    this.res.end();
+    const socket = this.res.socket;
+    if (socket && this.res.writableLength > 0) setTimeout(() => socket.destroy(), graceMs).unref();
+    for (const l of this.closeListeners.splice(0)) l();
+  }
+}

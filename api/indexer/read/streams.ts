@@ -1,0 +1,26 @@
+// The reads behind the indexer's event streams (api/indexer/streams.ts, api/http/stream-hub.ts): a list in
+// ascending order, strictly after a position and at or below a given tip. They are the REST lists' own statements
+// (clickhouse/queries/txs.ts `pickTxDocs`, clickhouse/queries/blocks.ts `listBlocks`) with the direction set to
+// ascending and the bound set to the stream's tip instead of the current one, so a stream's items are exactly the
+// REST list's items, and its ids their cursors.
+import type { Store } from '../../../clickhouse/client.js';
+import { type BlockRow, listBlocks } from '../../../clickhouse/queries/blocks.js';
+import { pickTxDocs, sequenceAbove, type TxDoc, type TxList } from '../../../clickhouse/queries/txs.js';
+
+export interface StreamReads {
+  /** Tx documents of a list with `after < sequence`, at or below `through`, ascending, at most `limit`. */
+  txs(list: TxList, msgs: string[] | null, after: number, through: number, limit: number): Promise<TxDoc[]>;
+  /** Blocks with `after < height <= through`, ascending, at most `limit`. */
+  blocks(after: number, through: number, limit: number): Promise<BlockRow[]>;
+}
+
+export function streamReads(d: { store: Store }): StreamReads {
+  const ascending = (limit: number) => ({ desc: false, limit, offset: 0 });
+  return {
+    async txs(list, msgs, after, through, limit) {
+      const scope = { msgs, maxSequence: sequenceAbove(through), cursor: after };
+      return (await pickTxDocs(d.store, list, ascending(limit), scope, false)).docs;
+    },
+    blocks: (after, through, limit) => listBlocks(d.store, ascending(limit), after, through),
+  };
+}

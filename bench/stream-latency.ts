@@ -1,0 +1,123 @@
+// Stream delivery benchmark (issue 30): the main job (scripts/main.ts, ROLE=all on chDB) backfills a replicated
+// chain at full speed while N clients follow one of its event streams over loopback. Per event: the latency from
+// the commit of the batch holding it (the ingest's `ingest.batch_written` log line, written right after the
+// batch's checkpoint) to the client's receipt; per run: the backfill's blocks/s, beside the same run with no client.
+// The clients live in this process, the chain source in its own, the server in its own.
+// Run: npx tsx bench/stream-latency.ts [clients=0,1,100,1000] [txs=40000] [txsPerBlock=100] [stream=blocks|txs]
+// The runs are interleaved (each client count in turn, `ROUNDS` times, default 2), the calibration beside each.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { freePort, startMainJob } from '../test/support/main-job.js';
+import { openSse, type SseClient } from '../test/support/sse.js';
+import { cpuCalibrationMs, machine } from './machine.js';
+
+const clientCounts = (process.argv[2] ?? '0,1,100,1000').split(',').map(Number);
+const txs = Number(process.argv[3] ?? 40_000);
+const perBlock = process.argv[4] ?? '100';
+const stream = (process.argv[5] ?? 'blocks') as 'blocks' | 'txs';
+const rounds = Number(process.env.ROUNDS ?? 2);
+const here = path.dirname(new URL(import.meta.url).pathname);
+
+const chainProc = spawn(
+  process.execPath,
+  ['--import', 'tsx', path.join(here, 'ingest-chain.ts'), String(txs), perBlock, 'evm'],
+  {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  },
+);
+process.on('exit', () => chainProc.kill('SIGKILL'));
+const chain = JSON.parse(
+  await new Promise<string>((resolve) => readline.createInterface({ input: chainProc.stdout! }).once('line', resolve)),
+) as { rpcUrl: string; restUrl: string; evmUrl: string; chainId: string; blocks: number };
+
+interface Batch {
+  to: number;
+  at: number;
+}
+
+function quantile(sorted: number[], q: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+}
+
+async function measure(clients: number) {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-stream-'));
+  const port = await freePort();
+  const batches: Batch[] = [];
+  const main = startMainJob({ ...chain, vm: 'evm' }, dataDir, port, {
+    INGEST_STOP_AT_HEIGHT: String(chain.blocks),
+    LOG_LEVEL: 'debug', // the ingest's batch_written lines carry the commit times
+    INDEXER_STREAMS_MAX: String(Math.max(2000, clients + 10)),
+    INDEXER_STREAMS_PER_CLIENT: String(Math.max(20, clients + 10)),
+  });
+  const job = main.child;
+  readline.createInterface({ input: job.stdout! }).on('line', (line) => {
+    if (!line.includes('"ingest.batch_written"')) return;
+    const e = JSON.parse(line) as { ts: string; to: number };
+    batches.push({ to: e.to, at: Date.parse(e.ts) });
+  });
+  await main.up();
+  const url = `${main.base}/indexer/stream/v1/${stream}`;
+  const conns: SseClient[] = [];
+  for (let i = 0; i < clients; i++) conns.push(await openSse(url));
+  if (conns.some((c) => c.status !== 200))
+    throw new Error(`a stream was refused: ${conns.find((c) => c.status !== 200)?.body}`);
+  const connectedAt = Date.now();
+  while (batches.length === 0 || batches[batches.length - 1]!.to < chain.blocks) {
+    if (job.exitCode !== null) throw new Error('main job exited');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  // the last events
+  await new Promise((r) => setTimeout(r, 1500));
+  // Clients connect while the backfill runs; events of batches committed before the last one connected are a
+  // catch-up, not a push, and are left out.
+  const heightOf = (data: string) => Number((JSON.parse(data) as { height: string }).height);
+  const latencies: number[] = [];
+  let missed = 0;
+  for (const c of conns) {
+    c.events.forEach((e, i) => {
+      if (e.event === 'end') return;
+      const h = heightOf(e.data);
+      const batch = batches.find((b) => b.to >= h);
+      if (!batch) return;
+      if (batch.at < connectedAt) return; // committed before every client was connected: a catch-up, not a push
+      latencies.push(c.receivedAt[i]! - batch.at);
+    });
+    const ended = c.events.filter((e) => e.event === 'end').length;
+    missed += ended;
+    c.close();
+  }
+  latencies.sort((a, b) => a - b);
+  const first = batches[0]!;
+  const last = batches[batches.length - 1]!;
+  const blocksPerS = ((last.to - first.to) / (last.at - first.at)) * 1000;
+  await main.kill();
+  rmSync(dataDir, { recursive: true, force: true });
+  return {
+    clients,
+    stream,
+    events: latencies.length,
+    p50_ms: quantile(latencies, 0.5),
+    p99_ms: quantile(latencies, 0.99),
+    max_ms: latencies.at(-1) ?? Number.NaN,
+    ended_by_server: missed,
+    batches: batches.length,
+    backfill_blocks_per_s: Math.round(blocksPerS),
+  };
+}
+
+console.log(
+  JSON.stringify({ bench: 'stream-latency', chain: { txs, perBlock, blocks: chain.blocks }, machine: machine() }),
+);
+for (let r = 0; r < rounds; r++) {
+  for (const n of clientCounts) {
+    const calibration = cpuCalibrationMs();
+    const result = await measure(n);
+    console.log(JSON.stringify({ round: r + 1, ...result, cpuCalibrationMs: calibration }));
+  }
+}
+chainProc.kill('SIGKILL');
+process.exit(0);

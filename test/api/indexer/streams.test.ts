@@ -1,0 +1,234 @@
+// The indexer's event streams over HTTP on loopback, on chDB, while the real ingest indexes the recorded EVM sample
+// chain (node answers slowed, small batches, so the tip moves many times while the streams are open). Every stream's
+// events must equal the REST list of the same filter read ascending: same JSON, ids equal to the list's cursors, no
+// gap, no duplicate. Resuming from an event id (Last-Event-ID) or from a REST page's key continues exactly; bad
+// resume points and too many streams are clear JSON 4xx.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createStore, type Store } from '../../../clickhouse/client.js';
+import { migrate } from '../../../clickhouse/migrate.js';
+import { encodeCursor } from '../../../api/indexer/read/page.js';
+import { createLogger } from '../../../platform/log.js';
+import type { EvmSampleManifest } from '../../../devnet/sample-chains/evm.js';
+import { startSampleChain } from '../../../devnet/sample-chains/serve.js';
+import { indexerConfig } from '../../support/indexer-config.js';
+import { sampleIngest, type SampleChain } from '../../support/sample.js';
+import { openSse, type SseClient } from '../../support/sse.js';
+import { type Running, startIndexer, walk } from './helpers.js';
+
+let tmp: string;
+let store: Store;
+let sample: SampleChain;
+let api: Running;
+let strict: Running;
+/** Streams opened before the ingest started. */
+const live: Record<string, SseClient> = {};
+let signer: string;
+
+const fromGenesis = encodeCursor({ kind: 'sequence', sequence: 0 });
+type Tx = { txhash: string; height: string };
+
+const until = async (cond: () => boolean | Promise<boolean>, ms = 60_000, what = 'condition') => {
+  const end = Date.now() + ms;
+  while (!(await cond())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+};
+
+/** The REST list read ascending to its end: what a stream of the same filter must send. */
+const restAscending = async <T>(p: string, key: string) => {
+  const sep = p.includes('?') ? '&' : '?';
+  return (await walk<T>(api, `${p}${sep}pagination.reverse=false&pagination.limit=7`, key)).items;
+};
+
+const dataOf = (c: SseClient, event: string) =>
+  c.events.filter((e) => e.event === event).map((e) => JSON.parse(e.data));
+
+beforeAll(async () => {
+  tmp = mkdtempSync(path.join(os.tmpdir(), 'streams-'));
+  store = createStore({ dataDir: path.join(tmp, 'clickhouse') });
+  await migrate(store);
+  sample = await startSampleChain('evm');
+  sample.server.faults.latencyMs = 15; // a slow node: the tip moves batch by batch while the streams are open
+  const counts = new Map<string, number>();
+  for (const t of sample.manifest.txs) counts.set(t.signer, (counts.get(t.signer) ?? 0) + 1);
+  signer = [...counts.entries()].sort((a, b) => b[1] - a[1])[0]![0];
+  const config = indexerConfig('evm', sample.chainId);
+  api = await startIndexer({ store, config, chain: { restUrl: sample.restUrl } });
+  strict = await startIndexer({
+    store,
+    config,
+    chain: { restUrl: sample.restUrl },
+    streams: { maxPerClient: 2, maxStreams: 3 },
+  });
+
+  const base = `${api.base}/indexer/stream/v1`;
+  live.txs = await openSse(`${base}/txs`);
+  live.genesis = await openSse(`${base}/txs?pagination.key=${encodeURIComponent(fromGenesis)}`);
+  live.blocks = await openSse(`${base}/blocks`);
+  live.signer = await openSse(`${base}/txs/by_account/${signer}?is_signer=true`);
+  live.calls = await openSse(`${base}/txs?msgs=minievm.evm.v1.MsgCall`);
+  for (const c of Object.values(live)) expect(c.status).toBe(200);
+
+  const { source, ingest } = sampleIngest(store, sample, {
+    log: createLogger({ test: 'streams' }),
+    batchBlocks: 3,
+    fetchConcurrency: 2,
+    pollIntervalMs: 50,
+    stopAtHeight: sample.manifest.latestHeight,
+  });
+  await ingest.run();
+  source.close();
+  sample.server.faults.latencyMs = 0;
+  await until(async () => (await api.get('/status')).body.height === sample.manifest.latestHeight, 30_000, 'the tip');
+}, 180_000);
+
+afterAll(async () => {
+  for (const c of Object.values(live)) c.close();
+  await api?.close();
+  await strict?.close();
+  await sample?.stop();
+  await store?.close();
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('event streams during an ingest', () => {
+  it('a stream opened before the ingest sends every tx of the list, as the REST list ascending, ids = cursors', async () => {
+    const rest = await restAscending<Tx>('/indexer/tx/v1/txs', 'txs');
+    expect(rest.length).toBe(sample.manifest.txs.length);
+    for (const c of [live.txs!, live.genesis!]) {
+      await until(() => c.events.length >= rest.length, 30_000, 'the tx events');
+      await new Promise((r) => setTimeout(r, 200)); // nothing more may come
+      expect(dataOf(c, 'tx')).toEqual(rest);
+      expect(c.events.every((e) => e.event === 'tx')).toBe(true);
+    }
+    // the live path ran: the txs arrived as the tip moved, in many deliveries, not in one catch-up
+    expect(new Set(live.txs!.receivedAt).size).toBeGreaterThan(5);
+    // Each id is the item's cursor: the REST list ascending after that id starts with the next event.
+    const ev = live.txs!.events;
+    for (const i of [0, 5, ev.length - 2]) {
+      const { body } = await api.get(
+        `/indexer/tx/v1/txs?pagination.reverse=false&pagination.limit=1&pagination.key=${encodeURIComponent(ev[i]!.id!)}`,
+      );
+      expect(body.txs[0]).toEqual(JSON.parse(ev[i + 1]!.data));
+    }
+  });
+
+  it('blocks, an account with is_signer and a msgs filter stream their REST lists', async () => {
+    const blocks = await restAscending('/indexer/block/v1/blocks', 'blocks');
+    expect(blocks.length).toBe(sample.manifest.latestHeight);
+    const bySigner = await restAscending<Tx>(`/indexer/tx/v1/txs/by_account/${signer}?is_signer=true`, 'txs');
+    const calls = await restAscending<Tx>('/indexer/tx/v1/txs?msgs=minievm.evm.v1.MsgCall', 'txs');
+    expect(bySigner.length).toBeGreaterThan(1);
+    expect(calls.length).toBeGreaterThan(1);
+    expect(calls.length).toBeLessThan(sample.manifest.txs.length);
+    for (const [c, want, event] of [
+      [live.blocks!, blocks, 'block'],
+      [live.signer!, bySigner, 'tx'],
+      [live.calls!, calls, 'tx'],
+    ] as const) {
+      await until(() => c.events.length >= want.length, 30_000, `${event} events`);
+      expect(dataOf(c, event)).toEqual(want);
+    }
+    expect(live.blocks!.events.map((e) => e.id)).toEqual(
+      blocks.map((_, i) => encodeCursor({ kind: 'height', height: i + 1 })),
+    );
+  });
+
+  it('resumes after an event id (Last-Event-ID) or a REST page key with no gap and no duplicate', async () => {
+    const rest = await restAscending<Tx>('/indexer/tx/v1/txs', 'txs');
+    const all = live.txs!.events;
+    const cut = 11;
+    const resumed = await openSse(
+      `${api.base}/indexer/stream/v1/txs?pagination.key=${encodeURIComponent(fromGenesis)}`,
+      {
+        'Last-Event-ID': all[cut - 1]!.id!, // the header wins over the URL's key, as on an EventSource reconnect
+      },
+    );
+    await until(() => resumed.events.length >= rest.length - cut, 10_000, 'the resumed events');
+    resumed.close();
+    expect([...dataOf(live.txs!, 'tx').slice(0, cut), ...dataOf(resumed, 'tx')]).toEqual(rest);
+
+    // The newest tx's cursor, from a REST page (descending, limit 1): the stream starts after it, so nothing yet.
+    const first = await api.get('/indexer/tx/v1/txs?pagination.limit=1');
+    const page = await api.get(`/indexer/tx/v1/txs?pagination.limit=2`);
+    const afterSecond = await openSse(
+      `${api.base}/indexer/stream/v1/txs?pagination.key=${encodeURIComponent(page.body.pagination.next_key)}`,
+    );
+    await until(() => afterSecond.events.length >= 1, 10_000, 'the event after the page');
+    await new Promise((r) => setTimeout(r, 200));
+    afterSecond.close();
+    expect(dataOf(afterSecond, 'tx')).toEqual([first.body.txs[0]]);
+  });
+
+  it('an NFT token stream from a cursor sends its REST tx list', async () => {
+    const owners = (sample.manifest as EvmSampleManifest).expected.nftOwners;
+    const collection = Object.keys(owners).find((c) => Object.keys(owners[c] ?? {}).length > 0)!;
+    const tokenId = Object.keys(owners[collection]!)[0]!;
+    const nftPath = `${collection}/${encodeURIComponent(tokenId)}`;
+    const want = await restAscending<Tx>(`/indexer/nft/v1/txs/${nftPath}`, 'txs');
+    expect(want.length).toBeGreaterThan(0);
+    const c = await openSse(
+      `${api.base}/indexer/stream/v1/nft/txs/${nftPath}?pagination.key=${encodeURIComponent(fromGenesis)}`,
+    );
+    await until(() => c.events.length >= want.length, 10_000, 'the NFT events');
+    c.close();
+    expect(dataOf(c, 'tx')).toEqual(want);
+  });
+});
+
+describe('bad input and limits', () => {
+  it('answers a bad resume point with a JSON 400', async () => {
+    const base = `${api.base}/indexer/stream/v1`;
+    const cases: [string, Record<string, string>, RegExp][] = [
+      [`${base}/txs`, { 'Last-Event-ID': 'not base64!' }, /Last-Event-ID: pagination.key must be a valid base64/],
+      [
+        `${base}/txs?pagination.key=${encodeURIComponent(Buffer.from('12').toString('base64'))}`,
+        {},
+        /must be a cursor/,
+      ],
+      [`${base}/txs`, { 'Last-Event-ID': encodeCursor({ kind: 'height', height: 3 }) }, /\{"sequence":N\}/],
+      [`${base}/blocks?pagination.key=${encodeURIComponent(fromGenesis)}`, {}, /\{"height":N\}/],
+      [`${base}/txs/by_account/nonsense?is_signer=maybe`, {}, /./],
+      [`${base}/txs?msgs=${'a'.repeat(300)}`, {}, /./],
+    ];
+    for (const [url, headers, message] of cases) {
+      const c = await openSse(url, headers);
+      expect(c.status, url).toBe(400);
+      expect(c.contentType).toMatch(/^application\/json/);
+      expect(JSON.parse(c.body).message).toMatch(message);
+    }
+  });
+
+  it('refuses a stream past the per-client and per-process limits with a JSON 429, and admits again after a close', async () => {
+    const url = `${strict.base}/indexer/stream/v1/blocks`;
+    const a = await openSse(url);
+    const b = await openSse(url);
+    const refused = await openSse(url);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(refused.status).toBe(429);
+    expect(JSON.parse(refused.body).message).toMatch(/too many open streams from this client \(at most 2\)/);
+    a.close();
+    const admitted = async () => {
+      const c = await openSse(url);
+      c.close();
+      return c.status === 200;
+    };
+    await until(admitted, 5000, 'a free slot');
+    b.close();
+  });
+
+  it('two clients on one URL both stream (the response cache keeps and shares no stream)', async () => {
+    // Two clients on the same URL both stream (the response cache must not make the second wait for the first).
+    const url = `${api.base}/indexer/stream/v1/blocks?pagination.key=${encodeURIComponent(encodeCursor({ kind: 'height', height: 40 }))}`;
+    const one = await openSse(url);
+    const two = await openSse(url);
+    await until(() => one.events.length >= 3 && two.events.length >= 3, 5000, 'both streams');
+    one.close();
+    two.close();
+    expect(two.events.map((e) => e.id)).toEqual(one.events.map((e) => e.id));
+  });
+});
