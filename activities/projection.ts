@@ -93,6 +93,8 @@ export class TrackingProjection {
   private pendingReads = new Map<string, { chainId: string; txHash: string; ws: Waiter<LatestStatus | null>[] }>();
   private timer: NodeJS.Timeout | undefined;
   private busy = false;
+  /** Who wants to hear of a transfer's newer versions (its status streams), by key. */
+  private readonly watchers = new Map<string, Set<(v: LatestStatus) => void>>();
   /** Statements issued (the bench reports them). */
   readonly stats = {
     inserts: 0,
@@ -180,12 +182,28 @@ export class TrackingProjection {
     return { version: 0, doc, json: JSON.stringify(doc) };
   }
 
+  /**
+   * Call `listener` with each newer version of a transfer this object learns: written here, or loaded (another
+   * writer's, on a reload). Returns the unsubscribe.
+   */
+  watch(chainId: string, txHash: string, listener: (v: LatestStatus) => void): () => void {
+    const k = keyOf(chainId, txHash);
+    let set = this.watchers.get(k);
+    if (!set) this.watchers.set(k, (set = new Set()));
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0 && this.watchers.get(k) === set) this.watchers.delete(k);
+    };
+  }
+
   private remember(k: string, v: LatestStatus | null): void {
     const cur = this.cache.get(k)?.v;
     if (cur && v && cur.version > v.version) v = cur; // never go back to an older version
     this.cache.delete(k);
     this.cache.set(k, { v, at: Date.now() });
     if (this.cache.size > this.maxEntries) this.cache.delete(this.cache.keys().next().value!);
+    if (v && (!cur || v.version > cur.version)) for (const w of this.watchers.get(k) ?? []) w(v);
   }
 
   private schedule(): void {

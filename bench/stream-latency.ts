@@ -50,8 +50,8 @@ async function measure(clients: number) {
   const main = startMainJob({ ...chain, vm: 'evm' }, dataDir, port, {
     INGEST_STOP_AT_HEIGHT: String(chain.blocks),
     LOG_LEVEL: 'debug', // the ingest's batch_written lines carry the commit times
-    INDEXER_STREAMS_MAX: String(Math.max(2000, clients + 10)),
-    INDEXER_STREAMS_PER_CLIENT: String(Math.max(20, clients + 10)),
+    STREAMS_MAX: String(Math.max(2000, clients + 10)),
+    STREAMS_PER_CLIENT: String(Math.max(20, clients + 10)),
   });
   const job = main.child;
   readline.createInterface({ input: job.stdout! }).on('line', (line) => {

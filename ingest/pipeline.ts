@@ -45,6 +45,11 @@ export interface IngestOptions {
   afterInsert?: (table: string) => void;
   /** Called once a batch's checkpoint or a rich-list snapshot is written (the API's status feed in this process). */
   onIndexed?: (height: number) => void;
+  /**
+   * Called with a batch's height once its checkpoint is written: every row at or below it is committed (the event
+   * streams of the API in this process advance on it without reading the checkpoint back).
+   */
+  onCommitted?: (height: number) => void;
 }
 
 /**
@@ -143,6 +148,7 @@ export function createIngest(opts: IngestOptions): Ingest {
     metrics.ingestTxs.inc(txs);
     indexed = last;
     metrics.ingestHeight.set(indexed);
+    opts.onCommitted?.(indexed);
     opts.onIndexed?.(indexed);
     if (blocks.some((f) => f.txs.some((t) => t.logs.length > 0))) richList.markDirty();
     return { txs, events: blocks.reduce((n, f) => n + f.txs.reduce((m, t) => m + t.eventCount, 0), 0) };

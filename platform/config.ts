@@ -90,15 +90,15 @@ export const configSchema = z
     INDEXER_RICHLIST_MEMORY_MB: z.coerce.number().int().min(0).max(65_536).default(256),
     /** Most NFT tokens the indexer holds in memory (api/indexer/token-memory.ts); 0 turns it off. */
     INDEXER_NFT_TOKENS_HELD: z.coerce.number().int().min(0).max(50_000_000).default(200_000),
-    /** The event streams (docs/streams.md): streams open at once in the process, and per client address. */
-    INDEXER_STREAMS_MAX: z.coerce.number().int().min(1).max(100_000).default(2000),
-    INDEXER_STREAMS_PER_CLIENT: z.coerce.number().int().min(1).max(100_000).default(20),
+    /** Event streams (docs/streams.md), in each service that serves them: open at once, and per client address. */
+    STREAMS_MAX: z.coerce.number().int().min(1).max(100_000).default(2000),
+    STREAMS_PER_CLIENT: z.coerce.number().int().min(1).max(100_000).default(20),
     /** KiB a stream client may leave unread before it is cut off with a resumable last event. */
-    INDEXER_STREAM_BUFFER_KB: z.coerce.number().int().min(16).max(65_536).default(1024),
+    STREAM_BUFFER_KB: z.coerce.number().int().min(16).max(65_536).default(1024),
     /** Heartbeat comment period on every stream (ms). */
-    INDEXER_STREAM_HEARTBEAT_MS: z.coerce.number().int().min(100).max(300_000).default(15_000),
+    STREAM_HEARTBEAT_MS: z.coerce.number().int().min(100).max(300_000).default(15_000),
     /** A stream is ended (resumable) after this many seconds. */
-    INDEXER_STREAM_LIFETIME_S: z.coerce.number().int().min(1).max(86_400).default(1800),
+    STREAM_LIFETIME_S: z.coerce.number().int().min(1).max(86_400).default(1800),
     // router and tracking
     ROUTER_ENABLED: bool.default(true),
     ROUTER_NETWORK: z.enum(['mainnet', 'testnet', 'custom']).default('mainnet'),

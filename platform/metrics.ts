@@ -65,8 +65,9 @@ export const metrics = {
     registers: [registry],
   }),
   streamsOpen: new client.Gauge({
-    name: 'indexer_streams_open',
-    help: 'Event streams open (live or catching up)',
+    name: 'streams_open',
+    help: 'Event streams open, by service (indexer: lists live or catching up; router: transfer statuses)',
+    labelNames: ['service'] as const,
     registers: [registry],
   }),
   streamEvents: new client.Counter({

@@ -112,8 +112,18 @@ export async function main(hooks: MainHooks = {}): Promise<void> {
   process.on('SIGTERM', () => void shutdown(0, 'SIGTERM'));
   process.on('SIGINT', () => void shutdown(0, 'SIGINT'));
 
+  // Both services' event streams (docs/streams.md): each counts its own against the limits.
+  const streamSettings = {
+    maxStreams: config.STREAMS_MAX,
+    maxPerClient: config.STREAMS_PER_CLIENT,
+    bufferBytes: config.STREAM_BUFFER_KB * 1024,
+    heartbeatMs: config.STREAM_HEARTBEAT_MS,
+    lifetimeMs: config.STREAM_LIFETIME_S * 1000,
+  };
+
   // The ingest tells the indexer API in the same process when a height is written (its /status moves at once).
   const indexedListeners: (() => void)[] = [];
+  const committedListeners: ((height: number) => void)[] = [];
   if ((role === 'all' || role === 'ingest') && config.INGEST_ENABLED && chain) {
     const { createIngest } = await import('../ingest/pipeline.js');
     const { createChainSource } = await import('../ingest/source.js');
@@ -139,6 +149,9 @@ export async function main(hooks: MainHooks = {}): Promise<void> {
       afterInsert: hooks.afterInsert,
       onIndexed: () => {
         for (const l of indexedListeners) l();
+      },
+      onCommitted: (height) => {
+        for (const l of committedListeners) l(height);
       },
     });
     ingest.run().then(
@@ -167,13 +180,8 @@ export async function main(hooks: MainHooks = {}): Promise<void> {
       richListMemoryBytes: config.INDEXER_RICHLIST_MEMORY_MB * 2 ** 20,
       tokensHeld: config.INDEXER_NFT_TOKENS_HELD,
       onIndexed: (l) => indexedListeners.push(l),
-      streams: {
-        maxStreams: config.INDEXER_STREAMS_MAX,
-        maxPerClient: config.INDEXER_STREAMS_PER_CLIENT,
-        bufferBytes: config.INDEXER_STREAM_BUFFER_KB * 1024,
-        heartbeatMs: config.INDEXER_STREAM_HEARTBEAT_MS,
-        lifetimeMs: config.INDEXER_STREAM_LIFETIME_S * 1000,
-      },
+      onCommitted: (l) => committedListeners.push(l),
+      streams: streamSettings,
     });
     servers.push(await listen(app, config.INDEXER_PORT, config.HTTP_HOST));
     log.info('indexer.listening', {
@@ -205,7 +213,7 @@ export async function main(hooks: MainHooks = {}): Promise<void> {
     const app = createRouterApp({
       registry,
       ...routerOptionsFromConfig(config, registry),
-      tracking: tracking ? createTrackingRoutes(tracking.service) : undefined,
+      tracking: tracking ? createTrackingRoutes(tracking.service, streamSettings) : undefined,
       cors: corsFromConfig(config),
       store,
     });

@@ -31,6 +31,13 @@ export function createTrackingService(
     cachedStatusJson(chainId: string, txHash: string): string | undefined {
       return projection.peek(chainId, txHash)?.json;
     },
+    async latestStatus(chainId: string, txHash: string) {
+      const v = await projection.latest(chainId, txHash);
+      return v && { version: v.version, json: v.json };
+    },
+    watchStatus(chainId: string, txHash: string, listener: (v: { version: number; json: string }) => void) {
+      return projection.watch(chainId, txHash, (v) => listener({ version: v.version, json: v.json }));
+    },
     /**
      * The unsigned claim of the transfer's claimable withdrawal (the status document's `next_action`), built from
      * the executor's proof. The executor is the one configured for the L2 (never an address from the request).

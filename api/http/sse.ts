@@ -26,6 +26,23 @@ export function sseFrame(e: SseEvent): string {
   return `${out}\n`;
 }
 
+/**
+ * The OpenAPI schema of one event of a `text/event-stream` response, as SSE-aware tools (the fuzzer) check each event:
+ * its fields, `data` as text.
+ */
+export function sseEventSchema(events: readonly string[], data: string): Record<string, unknown> {
+  return {
+    type: 'object',
+    required: ['data'],
+    properties: {
+      id: { type: 'string', description: 'the resume point (Last-Event-ID)' },
+      event: { type: 'string', enum: [...events] },
+      data: { type: 'string', description: data },
+      retry: { type: 'integer', minimum: 0 },
+    },
+  };
+}
+
 /** A comment line: ignored by clients, it keeps an idle connection (and the proxies on its way) open. */
 export const sseComment = (text: string): string => `: ${oneLine(text, 'comment')}\n\n`;
 

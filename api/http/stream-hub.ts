@@ -12,6 +12,7 @@
 // same frames to every member. A member whose send buffer passes its bound is ended with a last event naming its
 // resume point; it never holds the group or the ingest back.
 import { metrics } from '../../platform/metrics.js';
+import { type Refusal, StreamAdmission } from './stream-admission.js';
 import { type SseEvent, sseComment, sseFrame } from './sse.js';
 
 /** One client's open stream, as the hub uses it (api/http/sse.ts `SseConnection` on a response). */
@@ -63,9 +64,6 @@ export interface StreamHubOptions {
 
 export type EndReason = 'overflow' | 'lifetime' | 'rewind' | 'shutdown' | 'error';
 
-/** Why a stream was not admitted (the handler answers 429 with it). */
-export type Refusal = { limit: 'process' | 'client'; max: number };
-
 interface Member {
   source: StreamSource;
   conn: StreamConn;
@@ -89,13 +87,13 @@ export class StreamHub {
   private readonly groups = new Map<string, Group>();
   /** Every open stream, live or catching up. */
   private readonly open = new Map<StreamConn, Member>();
-  private readonly perClient = new Map<string, number>();
-  private admitted = 0;
+  private readonly admission: StreamAdmission;
   /** Bumped by each rewind: an advance that read before it must not deliver. */
   private epoch = 0;
   private readonly heartbeat: NodeJS.Timeout;
 
   constructor(private readonly opts: StreamHubOptions) {
+    this.admission = new StreamAdmission(opts.maxStreams, opts.maxPerClient, 'indexer');
     this.heartbeat = setInterval(() => {
       const beat = sseComment('heartbeat');
       for (const c of this.open.keys()) c.offer(beat);
@@ -105,30 +103,12 @@ export class StreamHub {
 
   /** Streams admitted and not yet released. */
   get size(): number {
-    return this.admitted;
+    return this.admission.size;
   }
 
-  /**
-   * Count a stream against the limits before it opens: a release function, or why it is refused. Synchronous, so
-   * concurrent opens cannot all pass one check.
-   */
+  /** Count a stream against the limits before it opens (StreamAdmission). */
   admit(client: string): (() => void) | Refusal {
-    if (this.admitted >= this.opts.maxStreams) return { limit: 'process', max: this.opts.maxStreams };
-    const mine = this.perClient.get(client) ?? 0;
-    if (mine >= this.opts.maxPerClient) return { limit: 'client', max: this.opts.maxPerClient };
-    this.perClient.set(client, mine + 1);
-    this.admitted++;
-    metrics.streamsOpen.inc();
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      this.admitted--;
-      metrics.streamsOpen.dec();
-      const n = (this.perClient.get(client) ?? 1) - 1;
-      if (n <= 0) this.perClient.delete(client);
-      else this.perClient.set(client, n);
-    };
+    return this.admission.admit(client);
   }
 
   /**
@@ -180,23 +160,31 @@ export class StreamHub {
     }
   }
 
-  /** The tip moved (the status feed saw a new indexed height). A lower tip is a rewind: every stream is ended. */
+  /**
+   * Every row at or below `tip` is committed: the status feed read it, or the ingest in this process said so. Each
+   * list reads its new items and offers them to its live clients. A tip at or below where a list is does nothing
+   * (two sources of the tip may report it out of order).
+   */
   advance(tip: number): void {
-    if ([...this.groups.values()].some((g) => tip < g.through)) {
-      this.epoch++;
-      for (const m of [...this.open.values()]) this.finish(m, 'rewind');
-      for (const g of this.groups.values()) {
-        g.through = Math.min(g.through, tip);
-        g.target = g.through;
-      }
-      return;
-    }
     for (const g of this.groups.values()) {
       if (tip > g.target) g.target = tip;
       if (!g.running && g.target > g.through) {
         g.running = true;
         void this.run(g);
       }
+    }
+  }
+
+  /**
+   * The indexed height went down (a re-ingest moved the checkpoint back): every stream is ended at the point it
+   * reached (its client resumes from there), and every list starts again from `tip`.
+   */
+  rewind(tip: number): void {
+    this.epoch++;
+    for (const m of [...this.open.values()]) this.finish(m, 'rewind');
+    for (const g of this.groups.values()) {
+      g.through = Math.min(g.through, tip);
+      g.target = g.through;
     }
   }
 

@@ -20,7 +20,8 @@ import { createResponseCache } from './response-cache.js';
 import { registerRichList } from './richlist.js';
 import { registerStats } from './analytics.js';
 import { registerStatus } from './status.js';
-import { DEFAULT_STREAM_SETTINGS, registerStreams, type StreamSettings } from './streams.js';
+import { registerStreams } from './streams.js';
+import { DEFAULT_STREAM_SETTINGS, type StreamSettings } from '../http/stream-admission.js';
 import { registerTokens } from './tokens.js';
 import { registerTxs } from './txs.js';
 
@@ -55,6 +56,8 @@ export interface IndexerAppOptions extends ReadSettings {
    * the tip move at once instead of at the status feed's next tick (150 ms).
    */
   onIndexed?: (listener: () => void) => void;
+  /** The ingest in this process: its committed heights, on which the event streams advance at once. */
+  onCommitted?: (listener: (height: number) => void) => void;
   /** The event streams' limits (api/indexer/streams.ts); defaults when absent. */
   streams?: Partial<StreamSettings>;
 }
@@ -138,7 +141,8 @@ export function createIndexerApp(opts: IndexerAppOptions): Express {
   registerTokens(router, ctx);
   registerRichList(router, ctx);
   registerStats(router, ctx);
-  registerStreams(router, ctx, { ...DEFAULT_STREAM_SETTINGS, ...opts.streams });
+  const streams = registerStreams(router, ctx, { ...DEFAULT_STREAM_SETTINGS, ...opts.streams });
+  opts.onCommitted?.((height) => streams.advance(height));
   app.use(router);
   app.use(notFoundHandler());
   app.use(errorHandler('indexer', validatorWording));

@@ -3,6 +3,7 @@
 // Facts that shape it (docs/indexer.md): dotted `pagination.*` names are literal keys; `msgs`
 // is form/explode:false + allowReserved so both `a,b` and repeated values work with type URLs; int64 values
 // are strings in responses; unknown query parameters are ignored (cache-busters such as `_=…`), as upstream.
+import { sseEventSchema } from '../http/sse.js';
 import { GO_BOOLS } from './params.js';
 
 import { statsPaths, statsSchemas } from './analytics-openapi.js';
@@ -121,19 +122,9 @@ const lastEventId = {
 const stream = (event: string, item: string) => ({
   '200': {
     description: `Server-Sent Events: \`event: ${event}\` with the REST list's ${item} as JSON in \`data\` and its cursor as \`id\`; \`: heartbeat\` comments; a last \`event: end\` with {"reason","resume"} when the server ends the stream (overflow of the client's send buffer, lifetime, rewind, shutdown).`,
-    // One event of the stream (as SSE-aware tools read the schema): its fields, `data` the item's JSON as text.
     content: {
       'text/event-stream': {
-        schema: {
-          type: 'object',
-          required: ['data'],
-          properties: {
-            id: str({ description: "The item's cursor (resume point)" }),
-            event: { type: 'string', enum: [event, 'end'] },
-            data: str({ description: `The ${item} as JSON; for \`end\`: {"reason","resume"}` }),
-            retry: { type: 'integer', minimum: 0 },
-          },
-        },
+        schema: sseEventSchema([event, 'end'], `The ${item} as JSON; for \`end\`: {"reason","resume"}`),
       },
     },
   },

@@ -5,36 +5,15 @@
 import type { Request, Response, Router } from 'express';
 import type { TxList } from '../../clickhouse/queries/txs.js';
 import { SEQUENCE_STRIDE } from '../../chain/sequence.js';
-import { ApiError, badRequest, Grpc } from '../http/errors.js';
+import { badRequest } from '../http/errors.js';
 import { Served } from '../http/edge.js';
 import { SseConnection } from '../http/sse.js';
+import { type StreamSettings, tooManyStreams } from '../http/stream-admission.js';
 import { StreamHub, type StreamSource } from '../http/stream-hub.js';
 import { renderBlock } from './blocks.js';
 import { handle, str, type IndexerContext } from './context.js';
 import { parseAccount, parseBool, parseCollectionAddr, parseMsgs } from './params.js';
 import { type Cursor, decodeKey, encodeCursor } from './read/page.js';
-
-export interface StreamSettings {
-  /** Streams open at once in this process, and per client address. */
-  maxStreams: number;
-  maxPerClient: number;
-  /** Bytes a client may leave unread before it is cut off (with a resumable last event). */
-  bufferBytes: number;
-  heartbeatMs: number;
-  /** A stream is ended (resumable) after this long. */
-  lifetimeMs: number;
-  /** The reconnection delay sent to clients (`retry:`). */
-  retryMs: number;
-}
-
-export const DEFAULT_STREAM_SETTINGS: StreamSettings = {
-  maxStreams: 2000,
-  maxPerClient: 20,
-  bufferBytes: 1 << 20,
-  heartbeatMs: 15_000,
-  lifetimeMs: 30 * 60_000,
-  retryMs: 1000,
-};
 
 /** Items read per statement by a catch-up or a tip advance. */
 const PAGE_SIZE = 500;
@@ -74,18 +53,9 @@ export function registerStreams(r: Router, ctx: IndexerContext, settings: Stream
 
   const open = async (req: Request, res: Response, source: StreamSource, after: number | null) => {
     const release = hub.admit(req.ip ?? req.socket.remoteAddress ?? 'unknown');
-    if (typeof release !== 'function') {
-      res.setHeader('Retry-After', '5');
-      throw new ApiError(
-        429,
-        release.limit === 'client'
-          ? `too many open streams from this client (at most ${release.max}); close one or retry later`
-          : `too many open streams on this server (at most ${release.max}); retry later`,
-        Grpc.RESOURCE_EXHAUSTED,
-      );
-    }
+    if (typeof release !== 'function') throw tooManyStreams(release, (k, v) => res.setHeader(k, v));
     // The tip is watched while any stream is open: each new indexed height advances the streams at once.
-    unwatch ??= ctx.read.status.watch((tip) => hub.advance(tip));
+    unwatch ??= ctx.read.status.watch((tip, rewound) => (rewound ? hub.rewind(tip) : hub.advance(tip)));
     const conn = new SseConnection(res, { maxBufferBytes: settings.bufferBytes, retryMs: settings.retryMs });
     conn.onClose(() => {
       release();

@@ -28,11 +28,12 @@ export interface StatusFeed extends Held<StatusFacts> {
    */
   poke(): void;
   /**
-   * Call `listener` with the indexed height each time a read finds it changed (up, or down on a rewind). While any
+   * Call `listener` with the indexed height each time a read finds it changed: up, or down on a rewind (`rewound`:
+   * lower than the feed's previous read; the onRewind case). While any
    * listener is registered the feed stays in use: it keeps refreshing every `intervalMs` even with no requests (an
    * open event stream is a reader too). Returns the unsubscribe.
    */
-  watch(listener: (height: number) => void): () => void;
+  watch(listener: (height: number, rewound: boolean) => void): () => void;
   /** Stop the background refresh (tests, shutdown). */
   stop(): void;
 }
@@ -45,18 +46,19 @@ export function statusFeed(store: Store, wants: StatusWants, opts: StatusFeedOpt
   let pending: Promise<StatusFacts> | null = null;
   let lastUse = 0;
   let again = false; // a poke arrived while a read was in flight: that read may predate the change
-  const watchers = new Set<(height: number) => void>();
+  const watchers = new Set<(height: number, rewound: boolean) => void>();
 
   const refresh = (): Promise<StatusFacts> => {
     if (pending) return pending;
     const started = Date.now();
     const p = statusFacts(store, wants).then((facts) => {
       const before = current?.facts.height ?? null;
-      if (before !== null && (facts.height === null || facts.height < before)) opts.onRewind?.();
+      const rewound = before !== null && (facts.height === null || facts.height < before);
+      if (rewound) opts.onRewind?.();
       if (!current || current.at <= started) {
         current = { facts, at: started };
         // only a read newer than the held one may report a change (an older one landing late is not a rewind)
-        if ((facts.height ?? 0) !== (before ?? 0)) for (const w of watchers) w(facts.height ?? 0);
+        if ((facts.height ?? 0) !== (before ?? 0)) for (const w of watchers) w(facts.height ?? 0, rewound);
       }
       return facts;
     });

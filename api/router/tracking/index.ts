@@ -1,9 +1,12 @@
-// The tracking HTTP routes (POST /v2/tx/track, GET /v2/tx/status, GET /v2/tx/claim_msgs), built over the TrackingService interface
+// The tracking HTTP routes (POST /v2/tx/track, GET /v2/tx/status, GET /v2/tx/status_stream, GET /v2/tx/claim_msgs),
+// built over the TrackingService interface
 // that tracking/ implements. The router app merges the OpenAPI paths and mounts the routes.
 import type { Router } from 'express';
 import { mountTrackingHandlers } from './handlers.js';
 import type { TrackingService } from './service.js';
 import { trackingPaths, trackingSchemas } from './openapi.js';
+import { DEFAULT_STREAM_SETTINGS } from '../../http/stream-admission.js';
+import { mountStatusStream, type StatusStreamSettings } from './status-stream.js';
 
 export interface TrackingRoutes {
   /** OpenAPI 3 `paths` entries for POST /v2/tx/track and GET /v2/tx/status (and any others). */
@@ -16,11 +19,18 @@ export interface TrackingRoutes {
   cachedStatus?(chainId: string, txHash: string): string | undefined;
 }
 
-export function createTrackingRoutes(service: TrackingService): TrackingRoutes {
+export function createTrackingRoutes(
+  service: TrackingService,
+  streams: Partial<StatusStreamSettings> = {},
+): TrackingRoutes {
+  const settings: StatusStreamSettings = { ...DEFAULT_STREAM_SETTINGS, checkMs: 1000, ...streams };
   return {
     openapiPaths: trackingPaths,
     openapiSchemas: trackingSchemas,
-    mount: (router) => mountTrackingHandlers(router, service),
+    mount: (router) => {
+      mountTrackingHandlers(router, service);
+      mountStatusStream(router, service, settings);
+    },
     cachedStatus: service.cachedStatusJson?.bind(service),
   };
 }

@@ -1,4 +1,5 @@
 // OpenAPI 3 fragment for the tracking endpoints (merged into the router's document by api/router/app.ts).
+import { sseEventSchema } from '../../http/sse.js';
 const chainTx = {
   type: 'object',
   nullable: true,
@@ -174,6 +175,41 @@ export const trackingPaths: Record<string, unknown> = {
         ...errors({
           '400': 'malformed hash (code 3)',
           '404': 'tx not found (code 5): register it with POST /v2/tx/track',
+        }),
+      },
+    },
+  },
+  '/v2/tx/status_stream': {
+    get: {
+      summary:
+        "A registered tx's transfer status as Server-Sent Events: each version's full status document (as GET /v2/tx/status answers it), ending after a terminal state (docs/streams.md)",
+      operationId: 'txStatusStream',
+      tags: ['tracking'],
+      parameters: [
+        { name: 'tx_hash', in: 'query', required: true, schema: { type: 'string', minLength: 1, maxLength: 130 } },
+        { name: 'chain_id', in: 'query', required: true, schema: { type: 'string', minLength: 1, maxLength: 64 } },
+        {
+          name: 'Last-Event-ID',
+          in: 'header',
+          required: false,
+          description: 'the last version received (EventSource sends it on reconnect): only newer versions are sent',
+          schema: { type: 'string', maxLength: 16 },
+        },
+      ],
+      responses: {
+        '200': {
+          description:
+            '`event: status` (id = version, data = the status document); `: heartbeat` comments; a last `event: end` with {"reason","resume"}: terminal, overflow, lifetime',
+          content: {
+            'text/event-stream': {
+              schema: sseEventSchema(['status', 'end'], 'the status document as JSON; for `end`: {"reason","resume"}'),
+            },
+          },
+        },
+        ...errors({
+          '400': 'malformed hash or Last-Event-ID (code 3)',
+          '404': 'tx not found (code 5): register it with POST /v2/tx/track',
+          '429': 'too many open streams from this client or on this server (code 8)',
         }),
       },
     },

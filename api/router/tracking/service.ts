@@ -30,6 +30,13 @@ export interface TrackingService {
    */
   cachedStatusJson?(chainId: string, txHash: string): string | undefined;
   /**
+   * The latest status version and document as served JSON, or null when never registered (the status stream's
+   * start and its periodic check; answered from memory when held).
+   */
+  latestStatus?(chainId: string, txHash: string): Promise<{ version: number; json: string } | null>;
+  /** Hear of each newer status version (the status stream's push). Returns the unsubscribe. */
+  watchStatus?(chainId: string, txHash: string, listener: (v: { version: number; json: string }) => void): () => void;
+  /**
    * The unsigned claim of the transfer's claimable OPinit withdrawal, as `/v2/fungible/msgs` answers; throws a
    * routing/ RouteError (not found, nothing to claim, executor unknown / down / no proof yet).
    */

@@ -1,0 +1,97 @@
+// GET /v2/tx/status_stream (docs/streams.md): a tracked transfer's status as Server-Sent Events. Each event is the
+// full status document, byte for byte what GET /v2/tx/status answers at that version, with the version as its id;
+// the stream ends after a terminal state. Pushed when the projection in this process learns a newer version (its
+// own write, or a reload), and checked every `checkMs` (cheap: from memory when held) for versions other writers
+// made. A reconnect with `Last-Event-ID` gets the latest version only if it is newer than that id (so possibly the
+// same document once more, when the newer version changed nothing in it).
+import type { Request, Response, Router } from 'express';
+import { normaliseTxHash } from '../../../chain/hash.js';
+import { badRequest, notFound } from '../../http/errors.js';
+import { SseConnection, sseComment, sseFrame } from '../../http/sse.js';
+import { StreamAdmission, type StreamSettings, tooManyStreams } from '../../http/stream-admission.js';
+import type { TrackingService } from './service.js';
+
+const TERMINAL = new Set(['STATE_COMPLETED_SUCCESS', 'STATE_COMPLETED_ERROR', 'STATE_ABANDONED']);
+const CHAIN_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+export interface StatusStreamSettings extends StreamSettings {
+  /** How often a stream checks for a version it was not told of (another writer's). */
+  checkMs: number;
+}
+
+const isTerminal = (json: string): boolean => {
+  const state = (JSON.parse(json) as { state?: unknown }).state;
+  return typeof state === 'string' && TERMINAL.has(state);
+};
+
+function query(req: Request, name: string, max: number): string {
+  const v = req.query[name];
+  if (typeof v !== 'string' || v.length === 0) throw badRequest(`${name}: is required`);
+  if (v.length > max) throw badRequest(`${name}: must be at most ${max} characters`);
+  return v;
+}
+
+/** `Last-Event-ID` of a status stream: a version number, or absent. */
+export function parseVersionId(v: unknown): number | null {
+  if (v === undefined || v === '') return null;
+  if (typeof v !== 'string' || !/^\d{1,9}$/.test(v))
+    throw badRequest('Last-Event-ID: must be a status version (a decimal integer, an event id of this stream)');
+  return Number(v);
+}
+
+export function mountStatusStream(router: Router, service: TrackingService, settings: StatusStreamSettings): void {
+  const admission = new StreamAdmission(settings.maxStreams, settings.maxPerClient, 'router');
+  router.get('/v2/tx/status_stream', async (req: Request, res: Response, next) => {
+    try {
+      const chainId = query(req, 'chain_id', 64);
+      const txHash = normaliseTxHash(query(req, 'tx_hash', 130));
+      if (!txHash) throw badRequest('tx_hash: must be 64 hex characters, optionally 0x-prefixed');
+      let sent = parseVersionId(req.get('last-event-id')) ?? -1;
+      const { latestStatus, watchStatus } = service;
+      if (!CHAIN_ID.test(chainId) || !latestStatus || !watchStatus) throw notFound('tx not found');
+      const latest = await latestStatus.call(service, chainId, txHash);
+      if (latest === null) throw notFound('tx not found');
+      const release = admission.admit(req.ip ?? req.socket.remoteAddress ?? 'unknown');
+      if (typeof release !== 'function') throw tooManyStreams(release, (k, v) => res.setHeader(k, v));
+
+      const conn = new SseConnection(res, { maxBufferBytes: settings.bufferBytes, retryMs: settings.retryMs });
+      const end = (reason: string) => {
+        const resume = sent >= 0 ? String(sent) : undefined;
+        conn.end({ id: resume, event: 'end', data: JSON.stringify({ reason, resume: resume ?? null }) });
+      };
+      let lastJson: string | undefined;
+      const send = (v: { version: number; json: string }) => {
+        if (!conn.open) return;
+        // A version whose document is the one just sent changes nothing for the client (the workflow's last
+        // record when it finishes): it moves the resume point only.
+        if (v.version > sent) {
+          sent = v.version;
+          const same = v.json === lastJson;
+          lastJson = v.json;
+          if (!same && !conn.offer(sseFrame({ id: String(v.version), event: 'status', data: v.json })))
+            return end('overflow');
+        }
+        if (isTerminal(v.json)) end('terminal');
+      };
+      const unwatch = watchStatus.call(service, chainId, txHash, send);
+      const check = setInterval(() => {
+        latestStatus.call(service, chainId, txHash).then(
+          (v) => v && send(v),
+          () => undefined,
+        );
+      }, settings.checkMs);
+      const beat = setInterval(() => conn.offer(sseComment('heartbeat')), settings.heartbeatMs);
+      const lifetime = setTimeout(() => end('lifetime'), settings.lifetimeMs);
+      conn.onClose(() => {
+        unwatch();
+        clearInterval(check);
+        clearInterval(beat);
+        clearTimeout(lifetime);
+        release();
+      });
+      send(latest);
+    } catch (e) {
+      next(e);
+    }
+  });
+}
