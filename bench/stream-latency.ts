@@ -2,7 +2,8 @@
 // chain at full speed while N clients follow one of its event streams over loopback. Per event: the latency from
 // the commit of the batch holding it (the ingest's `ingest.batch_written` log line, written right after the
 // batch's checkpoint) to the client's receipt; per run: the backfill's blocks/s, beside the same run with no client.
-// The clients live in this process, the chain source in its own, the server in its own.
+// The clients are lean (receipt stamped per chunk, only event ids read) and live in this process; the chain source
+// and the server each run in their own.
 // Run: npx tsx bench/stream-latency.ts [clients=0,1,100,1000] [txs=40000] [txsPerBlock=100] [stream=blocks|txs]
 // The runs are interleaved (each client count in turn, `ROUNDS` times, default 2), the calibration beside each.
 import { spawn } from 'node:child_process';
@@ -11,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { freePort, startMainJob } from '../test/support/main-job.js';
-import { openSse, type SseClient } from '../test/support/sse.js';
+import { request } from 'node:http';
 import { cpuCalibrationMs, machine } from './machine.js';
 
 const clientCounts = (process.argv[2] ?? '0,1,100,1000').split(',').map(Number);
@@ -32,6 +33,49 @@ process.on('exit', () => chainProc.kill('SIGKILL'));
 const chain = JSON.parse(
   await new Promise<string>((resolve) => readline.createInterface({ input: chainProc.stdout! }).once('line', resolve)),
 ) as { rpcUrl: string; restUrl: string; evmUrl: string; chainId: string; blocks: number };
+
+/**
+ * A lean stream client: stamps each chunk's arrival and reads only the event ids (a block's cursor holds its height),
+ * so 1,000 clients in one process measure the server, not this process's JSON parsing.
+ */
+interface LeanClient {
+  status: number;
+  /** [height, receipt time] per event. */
+  got: [number, number][];
+  ends: number;
+  close(): void;
+}
+
+function openLean(url: string): Promise<LeanClient> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { headers: { accept: 'text/event-stream' } }, (res) => {
+      const c: LeanClient = { status: res.statusCode ?? 0, got: [], ends: 0, close: () => req.destroy() };
+      res.setEncoding('utf8');
+      let rest = '';
+      res.on('data', (chunk: string) => {
+        const now = Date.now();
+        const text = rest + chunk;
+        const cut = text.lastIndexOf('\n\n');
+        if (cut === -1) {
+          rest = text;
+          return;
+        }
+        rest = text.slice(cut + 2);
+        for (const block of text.slice(0, cut).split('\n\n')) {
+          if (block.includes('event: end')) c.ends++;
+          const m = /^id: (.+)$/m.exec(block);
+          if (!m || block.includes('event: end')) continue;
+          const cursor = JSON.parse(Buffer.from(m[1]!, 'base64').toString()) as { height?: number; sequence?: number };
+          c.got.push([cursor.height ?? Math.floor((cursor.sequence ?? 0) / 1e6), now]);
+        }
+      });
+      res.on('error', () => undefined);
+      resolve(c);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
 
 interface Batch {
   to: number;
@@ -61,10 +105,9 @@ async function measure(clients: number) {
   });
   await main.up();
   const url = `${main.base}/indexer/stream/v1/${stream}`;
-  const conns: SseClient[] = [];
-  for (let i = 0; i < clients; i++) conns.push(await openSse(url));
-  if (conns.some((c) => c.status !== 200))
-    throw new Error(`a stream was refused: ${conns.find((c) => c.status !== 200)?.body}`);
+  const conns: LeanClient[] = [];
+  for (let i = 0; i < clients; i++) conns.push(await openLean(url));
+  if (conns.some((c) => c.status !== 200)) throw new Error('a stream was refused');
   const connectedAt = Date.now();
   while (batches.length === 0 || batches[batches.length - 1]!.to < chain.blocks) {
     if (job.exitCode !== null) throw new Error('main job exited');
@@ -74,26 +117,26 @@ async function measure(clients: number) {
   await new Promise((r) => setTimeout(r, 1500));
   // Clients connect while the backfill runs; events of batches committed before the last one connected are a
   // catch-up, not a push, and are left out.
-  const heightOf = (data: string) => Number((JSON.parse(data) as { height: string }).height);
   const latencies: number[] = [];
   let missed = 0;
   for (const c of conns) {
-    c.events.forEach((e, i) => {
-      if (e.event === 'end') return;
-      const h = heightOf(e.data);
+    for (const [h, at] of c.got) {
       const batch = batches.find((b) => b.to >= h);
-      if (!batch) return;
-      if (batch.at < connectedAt) return; // committed before every client was connected: a catch-up, not a push
-      latencies.push(c.receivedAt[i]! - batch.at);
-    });
-    const ended = c.events.filter((e) => e.event === 'end').length;
-    missed += ended;
+      if (!batch || batch.at < connectedAt) continue; // committed before every client was connected: a catch-up
+      latencies.push(at - batch.at);
+    }
+    missed += c.ends;
     c.close();
   }
   latencies.sort((a, b) => a - b);
   const first = batches[0]!;
   const last = batches[batches.length - 1]!;
   const blocksPerS = ((last.to - first.to) / (last.at - first.at)) * 1000;
+  // The server's own share: the time to offer one tip advance to every live client (indexer_stream_fanout_seconds).
+  const metricsText = await (await fetch(`${main.base}/metrics`)).text();
+  const metric = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(metricsText)?.[1] ?? Number.NaN);
+  const fanouts = metric('indexer_stream_fanout_seconds_count');
+  const fanoutMeanMs = fanouts > 0 ? (metric('indexer_stream_fanout_seconds_sum') / fanouts) * 1000 : Number.NaN;
   await main.kill();
   rmSync(dataDir, { recursive: true, force: true });
   return {
@@ -106,6 +149,7 @@ async function measure(clients: number) {
     ended_by_server: missed,
     batches: batches.length,
     backfill_blocks_per_s: Math.round(blocksPerS),
+    server_fanout_mean_ms: Math.round(fanoutMeanMs * 10) / 10,
   };
 }
 
