@@ -17,11 +17,19 @@
 import { Context } from '@temporalio/activity';
 import type { Store } from '../clickhouse/client.js';
 import {
+  type HistoryCursor,
+  type HistoryRow,
   insertTransferEvents,
+  insertTransferParties,
   latestTransferDocs,
+  rolesOf,
   storedVersionKeys,
   type TransferEventRow,
+  type TransferPartyRow,
+  transfersOf,
 } from '../clickhouse/transfer-events.js';
+import { accountKey } from '../chain/address.js';
+import type { TransferParties } from '../workflows/model.js';
 import type { ProjectionActivities } from '../workflows/transfer.js';
 import { submittedDocument, type StatusDocument } from '../workflows/status.js';
 
@@ -93,6 +101,8 @@ export class TrackingProjection {
   private pendingReads = new Map<string, { chainId: string; txHash: string; ws: Waiter<LatestStatus | null>[] }>();
   private timer: NodeJS.Timeout | undefined;
   private busy = false;
+  /** Transfers whose parties this process has written (each is written once; a retry after a restart collapses). */
+  private readonly partiesWritten = new Set<string>();
   /** Who wants to hear of a transfer's newer versions (its status streams), by key. */
   private readonly watchers = new Map<string, Set<(v: LatestStatus) => void>>();
   /** Statements issued (the bench reports them). */
@@ -171,6 +181,41 @@ export class TrackingProjection {
       this.pendingRows.push({ row: row(chainId, txHash, version, phase, doc, atMs), doc, w: { resolve, reject } });
       this.schedule();
     });
+  }
+
+  /**
+   * Index a transfer by its sender and final receiver (history by address), once per transfer. Addresses that are
+   * not accounts (an empty or opaque field) are left out.
+   */
+  async recordParties(chainId: string, txHash: string, parties: TransferParties): Promise<void> {
+    const k = keyOf(chainId, txHash);
+    if (this.partiesWritten.has(k)) return;
+    const rows: TransferPartyRow[] = [];
+    for (const role of ['sender', 'receiver'] as const) {
+      const address = parties[role] ? accountKey(parties[role]) : null;
+      if (address) rows.push({ address, chain_id: chainId, tx_hash: txHash, role });
+    }
+    if (rows.length > 0) await insertTransferParties(this.store, rows);
+    if (this.partiesWritten.size >= this.maxEntries) this.partiesWritten.clear();
+    this.partiesWritten.add(k);
+  }
+
+  /**
+   * The transfers of an account (its key: chain/address.ts accountKey), newest first, after `cursor`, at most
+   * `limit`, each with its latest state and the account's roles in it. Read from ClickHouse (it survives restarts).
+   */
+  async history(
+    address: string,
+    limit: number,
+    cursor: HistoryCursor | null,
+  ): Promise<(HistoryRow & { roles: string[] })[]> {
+    const rows = await transfersOf(this.store, address, limit, cursor);
+    const roles = await rolesOf(
+      this.store,
+      address,
+      rows.map((r) => r.tx_hash),
+    );
+    return rows.map((r) => ({ ...r, roles: roles.get(`${r.chain_id}|${r.tx_hash}`) ?? [] }));
   }
 
   /** Write the registration row (version 0) unless the tx is already known. */
@@ -298,9 +343,11 @@ export class TrackingProjection {
 
 export function createProjectionActivities(projection: TrackingProjection): ProjectionActivities {
   return {
-    async recordStatus({ chainId, txHash, version, phase, doc }) {
+    async recordStatus({ chainId, txHash, version, phase, doc, parties }) {
       // The first schedule time is identical on every attempt, keeping a retried row byte-identical.
       const at = Context.current().info.scheduledTimestampMs;
+      // Parties first: once a version is visible, history by address already lists the transfer.
+      if (parties) await projection.recordParties(chainId, txHash, parties);
       await projection.append(chainId, txHash, version, phase, doc, at);
     },
   };

@@ -6,6 +6,7 @@ import { Context } from '@temporalio/activity';
 import {
   depositFinalized,
   deriveHops,
+  transferParties,
   findPacketEvent,
   ibcAckWritten,
   ibcAcknowledged,
@@ -431,7 +432,11 @@ export function createChainActivities(dir: ChainDirectory, opts: ChainActivityOp
       if (!found) return null;
       const ref = resolver.txRef(chainId, found.hash, found.time);
       const tx = { ...ref, code: found.code, ...(found.log ? { log: found.log.slice(0, 512) } : {}) };
-      return { tx, hops: found.code === 0 ? deriveHops(found, resolver) : [] };
+      return {
+        tx,
+        hops: found.code === 0 ? deriveHops(found, resolver) : [],
+        parties: found.code === 0 ? transferParties(found) : {},
+      };
     },
     async pollHop({ hop, windowMs, pollIntervalMs }): Promise<HopPollResult> {
       return (await pollOnce(hop, windowMs, pollIntervalMs)) ?? { hop, forwards: [] };

@@ -49,3 +49,78 @@ export function unfinishedTransfers(store: Store): Promise<{ chain_id: string; t
        HAVING argMax(state, version) NOT IN ('STATE_COMPLETED_SUCCESS', 'STATE_COMPLETED_ERROR', 'STATE_ABANDONED')`,
   );
 }
+
+/** One row of transfer_parties: an account (its key, chain/address.ts accountKey) in a transfer, as sender or receiver. */
+export interface TransferPartyRow {
+  address: string;
+  chain_id: string;
+  tx_hash: string;
+  role: 'sender' | 'receiver';
+}
+
+export async function insertTransferParties(store: Store, rows: readonly TransferPartyRow[]): Promise<void> {
+  await store.insert('transfer_parties', [...rows]);
+}
+
+/** A transfer in an account's history: when it was registered, its latest state, the account's roles in it. */
+export interface HistoryRow {
+  chain_id: string;
+  tx_hash: string;
+  /** Registration time, Unix ms (as a decimal string). */
+  at: string;
+  state: string;
+  status: string;
+}
+
+/** Where a history page starts: after this transfer, in the list's order (newest first). */
+export interface HistoryCursor {
+  atMs: number;
+  chainId: string;
+  txHash: string;
+}
+
+/**
+ * The transfers an account took part in, newest registration first (then chain id and hash, descending), keyset
+ * after `cursor`, at most `limit`, each with its latest state.
+ */
+export function transfersOf(
+  store: Store,
+  address: string,
+  limit: number,
+  cursor: HistoryCursor | null,
+): Promise<HistoryRow[]> {
+  return store.rows<HistoryRow>(
+    `SELECT chain_id, tx_hash, toString(toUnixTimestamp64Milli(min(recorded_at))) AS at,
+            argMax(state, version) AS state, argMax(status, version) AS status
+       FROM transfer_events
+      WHERE (chain_id, tx_hash) IN (SELECT chain_id, tx_hash FROM transfer_parties WHERE address = {address:String})
+      GROUP BY chain_id, tx_hash
+     HAVING {first:UInt8} = 1
+         OR (toUnixTimestamp64Milli(min(recorded_at)), chain_id, tx_hash) < ({atMs:Int64}, {chainId:String}, {txHash:String})
+      ORDER BY min(recorded_at) DESC, chain_id DESC, tx_hash DESC
+      LIMIT {limit:UInt32}`,
+    {
+      address,
+      limit,
+      first: cursor === null ? 1 : 0,
+      atMs: cursor?.atMs ?? 0,
+      chainId: cursor?.chainId ?? '',
+      txHash: cursor?.txHash ?? '',
+    },
+  );
+}
+
+/** The roles of an account in these transfers, by `chain_id|tx_hash`. */
+export async function rolesOf(
+  store: Store,
+  address: string,
+  txHashes: readonly string[],
+): Promise<Map<string, string[]>> {
+  if (txHashes.length === 0) return new Map();
+  const rows = await store.rows<{ k: string; roles: string[] }>(
+    `SELECT concat(chain_id, '|', tx_hash) AS k, arraySort(groupUniqArray(toString(role))) AS roles FROM transfer_parties
+      WHERE address = {address:String} AND tx_hash IN {hs:Array(String)} GROUP BY chain_id, tx_hash`,
+    { address, hs: [...txHashes] },
+  );
+  return new Map(rows.map((r) => [r.k, r.roles]));
+}

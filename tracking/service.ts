@@ -35,6 +35,16 @@ export function createTrackingService(
       const v = await projection.latest(chainId, txHash);
       return v && { version: v.version, json: v.json };
     },
+    async history(address: string, limit: number, after: { atMs: number; chainId: string; txHash: string } | null) {
+      return (await projection.history(address, limit, after)).map((r) => ({
+        chain_id: r.chain_id,
+        tx_hash: r.tx_hash,
+        registeredAtMs: Number(r.at),
+        roles: r.roles,
+        state: r.state,
+        status: r.status,
+      }));
+    },
     watchStatus(chainId: string, txHash: string, listener: (v: { version: number; json: string }) => void) {
       return projection.watch(chainId, txHash, (v) => listener({ version: v.version, json: v.json }));
     },

@@ -10,10 +10,12 @@ import type {
   LzHop,
   OpDepositHop,
   OpWithdrawalHop,
+  TransferParties,
   TxRef,
 } from './model.js';
 import type { EvmLog } from '../chain/events.js';
 import { attrs } from '../chain/events.js';
+import { topicAddress } from '../chain/address.js';
 
 /** Registry knowledge the derivation needs (filled from routing/registry or the simnet by the activities). */
 export interface Resolver {
@@ -150,6 +152,60 @@ function ibcHopFromSend(a: Record<string, string>, tx: ChainTx, r: Resolver): Ib
       ics20Denoms(denom, { srcPort: port, srcChannel: channel, dstPort: hop.dstPort, dstChannel: hop.dstChannel }),
     );
   return hop;
+}
+
+/** The receiver at the end of a packet's forwards (PFM memo: `forward.receiver`, `forward.next` nested). */
+function finalReceiver(receiver: string | undefined, memo: unknown): string | undefined {
+  let m: unknown = memo;
+  let out = receiver;
+  for (let depth = 0; depth < 8; depth++) {
+    if (typeof m === 'string') {
+      if (!m.startsWith('{')) break;
+      try {
+        m = JSON.parse(m);
+      } catch {
+        break;
+      }
+    }
+    const forward = (m as { forward?: { receiver?: unknown; next?: unknown } } | null)?.forward;
+    if (!forward || typeof forward !== 'object') break;
+    if (typeof forward.receiver === 'string' && forward.receiver !== '') out = forward.receiver;
+    m = forward.next;
+  }
+  return out;
+}
+
+/**
+ * The sender and final receiver of the transfer a source tx starts, from its first bridge event (IBC send_packet,
+ * OPinit deposit or withdrawal, LayerZero OFTSent: the receiver of an OFT send is not in the source tx). Empty when
+ * the tx starts no transfer.
+ */
+export function transferParties(tx: ChainTx): TransferParties {
+  for (const ev of tx.events) {
+    const a = attrs(ev);
+    if (ev.type === 'send_packet') {
+      try {
+        const data = JSON.parse(a.packet_data_hex ? hexToUtf8(a.packet_data_hex) : (a.packet_data ?? '{}')) as {
+          sender?: unknown;
+          receiver?: unknown;
+          memo?: unknown;
+        };
+        const sender = typeof data.sender === 'string' ? data.sender : undefined;
+        const receiver = finalReceiver(typeof data.receiver === 'string' ? data.receiver : undefined, data.memo);
+        return { ...(sender ? { sender } : {}), ...(receiver ? { receiver } : {}) };
+      } catch {
+        continue;
+      }
+    }
+    if (ev.type === 'initiate_token_deposit' || ev.type === 'initiate_token_withdrawal')
+      return { ...(a.from ? { sender: a.from } : {}), ...(a.to ? { receiver: a.to } : {}) };
+  }
+  for (const l of tx.evmLogs ?? []) {
+    if ((l.topics[0] ?? '').toLowerCase() !== LZ_TOPICS.OFTSent) continue;
+    const sender = topicAddress(l.topics[2]);
+    return sender ? { sender } : {};
+  }
+  return {};
 }
 
 /** The hops a (successful) source tx starts, in message order. Unknown events are ignored. */

@@ -162,6 +162,14 @@ export type Hop = IbcHop | OpDepositHop | OpWithdrawalHop | LzHop;
 export type Phase = 'submitted' | 'source_failed' | 'tracking' | 'finished' | 'abandoned';
 
 /** Everything the workflow knows about one registered tx; the status document is a pure function of it. */
+/** Who a transfer is from and for, as its source tx says (history by address; `transferParties` in evidence.ts). */
+export interface TransferParties {
+  /** The account that sent the funds on the source chain. */
+  sender?: string;
+  /** The account that receives them at the end: for a forwarded IBC packet, the last forward's receiver. */
+  receiver?: string;
+}
+
 export interface TrackingState {
   chainId: string;
   txHash: string;
@@ -170,6 +178,8 @@ export interface TrackingState {
   hops: Hop[];
   /** Why tracking was abandoned (which wait timed out). */
   abandonReason?: string;
+  /** Sender and final receiver, once the source tx is found (absent in histories recorded before they were). */
+  parties?: TransferParties;
   /** Monotonic projection version; every recorded change increments it. 0 is the registration row. */
   version: number;
 }

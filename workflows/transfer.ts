@@ -19,6 +19,7 @@ import {
   type Hop,
   type TrackingState,
   type TrackingTimings,
+  type TransferParties,
   type TxRef,
 } from './model.js';
 import { statusDocument, type StatusDocument } from './status.js';
@@ -40,6 +41,8 @@ function finalizingUntil(h: Hop, now: number, legacy: boolean): number | undefin
 export interface SourceTxFound {
   tx: TxRef & { code: number; log?: string };
   hops: Hop[];
+  /** Absent from activities of versions before history by address. */
+  parties?: TransferParties;
 }
 export interface HopPollResult {
   hop: Hop;
@@ -63,6 +66,8 @@ export interface ProjectionActivities {
     version: number;
     phase: string;
     doc: StatusDocument;
+    /** The transfer's sender and final receiver, once known (the projection indexes them by address). */
+    parties?: TransferParties;
   }): Promise<void>;
 }
 export type { ChainTx };
@@ -130,6 +135,7 @@ export async function trackTransfer(input: TrackInput): Promise<TrackOutcome> {
       version: s.version,
       phase: s.phase,
       doc: statusDocument(s),
+      ...(s.parties ? { parties: s.parties } : {}),
     });
   };
   const outcome = (): TrackOutcome => {
@@ -163,7 +169,7 @@ export async function trackTransfer(input: TrackInput): Promise<TrackOutcome> {
         await continueAsNew<typeof trackTransfer>({ ...input, carried: { state: s, progressAt } });
     }
     const { code, log } = found.tx;
-    s = { ...s, sourceTx: found.tx };
+    s = { ...s, sourceTx: found.tx, ...(found.parties ? { parties: found.parties } : {}) };
     if (code !== 0) {
       s = { ...s, phase: 'source_failed', sourceTx: { ...found.tx, code, log } };
       await record();

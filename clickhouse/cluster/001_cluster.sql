@@ -305,6 +305,19 @@ SETTINGS non_replicated_deduplication_window = 10000;
 CREATE TABLE IF NOT EXISTS transfer_events ON CLUSTER '{cluster}' AS transfer_events_local
 ENGINE = Distributed('{cluster}', currentDatabase(), transfer_events_local, rand());
 
+CREATE TABLE IF NOT EXISTS transfer_parties_local ON CLUSTER '{cluster}'
+(
+    address  String,
+    chain_id LowCardinality(String),
+    tx_hash  String,
+    role     LowCardinality(String)
+)
+ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/{database}/transfer_parties_local', '{replica}')
+ORDER BY (address, chain_id, tx_hash, role);
+
+CREATE TABLE IF NOT EXISTS transfer_parties ON CLUSTER '{cluster}' AS transfer_parties_local
+ENGINE = Distributed('{cluster}', currentDatabase(), transfer_parties_local, rand());
+
 CREATE TABLE IF NOT EXISTS evm_contracts_local ON CLUSTER '{cluster}'
 (
     address  String,

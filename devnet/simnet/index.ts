@@ -2,6 +2,7 @@
 // rollup, an EVM rollup (minievm) and an external EVM chain (LayerZero peer), each a chain-sim node
 // (CometBFT RPC, Cosmos REST, EVM JSON-RPC), plus a relayer (relayer.ts) that delivers IBC packets,
 // OPinit deposits/withdrawals and LayerZero messages after configurable delays.
+import { toBech32 } from '@cosmjs/encoding';
 import { randomBytes } from 'node:crypto';
 import { SimChain } from '../chain-sim/chain.js';
 import { startChainServer, type ChainServer } from '../chain-sim/server.js';
@@ -38,6 +39,9 @@ export interface SimnetOptions {
 export interface SentTx {
   chainId: string;
   txHash: string;
+  /** Who sent it and who receives at the end (the final forward's receiver), as the tx says. */
+  sender?: string;
+  receiver?: string;
 }
 
 export class Simnet {
@@ -118,67 +122,64 @@ export class Simnet {
     outcome?: Outcome;
     forward?: { channel: string; outcome?: Outcome };
     includeAfterMs?: number;
+    /** The accounts (default: fresh ones); with `forward`, `receiver` is the forward's. */
+    sender?: string;
+    receiver?: string;
   }): SentTx {
+    const sender = o.sender ?? addr();
+    const receiver = o.receiver ?? addr();
     const p = this.relayer.newPacket(o.from, o.channel, {
       amount: o.amount ?? '200000',
       denom: o.denom ?? 'uinit',
-      receiver: addr(),
-      sender: addr(),
-      memo: o.forward
-        ? JSON.stringify({ forward: { receiver: addr(), port: 'transfer', channel: o.forward.channel } })
-        : '',
+      receiver: o.forward ? addr() : receiver,
+      sender,
+      memo: o.forward ? JSON.stringify({ forward: { receiver, port: 'transfer', channel: o.forward.channel } }) : '',
     });
     this.relayer.plan(o.from, p, o.outcome ?? 'success', o.forward?.outcome);
-    return this.submit(o.from, T.ibcSendTx(p), o.includeAfterMs);
+    return { ...this.submit(o.from, T.ibcSendTx(p), o.includeAfterMs), sender, receiver };
   }
 
-  deposit(o: { l2: string; amount?: string; outcome?: Outcome }): SentTx {
+  deposit(o: { l2: string; amount?: string; outcome?: Outcome; from?: string; to?: string }): SentTx {
     const bridgeId = BRIDGES[o.l2]!;
+    const from = o.from ?? addr();
+    const to = o.to ?? addr();
     const l1Sequence = this.relayer.nextDepositSequence(bridgeId);
     this.relayer.planKey(`dep:${bridgeId}:${l1Sequence}`, o.outcome ?? 'success');
-    return this.submit(
+    const sent = this.submit(
       SIM.l1,
-      T.depositTx({
-        bridgeId,
-        l1Sequence,
-        amount: o.amount ?? '1000000',
-        l2Denom: `l2/${'ab'.repeat(32)}`,
-        from: addr(),
-        to: addr(),
-      }),
+      T.depositTx({ bridgeId, l1Sequence, amount: o.amount ?? '1000000', l2Denom: `l2/${'ab'.repeat(32)}`, from, to }),
     );
+    return { ...sent, sender: from, receiver: to };
   }
 
-  withdraw(o: { l2: string; amount?: string; outcome?: Outcome }): SentTx {
+  withdraw(o: { l2: string; amount?: string; outcome?: Outcome; from?: string; to?: string }): SentTx {
+    const from = o.from ?? addr();
+    const to = o.to ?? addr();
     const l2Sequence = this.relayer.nextWithdrawalSequence(o.l2);
     this.relayer.planKey(`wd:${BRIDGES[o.l2]}:${l2Sequence}`, o.outcome ?? 'success');
-    return this.submit(
+    const sent = this.submit(
       o.l2,
-      T.withdrawalTx({
-        l2Sequence,
-        amount: o.amount ?? '100000',
-        denom: `l2/${'cd'.repeat(32)}`,
-        from: addr(),
-        to: addr(),
-      }),
+      T.withdrawalTx({ l2Sequence, amount: o.amount ?? '100000', denom: `l2/${'cd'.repeat(32)}`, from, to }),
     );
+    return { ...sent, sender: from, receiver: to };
   }
 
   /** OFT send from the EVM rollup to the external EVM chain; `fail` = LzReceiveAlert on the destination. */
   lzSend(o: { amount?: bigint; outcome?: Outcome } = {}): SentTx {
     const guid = `0x${randomBytes(32).toString('hex')}`;
     this.relayer.planKey(`lz:${guid}`, o.outcome ?? 'success');
+    const from = evmAddr();
     const logs = T.lzSendLogs({
       endpoint: LZ_ENDPOINT,
       oft: LZ_OFT,
       guid,
       dstEid: LZ_EIDS[SIM.eth]!,
-      from: evmAddr(),
+      from,
       amount: o.amount ?? 10n ** 18n,
       nonce: BigInt(this.relayer.nextLzNonce()),
       srcEid: LZ_EIDS[SIM.evm]!,
     });
-    return this.submit(SIM.evm, evmTx(LZ_OFT, logs));
+    return { ...this.submit(SIM.evm, evmTx(LZ_OFT, logs)), sender: from };
   }
 
   failedTx(chainId: string = SIM.l1): SentTx {
@@ -194,7 +195,8 @@ export class Simnet {
 export const LZ_ENDPOINT = '0x1a44076050125825900e736c501f859c50fe728c';
 export const LZ_OFT = '0x00000000000000000000000000000000000a11ce';
 
-const addr = () => `init1${randomBytes(19).toString('hex').slice(0, 38)}`;
+/** A fresh account, real bech32 (history by address decodes it). */
+const addr = () => toBech32('init', randomBytes(20));
 const evmAddr = () => `0x${randomBytes(20).toString('hex')}`;
 
 /** A minievm / EVM tx (Cosmos MsgCall wrapper + its EVM receipt) emitting `logs`. */

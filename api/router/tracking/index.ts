@@ -1,4 +1,5 @@
-// The tracking HTTP routes (POST /v2/tx/track, GET /v2/tx/status, GET /v2/tx/status_stream, GET /v2/tx/claim_msgs),
+// The tracking HTTP routes (POST /v2/tx/track, GET /v2/tx/status, GET /v2/tx/status_stream, GET /v2/tx/history,
+// GET /v2/tx/claim_msgs),
 // built over the TrackingService interface
 // that tracking/ implements. The router app merges the OpenAPI paths and mounts the routes.
 import type { Router } from 'express';
@@ -7,6 +8,7 @@ import type { TrackingService } from './service.js';
 import { trackingPaths, trackingSchemas } from './openapi.js';
 import { DEFAULT_STREAM_SETTINGS } from '../../http/stream-admission.js';
 import { mountStatusStream, type StatusStreamSettings } from './status-stream.js';
+import { mountHistory } from './history.js';
 
 export interface TrackingRoutes {
   /** OpenAPI 3 `paths` entries for POST /v2/tx/track and GET /v2/tx/status (and any others). */
@@ -30,6 +32,7 @@ export function createTrackingRoutes(
     mount: (router) => {
       mountTrackingHandlers(router, service);
       mountStatusStream(router, service, settings);
+      mountHistory(router, service);
     },
     cachedStatus: service.cachedStatusJson?.bind(service),
   };

@@ -102,6 +102,28 @@ export const trackingSchemas: Record<string, unknown> = {
       },
     },
   },
+  TxHistoryResponse: {
+    type: 'object',
+    required: ['transfers', 'next_cursor'],
+    properties: {
+      transfers: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['chain_id', 'tx_hash', 'registered_at', 'roles', 'state', 'status'],
+          properties: {
+            chain_id: { type: 'string' },
+            tx_hash: { type: 'string' },
+            registered_at: { type: 'string', format: 'date-time' },
+            roles: { type: 'array', items: { type: 'string', enum: ['sender', 'receiver'] } },
+            state: { type: 'string' },
+            status: { type: 'string' },
+          },
+        },
+      },
+      next_cursor: { type: 'string', nullable: true },
+    },
+  },
   ClaimMsgsResponse: {
     type: 'object',
     required: ['txs', 'msgs'],
@@ -211,6 +233,38 @@ export const trackingPaths: Record<string, unknown> = {
           '404': 'tx not found (code 5): register it with POST /v2/tx/track',
           '429': 'too many open streams from this client or on this server (code 8)',
         }),
+      },
+    },
+  },
+  '/v2/tx/history': {
+    get: {
+      summary:
+        'Every registered transfer whose source sender or final receiver is the account (bech32 of any chain or 0x: one account), newest registration first, with its current state',
+      operationId: 'txHistory',
+      tags: ['tracking'],
+      parameters: [
+        { name: 'address', in: 'query', required: true, schema: { type: 'string', minLength: 1, maxLength: 128 } },
+        {
+          name: 'limit',
+          in: 'query',
+          required: false,
+          description: 'transfers per page, 1 to 100 (default 20)',
+          schema: { type: 'string', pattern: '^[0-9]{1,4}$' },
+        },
+        {
+          name: 'cursor',
+          in: 'query',
+          required: false,
+          description: 'the next_cursor of the previous page',
+          schema: { type: 'string', maxLength: 512 },
+        },
+      ],
+      responses: {
+        '200': {
+          description: 'a page of the history',
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/TxHistoryResponse' } } },
+        },
+        ...errors({ '400': 'missing or malformed address, limit or cursor (code 3)' }),
       },
     },
   },

@@ -15,6 +15,25 @@ export interface TrackedState {
   error?: { type: string; message: string } | null;
 }
 
+/** A transfer in an account's history (GET /v2/tx/history). */
+export interface HistoryItem {
+  chain_id: string;
+  tx_hash: string;
+  /** Registration time, Unix ms. */
+  registeredAtMs: number;
+  /** The account's roles in it: `sender`, `receiver`. */
+  roles: string[];
+  state: string;
+  status: string;
+}
+
+/** Where a history page starts: after this transfer (newest first). */
+export interface HistoryPosition {
+  atMs: number;
+  chainId: string;
+  txHash: string;
+}
+
 export interface TrackingService {
   /** The chain, or undefined when this deployment does not track it. */
   chain(chainId: string): TrackedChain | undefined;
@@ -36,6 +55,11 @@ export interface TrackingService {
   latestStatus?(chainId: string, txHash: string): Promise<{ version: number; json: string } | null>;
   /** Hear of each newer status version (the status stream's push). Returns the unsubscribe. */
   watchStatus?(chainId: string, txHash: string, listener: (v: { version: number; json: string }) => void): () => void;
+  /**
+   * The transfers of an account (its key: chain/address.ts accountKey) as sender or final receiver, newest
+   * registration first, after `after`, at most `limit`.
+   */
+  history?(address: string, limit: number, after: HistoryPosition | null): Promise<HistoryItem[]>;
   /**
    * The unsigned claim of the transfer's claimable OPinit withdrawal, as `/v2/fungible/msgs` answers; throws a
    * routing/ RouteError (not found, nothing to claim, executor unknown / down / no proof yet).
