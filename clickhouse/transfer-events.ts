@@ -80,7 +80,8 @@ export interface HistoryCursor {
 }
 
 /**
- * The transfers an account took part in, newest registration first (then chain id and hash, descending), keyset
+ * The transfers an account took part in (GLOBAL IN: both tables are Distributed on a cluster, and a plain IN of one
+ * in the other is refused there), newest registration first (then chain id and hash, descending), keyset
  * after `cursor`, at most `limit`, each with its latest state.
  */
 export function transfersOf(
@@ -93,7 +94,7 @@ export function transfersOf(
     `SELECT chain_id, tx_hash, toString(toUnixTimestamp64Milli(min(recorded_at))) AS at,
             argMax(state, version) AS state, argMax(status, version) AS status
        FROM transfer_events
-      WHERE (chain_id, tx_hash) IN (SELECT chain_id, tx_hash FROM transfer_parties WHERE address = {address:String})
+      WHERE (chain_id, tx_hash) GLOBAL IN (SELECT chain_id, tx_hash FROM transfer_parties WHERE address = {address:String})
       GROUP BY chain_id, tx_hash
      HAVING {first:UInt8} = 1
          OR (toUnixTimestamp64Milli(min(recorded_at)), chain_id, tx_hash) < ({atMs:Int64}, {chainId:String}, {txHash:String})

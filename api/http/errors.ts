@@ -116,7 +116,12 @@ export function errorHandler(style: ErrorStyle, wording?: ValidatorWording): Err
         path: req.path,
         error: err instanceof Error ? (err.stack ?? err.message) : String(err),
       });
-    if (res.headersSent) return;
+    // A response already under way (an event stream) cannot carry an error body: cut it, so the client sees the
+    // failure (and an EventSource reconnects) instead of waiting on a silent connection.
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
     res.status(status).type('application/json').send(JSON.stringify(body));
   };
 }

@@ -62,12 +62,16 @@ export interface SseConnectionOptions {
 }
 
 /**
- * One open event stream on an HTTP response. Writes never wait: `offer` queues an event in the socket's buffer and
- * says whether the buffer is still under its bound; `drained` resolves when the client has taken it (for a reader
- * that can pace itself, a catch-up). After `end` nothing more is written.
+ * One open event stream on an HTTP response. Writes never wait: `offer` queues frames unless the client has left more
+ * than `maxBufferBytes` unread since its last chance, so a client that reads keeps up however large one tip move
+ * is, and one that does not is bounded by the limit plus one write. `drained` resolves when the client has taken
+ * its buffer back under the limit (for a reader that paces itself: a catch-up). After `end` nothing more is written;
+ * the close listeners (the admission slot's release among them) run when the connection is really done: the last
+ * bytes taken, or the socket destroyed.
  */
 export class SseConnection {
   private ended = false;
+  private closed = false;
   private readonly closeListeners: (() => void)[] = [];
 
   constructor(
@@ -83,12 +87,11 @@ export class SseConnection {
     res.flushHeaders();
     res.socket?.setNoDelay(true);
     res.write(sseRetry(opts.retryMs));
-    const closed = () => {
-      if (this.ended && this.closeListeners.length === 0) return;
+    res.on('close', () => {
       this.ended = true;
+      this.closed = true;
       for (const l of this.closeListeners.splice(0)) l();
-    };
-    res.on('close', closed);
+    });
   }
 
   get open(): boolean {
@@ -100,42 +103,51 @@ export class SseConnection {
     return this.res.writableLength;
   }
 
-  /** Queue frames; false when the connection is closed or its buffer is now past the bound. */
-  offer(frames: string): boolean {
-    if (!this.open) return false;
+  /**
+   * Queue frames (a Buffer is shared, not copied, by every connection it is offered to); false, writing nothing,
+   * when the connection is closed or the client still has more than the bound unread.
+   */
+  offer(frames: string | Buffer): boolean {
+    if (!this.open || this.res.writableLength > this.opts.maxBufferBytes) return false;
     this.res.write(frames);
-    return this.res.writableLength <= this.opts.maxBufferBytes;
+    return true;
   }
 
-  /** Resolves once the buffer is under the bound again, or the connection closed. */
+  /** Resolves once the client's unread bytes are back under the bound, or the connection is done. */
   drained(): Promise<void> {
-    if (!this.open || this.res.writableLength <= this.opts.maxBufferBytes / 2) return Promise.resolve();
+    if (!this.open || this.res.writableLength <= this.opts.maxBufferBytes) return Promise.resolve();
+    // The bound is at least the socket's high-water mark (16 KiB), so a buffer above it means a write returned
+    // false and `drain` will come; `close` ends the wait otherwise.
     return new Promise((resolve) => {
       const done = () => {
         this.res.off('drain', done);
+        this.res.off('close', done);
         resolve();
       };
-      this.res.once('drain', done);
-      this.onClose(done);
+      this.res.on('drain', done);
+      this.res.on('close', done);
     });
   }
 
+  /** Run `listener` once the connection is done (at once if it already is). */
   onClose(listener: () => void): void {
-    if (!this.open) listener();
+    if (this.closed) listener();
     else this.closeListeners.push(listener);
   }
 
   /**
-   * Send a last event (if any) and close. A client that never reads its buffer is cut off `graceMs` later, so a
-   * stalled socket cannot hold its memory.
+   * Send a last event (if any) and end the response. A client that never takes its buffer is cut off `graceMs` later,
+   * so a stalled socket cannot hold its memory (the timer is cleared once the response is done).
    */
   end(last?: SseEvent, graceMs = 30_000): void {
     if (!this.open) return;
     if (last) this.res.write(sseFrame(last));
     this.ended = true;
     this.res.end();
+    if (this.closed) return;
     const socket = this.res.socket;
-    if (socket && this.res.writableLength > 0) setTimeout(() => socket.destroy(), graceMs).unref();
-    for (const l of this.closeListeners.splice(0)) l();
+    const timer = setTimeout(() => socket?.destroy(), graceMs);
+    timer.unref();
+    this.res.once('close', () => clearTimeout(timer));
   }
 }

@@ -18,8 +18,8 @@ import { type SseEvent, sseComment, sseFrame } from './sse.js';
 /** One client's open stream, as the hub uses it (api/http/sse.ts `SseConnection` on a response). */
 export interface StreamConn {
   readonly open: boolean;
-  /** Queue frames; false when closed or the client's buffer is past its bound. */
-  offer(frames: string): boolean;
+  /** Queue frames; false, writing nothing, when closed or the client still has more than its bound unread. */
+  offer(frames: string | Buffer): boolean;
   /** Resolves when the client has taken most of its buffer (or is gone). */
   drained(): Promise<void>;
   onClose(listener: () => void): void;
@@ -62,7 +62,7 @@ export interface StreamHubOptions {
   onError?(message: string, fields: Record<string, unknown>): void;
 }
 
-export type EndReason = 'overflow' | 'lifetime' | 'rewind' | 'shutdown' | 'error';
+export type EndReason = 'overflow' | 'lifetime' | 'rewind' | 'error';
 
 interface Member {
   source: StreamSource;
@@ -116,7 +116,14 @@ export class StreamHub {
    * tip. Resolves when the client is live or gone; the stream itself lives on in its group.
    */
   async serve(source: StreamSource, after: number | null, conn: StreamConn): Promise<void> {
-    const tip = await this.opts.tip();
+    let tip: number;
+    try {
+      tip = await this.opts.tip();
+    } catch (e) {
+      this.opts.onError?.('stream.tip_failed', { list: source.key, error: (e as Error).message });
+      conn.end({ event: 'end', data: JSON.stringify({ reason: 'error', resume: null }) });
+      return;
+    }
     if (!conn.open) return;
     let group = this.groups.get(source.key);
     if (!group) {
@@ -223,18 +230,21 @@ export class StreamHub {
     }
   }
 
-  /** Offer items to a member (those past its position). false when it was ended: its buffer passed the bound. */
+  /**
+   * Offer items to a member (those past its position). false when it is gone, or was ended because it had left more
+   * than its bound unread (overflow: nothing of these items was written, its resume point is the last item it got).
+   */
   private offer(m: Member, items: readonly StreamItem[], frames: Frames): boolean {
+    if (!m.conn.open) return false;
     let start = 0;
     while (start < items.length && items[start]!.pos <= m.after) start++;
     if (start === items.length) return true;
-    const kept = m.conn.offer(start === 0 ? frames.all : frames.each.slice(start).join(''));
-    m.after = items[items.length - 1]!.pos;
-    metrics.streamEvents.inc({ list: m.source.event }, items.length - start);
-    if (!kept) {
+    if (!m.conn.offer(start === 0 ? frames.all : frames.each.slice(start).join(''))) {
       this.finish(m, 'overflow');
       return false;
     }
+    m.after = items[items.length - 1]!.pos;
+    metrics.streamEvents.inc({ list: m.source.event }, items.length - start);
     return true;
   }
 
@@ -251,19 +261,19 @@ export class StreamHub {
       this.groups.delete(g.source.key);
   }
 
-  /** End every stream (shutdown). */
-  close(): void {
+  /** Stop the heartbeat (tests; a server's shutdown closes the connections themselves). */
+  stop(): void {
     clearInterval(this.heartbeat);
-    for (const m of [...this.open.values()]) this.finish(m, 'shutdown');
   }
 }
 
 interface Frames {
-  all: string;
+  /** Every item's frame, as one Buffer: every connection queues the same bytes (no copy per client). */
+  all: Buffer;
   each: string[];
 }
 
 function framesOf(source: StreamSource, items: readonly StreamItem[]): Frames {
   const each = items.map((i) => sseFrame({ id: source.idOf(i.pos), event: source.event, data: i.data }));
-  return { all: each.join(''), each };
+  return { all: Buffer.from(each.join('')), each };
 }

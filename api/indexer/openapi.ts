@@ -121,7 +121,7 @@ const lastEventId = {
 };
 const stream = (event: string, item: string) => ({
   '200': {
-    description: `Server-Sent Events: \`event: ${event}\` with the REST list's ${item} as JSON in \`data\` and its cursor as \`id\`; \`: heartbeat\` comments; a last \`event: end\` with {"reason","resume"} when the server ends the stream (overflow of the client's send buffer, lifetime, rewind, shutdown).`,
+    description: `Server-Sent Events: \`event: ${event}\` with the REST list's ${item} as JSON in \`data\` and its cursor as \`id\`; \`: heartbeat\` comments; a last \`event: end\` with {"reason","resume"} when the server ends the stream (overflow of the client's send buffer, lifetime, rewind, error).`,
     content: {
       'text/event-stream': {
         schema: sseEventSchema([event, 'end'], `The ${item} as JSON; for \`end\`: {"reason","resume"}`),

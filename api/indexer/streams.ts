@@ -52,6 +52,8 @@ export function registerStreams(r: Router, ctx: IndexerContext, settings: Stream
   });
 
   const open = async (req: Request, res: Response, source: StreamSource, after: number | null) => {
+    // The tip first: an engine that cannot answer is a JSON error before any byte of the stream is sent.
+    await ctx.read.tip();
     const release = hub.admit(req.ip ?? req.socket.remoteAddress ?? 'unknown');
     if (typeof release !== 'function') throw tooManyStreams(release, (k, v) => res.setHeader(k, v));
     // The tip is watched while any stream is open: each new indexed height advances the streams at once.

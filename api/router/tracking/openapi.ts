@@ -219,6 +219,7 @@ export const trackingPaths: Record<string, unknown> = {
         },
       ],
       responses: {
+        '204': { description: 'the transfer is finished and Last-Event-ID is its latest version: nothing will follow' },
         '200': {
           description:
             '`event: status` (id = version, data = the status document); `: heartbeat` comments; a last `event: end` with {"reason","resume"}: terminal, overflow, lifetime',

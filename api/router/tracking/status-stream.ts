@@ -51,6 +51,12 @@ export function mountStatusStream(router: Router, service: TrackingService, sett
       if (!CHAIN_ID.test(chainId) || !latestStatus || !watchStatus) throw notFound('tx not found');
       const latest = await latestStatus.call(service, chainId, txHash);
       if (latest === null) throw notFound('tx not found');
+      // Nothing will ever follow: 204, which tells an EventSource to stop reconnecting (a 200 that ends at once
+      // would have it reconnect every `retry` for as long as the page is open).
+      if (sent >= latest.version && isTerminal(latest.json)) {
+        res.status(204).end();
+        return;
+      }
       const release = admission.admit(req.ip ?? req.socket.remoteAddress ?? 'unknown');
       if (typeof release !== 'function') throw tooManyStreams(release, (k, v) => res.setHeader(k, v));
 

@@ -22,11 +22,12 @@ class MemConn implements StreamConn {
     /** false: a client that never reads (everything stays buffered). */
     private readonly reads = true,
   ) {}
-  offer(frames: string): boolean {
-    if (!this.open) return false;
-    this.text += frames;
-    if (!this.reads) this.unread += frames.length;
-    return this.unread <= this.maxBuffer;
+  offer(frames: string | Buffer): boolean {
+    if (!this.open || this.unread > this.maxBuffer) return false;
+    const text = frames.toString();
+    this.text += text;
+    if (!this.reads) this.unread += text.length;
+    return true;
   }
   drained(): Promise<void> {
     return new Promise((r) => setImmediate(r));
@@ -87,7 +88,7 @@ function hubOver(tip: () => number, o: Partial<ConstructorParameters<typeof Stre
   return hub;
 }
 afterEach(() => {
-  for (const h of hubs.splice(0)) h.close();
+  for (const h of hubs.splice(0)) h.stop();
 });
 
 const until = async (cond: () => boolean, ms = 5000) => {
@@ -195,6 +196,48 @@ describe('StreamHub', () => {
     expect(last.id).toBe(body.resume);
     expect(reader.open).toBe(true);
     expect(reader.events().map((e) => e.id)).toEqual(list.items.map((x) => `c${x.pos}`));
+  });
+
+  it('never cuts a client that reads, however large one tip move is against its bound', async () => {
+    const list = new MemList();
+    let tip = 0;
+    const hub = hubOver(() => tip);
+    const small = new MemConn(50); // a 50-byte bound; one tip move below is ~40 items, kilobytes of frames
+    await hub.serve(list.source(), null, small);
+    for (const h of [13, 14, 30]) {
+      tip = h;
+      list.grow(h);
+      hub.advance(h);
+      await until(() => small.events().length === list.items.length);
+    }
+    expect(small.open).toBe(true);
+    expect(small.events().map((e) => e.id)).toEqual(list.items.map((x) => `c${x.pos}`));
+  });
+
+  it('ends a stream whose tip cannot be read with an error event, and serves the next one', async () => {
+    const list = new MemList();
+    list.grow(2);
+    let fail = true;
+    const hub = new StreamHub({
+      tip: async () => {
+        if (fail) throw new Error('engine down');
+        return 2;
+      },
+      pageSize: 4,
+      heartbeatMs: 60_000,
+      maxLifetimeMs: 60_000,
+      maxStreams: 10,
+      maxPerClient: 10,
+    });
+    hubs.push(hub);
+    const a = new MemConn();
+    await hub.serve(list.source(), 0, a);
+    expect(a.open).toBe(false);
+    expect(JSON.parse(a.events().at(-1)!.data)).toEqual({ reason: 'error', resume: null });
+    fail = false;
+    const b = new MemConn();
+    await hub.serve(list.source(), 0, b);
+    expect(b.events()).toHaveLength(6);
   });
 
   it('ends every stream on a rewind, at the point each had reached', async () => {

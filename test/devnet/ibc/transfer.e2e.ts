@@ -30,6 +30,7 @@ import { IbcDevnets, routerTxMessages, signAndBroadcast, type RouterCosmosTx } f
 import { voucherOnB, writeDevnetRegistry } from '../../../devnet/ibc/registry.js';
 import { deriveDevAccount, type DevAccount } from '../../../devnet/minievm/accounts.js';
 import { waitForCosmosTx } from '../../../devnet/minievm/node-client.js';
+import { accountKey } from '../../../chain/address.js';
 import type { AbciEvent } from '../../../chain/events.js';
 import { ibcAckTx } from '../../../devnet/simnet/templates.js';
 import { createLogger } from '../../../platform/log.js';
@@ -595,5 +596,43 @@ describe('the stock @skip-go/client over the real devnets', () => {
     const node = await nodeView(txHash);
     expect(node.timeout).toHaveLength(1);
     for (const d of w.routeUpdates.slice(0, -1)) expect(d.status).not.toBe('failed');
+  }, 120_000);
+});
+
+describe('history by address after every transfer above', () => {
+  it('lists, for each account, exactly the tracked transfers the node shows it sent or received', async () => {
+    // What the node says: every tracked tx's send_packet, read from devnet-a itself.
+    const tracked = await store.rows<{ tx_hash: string }>(
+      'SELECT DISTINCT tx_hash FROM transfer_events WHERE chain_id = {c:String}',
+      { c: A },
+    );
+    expect(tracked.length).toBeGreaterThan(5);
+    const want = new Map<string, Set<string>>();
+    for (const { tx_hash } of tracked) {
+      const found = (await net.txSearch(A, `tx.hash='${tx_hash}'`))[0] as unknown as
+        | { tx_result: { code: number; events: AbciEvent[] } }
+        | undefined;
+      if (found?.tx_result.code !== 0) continue;
+      // The transfer's first packet (every transfer here is one direct packet, no forward in its memo).
+      const ev = found.tx_result.events.find((e) => e.type === 'send_packet');
+      if (!ev) continue;
+      const data = JSON.parse(ev.attributes.find((a) => a.key === 'packet_data')!.value) as Record<string, string>;
+      expect(data.memo ?? '').not.toContain('forward');
+      for (const address of [data.sender!, data.receiver!]) {
+        const key = accountKey(address)!;
+        want.set(key, (want.get(key) ?? new Set()).add(tx_hash));
+      }
+    }
+    expect(want.size).toBeGreaterThan(3);
+    for (const [key, hashes] of want) {
+      const address = `0x${key.padStart(40, '0')}`; // the 0x form: the same account as the node's bech32
+      const r = await http('GET', `/v2/tx/history?address=${address}&limit=100`);
+      expect(r.status).toBe(200);
+      const got = r.body.transfers as { chain_id: string; tx_hash: string; registered_at: string }[];
+      expect(new Set(got.map((t) => t.tx_hash))).toEqual(hashes);
+      expect(got.every((t) => t.chain_id === A)).toBe(true);
+      const times = got.map((t) => Date.parse(t.registered_at));
+      expect(times).toEqual([...times].sort((x, y) => y - x)); // newest first
+    }
   }, 120_000);
 });
