@@ -73,7 +73,9 @@ describe('EventSource in a real browser on another origin', () => {
     // The dashboard of the same job, opened mid-ingest too: it refreshes as new blocks are indexed.
     const dash = await browser.newPage();
     await dash.goto(`${job.base}/dashboard/`);
-    const heightAtOpen = ((await (await fetch(`${job.base}/status`)).json()) as { height: number }).height;
+    // /health, not /status: /status is a 500 until the first block is indexed, as upstream's
+    const heightAtOpen = ((await (await fetch(`${job.base}/health`)).json()) as { indexed_height: number })
+      .indexed_height;
     await tab.goto(`${pageBase}/`);
     const total = sample.manifest.txs.length;
     await tab.waitForFunction(`document.querySelectorAll('#txs li').length >= ${total}`, undefined, {
