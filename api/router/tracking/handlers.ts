@@ -5,13 +5,15 @@ import type { Request, Response, Router } from 'express';
 import { ApiError, Grpc, badRequest, notFound } from '../../http/errors.js';
 import { servedOf } from '../../http/edge.js';
 import { normaliseTxHash } from '../../../chain/hash.js';
+import { isTerminalState, type TxState } from '../../../workflows/status.js';
 import type { TrackingService } from './service.js';
 
-const CHAIN_ID = /^[A-Za-z0-9._-]{1,64}$/;
-const TERMINAL = new Set(['STATE_COMPLETED_SUCCESS', 'STATE_COMPLETED_ERROR', 'STATE_ABANDONED']);
+/** A chain id this service could track (anything else cannot name a registered transfer). */
+export const CHAIN_ID = /^[A-Za-z0-9._-]{1,64}$/;
 const invalidTx = (reason: string) => new ApiError(400, 'tx is invalid on chain', Grpc.INVALID_ARGUMENT, { reason });
 
-function stringParam(v: unknown, name: string, max: number): string {
+/** A required string parameter, bounded: a JSON 400 naming it otherwise. */
+export function stringParam(v: unknown, name: string, max: number): string {
   if (typeof v !== 'string' || v.length === 0) throw badRequest(`${name}: is required`);
   if (v.length > max) throw badRequest(`${name}: must be at most ${max} characters`);
   return v;
@@ -34,7 +36,7 @@ export function mountTrackingHandlers(router: Router, service: TrackingService):
       // workflow start follows asynchronously and is idempotent, so a retried track is harmless.
       const reg = await service.register(chainId, txHash, now);
       if (reg.error?.type === 'STATUS_ERROR_TRANSACTION_EXECUTION') throw invalidTx(reg.error.message);
-      if (!TERMINAL.has(reg.state)) service.startWorkflow(chainId, txHash, now);
+      if (!isTerminalState(reg.state as TxState)) service.startWorkflow(chainId, txHash, now);
       res.json({ tx_hash: txHash, explorer_link: chain.explorerLink(txHash) });
     } catch (e) {
       next(e);

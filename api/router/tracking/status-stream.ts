@@ -9,27 +9,16 @@ import { normaliseTxHash } from '../../../chain/hash.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import { SseConnection, sseComment, sseFrame } from '../../http/sse.js';
 import { StreamAdmission, type StreamSettings, tooManyStreams } from '../../http/stream-admission.js';
+import { isTerminalState, type TxState } from '../../../workflows/status.js';
+import { CHAIN_ID, stringParam } from './handlers.js';
 import type { TrackingService } from './service.js';
-
-const TERMINAL = new Set(['STATE_COMPLETED_SUCCESS', 'STATE_COMPLETED_ERROR', 'STATE_ABANDONED']);
-const CHAIN_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 export interface StatusStreamSettings extends StreamSettings {
   /** How often a stream checks for a version it was not told of (another writer's). */
   checkMs: number;
 }
 
-const isTerminal = (json: string): boolean => {
-  const state = (JSON.parse(json) as { state?: unknown }).state;
-  return typeof state === 'string' && TERMINAL.has(state);
-};
-
-function query(req: Request, name: string, max: number): string {
-  const v = req.query[name];
-  if (typeof v !== 'string' || v.length === 0) throw badRequest(`${name}: is required`);
-  if (v.length > max) throw badRequest(`${name}: must be at most ${max} characters`);
-  return v;
-}
+const isTerminal = (json: string): boolean => isTerminalState((JSON.parse(json) as { state: TxState }).state);
 
 /** `Last-Event-ID` of a status stream: a version number, or absent. */
 export function parseVersionId(v: unknown): number | null {
@@ -43,13 +32,14 @@ export function mountStatusStream(router: Router, service: TrackingService, sett
   const admission = new StreamAdmission(settings.maxStreams, settings.maxPerClient, 'router');
   router.get('/v2/tx/status_stream', async (req: Request, res: Response, next) => {
     try {
-      const chainId = query(req, 'chain_id', 64);
-      const txHash = normaliseTxHash(query(req, 'tx_hash', 130));
+      const chainId = stringParam(req.query.chain_id, 'chain_id', 64);
+      const txHash = normaliseTxHash(stringParam(req.query.tx_hash, 'tx_hash', 130));
       if (!txHash) throw badRequest('tx_hash: must be 64 hex characters, optionally 0x-prefixed');
       let sent = parseVersionId(req.get('last-event-id')) ?? -1;
-      const { latestStatus, watchStatus } = service;
-      if (!CHAIN_ID.test(chainId) || !latestStatus || !watchStatus) throw notFound('tx not found');
-      const latest = await latestStatus.call(service, chainId, txHash);
+      if (!CHAIN_ID.test(chainId) || !service.latestStatus || !service.watchStatus) throw notFound('tx not found');
+      const latestStatus = service.latestStatus.bind(service);
+      const watchStatus = service.watchStatus.bind(service);
+      const latest = await latestStatus(chainId, txHash);
       if (latest === null) throw notFound('tx not found');
       // Nothing will ever follow: 204, which tells an EventSource to stop reconnecting (a 200 that ends at once
       // would have it reconnect every `retry` for as long as the page is open).
@@ -79,9 +69,9 @@ export function mountStatusStream(router: Router, service: TrackingService, sett
         }
         if (isTerminal(v.json)) end('terminal');
       };
-      const unwatch = watchStatus.call(service, chainId, txHash, send);
+      const unwatch = watchStatus(chainId, txHash, send);
       const check = setInterval(() => {
-        latestStatus.call(service, chainId, txHash).then(
+        latestStatus(chainId, txHash).then(
           (v) => v && send(v),
           () => undefined,
         );
