@@ -78,7 +78,7 @@ export const metrics = {
   }),
   streamEnds: new client.Counter({
     name: 'indexer_stream_ends_total',
-    help: 'Streams ended by the server, by reason (overflow, lifetime, rewind, shutdown, error)',
+    help: 'Streams ended by the server, by reason (overflow, lifetime, rewind, error)',
     labelNames: ['reason'] as const,
     registers: [registry],
   }),

@@ -98,11 +98,6 @@ export class SseConnection {
     return !this.ended && !this.res.destroyed;
   }
 
-  /** Bytes written and not yet taken by the client. */
-  get buffered(): number {
-    return this.res.writableLength;
-  }
-
   /**
    * Queue frames (a Buffer is shared, not copied, by every connection it is offered to); false, writing nothing,
    * when the connection is closed or the client still has more than the bound unread.

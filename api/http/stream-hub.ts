@@ -67,6 +67,8 @@ export type EndReason = 'overflow' | 'lifetime' | 'rewind' | 'error';
 interface Member {
   source: StreamSource;
   conn: StreamConn;
+  /** `indexer_stream_events_total{list}` of its list, resolved once (prom-client hashes labels on every call). */
+  events: { inc(n: number): void };
   /** Position of the last item sent (or the resume point). */
   after: number;
 }
@@ -131,7 +133,12 @@ export class StreamHub {
       this.groups.set(source.key, group);
     }
     const g = group;
-    const member: Member = { source, conn, after: after ?? source.edge(g.through) };
+    const member: Member = {
+      source,
+      conn,
+      events: metrics.streamEvents.labels(source.event),
+      after: after ?? source.edge(g.through),
+    };
     this.open.set(conn, member);
     const lifetime = setTimeout(() => this.finish(member, 'lifetime'), this.opts.maxLifetimeMs);
     lifetime.unref();
@@ -244,7 +251,7 @@ export class StreamHub {
       return false;
     }
     m.after = items[items.length - 1]!.pos;
-    metrics.streamEvents.inc({ list: m.source.event }, items.length - start);
+    m.events.inc(items.length - start);
     return true;
   }
 
