@@ -157,6 +157,12 @@ const errors = (codes: Record<string, string>) =>
     ]),
   );
 
+/** The registered tx a read names: status, its stream, the claim. */
+const txParams = [
+  { name: 'tx_hash', in: 'query', required: true, schema: { type: 'string', minLength: 1, maxLength: 130 } },
+  { name: 'chain_id', in: 'query', required: true, schema: { type: 'string', minLength: 1, maxLength: 64 } },
+];
+
 export const trackingPaths: Record<string, unknown> = {
   '/v2/tx/track': {
     post: {
@@ -185,10 +191,7 @@ export const trackingPaths: Record<string, unknown> = {
       summary: 'Latest transfer status of a registered tx (served from the ClickHouse projection)',
       operationId: 'txStatus',
       tags: ['tracking'],
-      parameters: [
-        { name: 'tx_hash', in: 'query', required: true, schema: { type: 'string', minLength: 1, maxLength: 130 } },
-        { name: 'chain_id', in: 'query', required: true, schema: { type: 'string', minLength: 1, maxLength: 64 } },
-      ],
+      parameters: [...txParams],
       responses: {
         '200': {
           description: 'status',
@@ -208,8 +211,7 @@ export const trackingPaths: Record<string, unknown> = {
       operationId: 'txStatusStream',
       tags: ['tracking'],
       parameters: [
-        { name: 'tx_hash', in: 'query', required: true, schema: { type: 'string', minLength: 1, maxLength: 130 } },
-        { name: 'chain_id', in: 'query', required: true, schema: { type: 'string', minLength: 1, maxLength: 64 } },
+        ...txParams,
         {
           name: 'Last-Event-ID',
           in: 'header',
@@ -276,8 +278,7 @@ export const trackingPaths: Record<string, unknown> = {
       operationId: 'claimMsgs',
       tags: ['tracking'],
       parameters: [
-        { name: 'tx_hash', in: 'query', required: true, schema: { type: 'string', minLength: 1, maxLength: 130 } },
-        { name: 'chain_id', in: 'query', required: true, schema: { type: 'string', minLength: 1, maxLength: 64 } },
+        ...txParams,
         {
           name: 'signer_address',
           in: 'query',
