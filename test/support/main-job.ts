@@ -108,16 +108,16 @@ export function startMainJob(
   };
 }
 
-/** A REST list read ascending to its end (every page by next_key). */
+/** A REST list read ascending to its end (every page by next_key; anything but a 200 fails). */
 export async function restAscending<T>(base: string, listPath: string, key: string): Promise<T[]> {
   const items: T[] = [];
   let next: string | null = null;
   const sep = listPath.includes('?') ? '&' : '?';
   do {
     const url: string = `${base}${listPath}${sep}pagination.reverse=false&pagination.limit=10${next ? `&pagination.key=${encodeURIComponent(next)}` : ''}`;
-    const body = (await (await fetch(url)).json()) as Record<string, unknown> & {
-      pagination: { next_key: string | null };
-    };
+    const res = await fetch(url);
+    const body = (await res.json()) as Record<string, unknown> & { pagination: { next_key: string | null } };
+    if (res.status !== 200) throw new Error(`${url} → ${res.status} ${JSON.stringify(body)}`);
     items.push(...(body[key] as T[]));
     next = body.pagination.next_key;
   } while (next !== null);

@@ -10,6 +10,7 @@ import { createTrackingRoutes } from '../../api/router/tracking/index.js';
 import { SIM } from '../../devnet/simnet/index.js';
 import { openSse, type SseClient } from '../support/sse.js';
 import { type Harness, serveRouter, startHarness, terminal } from './harness.js';
+import { until } from '../support/until.js';
 
 let h: Harness;
 let router: { server: Server; url: string };
@@ -28,14 +29,6 @@ afterAll(async () => {
 
 const streamUrl = (base: string, tx: { chainId: string; txHash: string }) =>
   `${base}/v2/tx/status_stream?chain_id=${encodeURIComponent(tx.chainId)}&tx_hash=${encodeURIComponent(tx.txHash)}`;
-
-const until = async (cond: () => boolean, ms: number, what: string) => {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
 
 const ended = (c: SseClient) => c.events.at(-1)?.event === 'end';
 

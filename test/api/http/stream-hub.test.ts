@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type SseEvent, sseComment, sseFrame, sseRetry } from '../../../api/http/sse.js';
 import { type StreamConn, StreamHub, type StreamSource } from '../../../api/http/stream-hub.js';
 import { type ParsedEvent, parseEvents } from '../../support/sse.js';
+import { until } from '../../support/until.js';
 
 type Parsed = ParsedEvent;
 
@@ -91,14 +92,6 @@ afterEach(() => {
   for (const h of hubs.splice(0)) h.stop();
 });
 
-const until = async (cond: () => boolean, ms = 5000) => {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 2));
-  }
-};
-
 describe('SSE framing', () => {
   it('frames id, event and multi-line data as the event-stream format; refuses line breaks in id and event', () => {
     expect(sseFrame({ id: 'k1', event: 'tx', data: '{"a":1}' })).toBe('id: k1\nevent: tx\ndata: {"a":1}\n\n');
@@ -132,8 +125,11 @@ describe('StreamHub', () => {
       await new Promise((r) => setImmediate(r));
     }
     // every client has the last item (a new-items client that opened at the last tip has nothing)
-    await until(() =>
-      clients.every((c) => c.conn.events().length === 0 || c.conn.events().at(-1)?.id === `c${tip * 10 + 2}`),
+    await until(
+      () => clients.every((c) => c.conn.events().length === 0 || c.conn.events().at(-1)?.id === `c${tip * 10 + 2}`),
+      5000,
+      'every client at the last item',
+      2,
     );
     await new Promise((r) => setTimeout(r, 20));
     for (const c of clients) {
@@ -167,7 +163,7 @@ describe('StreamHub', () => {
     tip = 3; // 6 items: two pages of 4
     list.grow(tip);
     hub.advance(tip);
-    await until(() => conns.every((c) => c.events().length === 6));
+    await until(() => conns.every((c) => c.events().length === 6), 5000, 'every client', 2);
     expect(list.reads - before).toBe(2);
   });
 
@@ -183,7 +179,7 @@ describe('StreamHub', () => {
       tip = h;
       list.grow(h);
       hub.advance(h);
-      await until(() => reader.events().length === h * 3);
+      await until(() => reader.events().length === h * 3, 5000, 'the reader', 2);
     }
     expect(stalled.open).toBe(false);
     const events = stalled.events();
@@ -208,7 +204,7 @@ describe('StreamHub', () => {
       tip = h;
       list.grow(h);
       hub.advance(h);
-      await until(() => small.events().length === list.items.length);
+      await until(() => small.events().length === list.items.length, 5000, 'the small client', 2);
     }
     expect(small.open).toBe(true);
     expect(small.events().map((e) => e.id)).toEqual(list.items.map((x) => `c${x.pos}`));
@@ -247,7 +243,7 @@ describe('StreamHub', () => {
     const hub = hubOver(() => tip);
     const a = new MemConn();
     await hub.serve(list.source(), 0, a);
-    await until(() => a.events().length === 12);
+    await until(() => a.events().length === 12, 5000, 'the catch-up', 2);
     hub.advance(2); // a late, lower report of the tip is not a rewind
     expect(a.open).toBe(true);
     hub.rewind(2);
@@ -261,7 +257,7 @@ describe('StreamHub', () => {
     const hub = hubOver(() => 1, { maxLifetimeMs: 30 });
     const a = new MemConn();
     await hub.serve(list.source(), null, a);
-    await until(() => !a.open);
+    await until(() => !a.open, 5000, 'the lifetime end', 2);
     expect(JSON.parse(a.events().at(-1)!.data)).toEqual({ reason: 'lifetime', resume: 'c19' });
   });
 

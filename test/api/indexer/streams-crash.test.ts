@@ -12,18 +12,11 @@ import { startSampleChain } from '../../../devnet/sample-chains/serve.js';
 import { freePort, type MainJob, restAscending, smallBatches, startMainJob } from '../../support/main-job.js';
 import type { SampleChain } from '../../support/sample.js';
 import { type ParsedEvent, openSse } from '../../support/sse.js';
+import { until } from '../../support/until.js';
 
 let tmp: string | undefined;
 let sample: SampleChain | undefined;
 let job: MainJob | undefined;
-
-const until = async (cond: () => boolean, ms: number, what: string) => {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}:\n${job?.out().slice(-2000)}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-};
 
 afterAll(async () => {
   await job?.kill();
@@ -51,11 +44,19 @@ describe('a stream client across SIGKILLs of the main job', () => {
       const ended = client.ended.catch(() => undefined); // the connection is reset by the kill
       const seen = () => got.length + client.events.length;
       if (crashAfter === null) {
-        await until(() => seen() >= total, 60_000, 'every tx');
+        await until(
+          () => seen() >= total,
+          60_000,
+          () => `every tx:\n${job?.out().slice(-2000)}`,
+        );
         await new Promise((r) => setTimeout(r, 300)); // and nothing after
         client.close();
       } else {
-        await until(() => seen() >= crashAfter, 60_000, `${crashAfter} txs`);
+        await until(
+          () => seen() >= crashAfter,
+          60_000,
+          () => `${crashAfter} txs:\n${job?.out().slice(-2000)}`,
+        );
         killedAt.push(seen());
         await job.kill();
         await ended;

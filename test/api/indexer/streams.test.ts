@@ -16,7 +16,9 @@ import { startSampleChain } from '../../../devnet/sample-chains/serve.js';
 import { indexerConfig } from '../../support/indexer-config.js';
 import { sampleIngest, type SampleChain } from '../../support/sample.js';
 import { openSse, type SseClient } from '../../support/sse.js';
-import { type Running, startIndexer, walk } from './helpers.js';
+import { type Running, startIndexer } from './helpers.js';
+import { restAscending } from '../../support/main-job.js';
+import { until } from '../../support/until.js';
 
 let tmp: string;
 let store: Store;
@@ -29,20 +31,6 @@ let signer: string;
 
 const fromGenesis = encodeCursor({ kind: 'sequence', sequence: 0 });
 type Tx = { txhash: string; height: string };
-
-const until = async (cond: () => boolean | Promise<boolean>, ms = 60_000, what = 'condition') => {
-  const end = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-};
-
-/** The REST list read ascending to its end: what a stream of the same filter must send. */
-const restAscending = async <T>(p: string, key: string) => {
-  const sep = p.includes('?') ? '&' : '?';
-  return (await walk<T>(api, `${p}${sep}pagination.reverse=false&pagination.limit=7`, key)).items;
-};
 
 const dataOf = (c: SseClient, event: string) =>
   c.events.filter((e) => e.event === event).map((e) => JSON.parse(e.data));
@@ -97,7 +85,7 @@ afterAll(async () => {
 
 describe('event streams during an ingest', () => {
   it('a stream opened before the ingest sends every tx of the list, as the REST list ascending, ids = cursors', async () => {
-    const rest = await restAscending<Tx>('/indexer/tx/v1/txs', 'txs');
+    const rest = await restAscending<Tx>(api.base, '/indexer/tx/v1/txs', 'txs');
     expect(rest.length).toBe(sample.manifest.txs.length);
     for (const c of [live.txs!, live.genesis!]) {
       await until(() => c.events.length >= rest.length, 30_000, 'the tx events');
@@ -118,10 +106,10 @@ describe('event streams during an ingest', () => {
   });
 
   it('blocks, an account with is_signer and a msgs filter stream their REST lists', async () => {
-    const blocks = await restAscending('/indexer/block/v1/blocks', 'blocks');
+    const blocks = await restAscending(api.base, '/indexer/block/v1/blocks', 'blocks');
     expect(blocks.length).toBe(sample.manifest.latestHeight);
-    const bySigner = await restAscending<Tx>(`/indexer/tx/v1/txs/by_account/${signer}?is_signer=true`, 'txs');
-    const calls = await restAscending<Tx>('/indexer/tx/v1/txs?msgs=minievm.evm.v1.MsgCall', 'txs');
+    const bySigner = await restAscending<Tx>(api.base, `/indexer/tx/v1/txs/by_account/${signer}?is_signer=true`, 'txs');
+    const calls = await restAscending<Tx>(api.base, '/indexer/tx/v1/txs?msgs=minievm.evm.v1.MsgCall', 'txs');
     expect(bySigner.length).toBeGreaterThan(1);
     expect(calls.length).toBeGreaterThan(1);
     expect(calls.length).toBeLessThan(sample.manifest.txs.length);
@@ -139,7 +127,7 @@ describe('event streams during an ingest', () => {
   });
 
   it('resumes after an event id (Last-Event-ID) or a REST page key with no gap and no duplicate', async () => {
-    const rest = await restAscending<Tx>('/indexer/tx/v1/txs', 'txs');
+    const rest = await restAscending<Tx>(api.base, '/indexer/tx/v1/txs', 'txs');
     const all = live.txs!.events;
     const cut = 11;
     const resumed = await openSse(
@@ -169,7 +157,7 @@ describe('event streams during an ingest', () => {
     const collection = Object.keys(owners).find((c) => Object.keys(owners[c] ?? {}).length > 0)!;
     const tokenId = Object.keys(owners[collection]!)[0]!;
     const nftPath = `${collection}/${encodeURIComponent(tokenId)}`;
-    const want = await restAscending<Tx>(`/indexer/nft/v1/txs/${nftPath}`, 'txs');
+    const want = await restAscending<Tx>(api.base, `/indexer/nft/v1/txs/${nftPath}`, 'txs');
     expect(want.length).toBeGreaterThan(0);
     const c = await openSse(
       `${api.base}/indexer/stream/v1/nft/txs/${nftPath}?pagination.key=${encodeURIComponent(fromGenesis)}`,
