@@ -56,6 +56,12 @@ export function mountStatusStream(router: Router, service: TrackingService, sett
         conn.end({ id: resume, event: 'end', data: JSON.stringify({ reason, resume: resume ?? null }) });
       };
       let lastJson: string | undefined;
+      // The once-a-second check hands the same held document again and again: parse each document once.
+      let judged: { json: string; terminal: boolean } | undefined;
+      const terminal = (json: string) => {
+        if (judged?.json !== json) judged = { json, terminal: isTerminal(json) };
+        return judged.terminal;
+      };
       const send = (v: { version: number; json: string }) => {
         if (!conn.open) return;
         // A version whose document is the one just sent changes nothing for the client (the workflow's last
@@ -67,7 +73,7 @@ export function mountStatusStream(router: Router, service: TrackingService, sett
           if (!same && !conn.offer(sseFrame({ id: String(v.version), event: 'status', data: v.json })))
             return end('overflow');
         }
-        if (isTerminal(v.json)) end('terminal');
+        if (terminal(v.json)) end('terminal');
       };
       const unwatch = watchStatus(chainId, txHash, send);
       const check = setInterval(() => {
