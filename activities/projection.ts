@@ -71,6 +71,9 @@ interface Waiter<T> {
   reject(e: unknown): void;
 }
 
+/** A newer version of one of a followed account's transfers. */
+export type AccountListener = (t: { chainId: string; txHash: string; roles: string[]; status: LatestStatus }) => void;
+
 export interface ProjectionOptions {
   /**
    * Every write to these rows goes through this object (default: the store is embedded chDB, which one
@@ -95,7 +98,8 @@ export class TrackingProjection {
   private readonly ttlMs: number;
   private readonly maxEntries: number;
   private readonly batchMs: number;
-  private readonly soleWriter: boolean;
+  /** Every write to the rows goes through this object (see ProjectionOptions.soleWriter). */
+  readonly soleWriter: boolean;
   private readonly maxStaleMs: number;
   private pendingRows: { row: EventRow; doc: StatusDocument; w: Waiter<void> }[] = [];
   private pendingReads = new Map<string, { chainId: string; txHash: string; ws: Waiter<LatestStatus | null>[] }>();
@@ -105,6 +109,10 @@ export class TrackingProjection {
   private readonly partiesWritten = new Set<string>();
   /** Who wants to hear of a transfer's newer versions (its status streams), by key. */
   private readonly watchers = new Map<string, Set<(v: LatestStatus) => void>>();
+  /** Accounts someone follows (history streams): their listeners, by account key. */
+  private readonly accountWatchers = new Map<string, Set<AccountListener>>();
+  /** Transfers of followed accounts: transfer key → account key → that account's roles in it. */
+  private readonly followed = new Map<string, Map<string, string[]>>();
   /** Statements issued (the bench reports them). */
   readonly stats = {
     inserts: 0,
@@ -195,6 +203,13 @@ export class TrackingProjection {
       const address = parties[role] ? accountKey(parties[role]) : null;
       if (address) rows.push({ address, chain_id: chainId, tx_hash: txHash, role });
     }
+    for (const r of rows)
+      this.follow(
+        r.address,
+        chainId,
+        txHash,
+        rows.filter((x) => x.address === r.address).map((x) => x.role),
+      );
     if (rows.length > 0) await insertTransferParties(this.store, rows);
     if (this.partiesWritten.size >= this.maxEntries) this.partiesWritten.clear();
     this.partiesWritten.add(k);
@@ -242,13 +257,46 @@ export class TrackingProjection {
     };
   }
 
+  /**
+   * Hear of every newer version of the transfers of an account (its key) that this object learns: those it is told
+   * to `follow`, and any whose parties are recorded here from now on. Returns the unsubscribe.
+   */
+  watchAccount(address: string, listener: AccountListener): () => void {
+    let set = this.accountWatchers.get(address);
+    if (!set) this.accountWatchers.set(address, (set = new Set()));
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+      if (set.size > 0 || this.accountWatchers.get(address) !== set) return;
+      this.accountWatchers.delete(address);
+      for (const [k, accounts] of this.followed)
+        if (accounts.delete(address) && accounts.size === 0) this.followed.delete(k);
+    };
+  }
+
+  /** Tell the watchers of `address` (if any) of this transfer's newer versions too: it is one of the account's. */
+  follow(address: string, chainId: string, txHash: string, roles: string[]): void {
+    if (!this.accountWatchers.has(address)) return;
+    const k = keyOf(chainId, txHash);
+    let accounts = this.followed.get(k);
+    if (!accounts) this.followed.set(k, (accounts = new Map()));
+    accounts.set(address, roles);
+  }
+
   private remember(k: string, v: LatestStatus | null): void {
     const cur = this.cache.get(k)?.v;
     if (cur && v && cur.version > v.version) v = cur; // never go back to an older version
     this.cache.delete(k);
     this.cache.set(k, { v, at: Date.now() });
     if (this.cache.size > this.maxEntries) this.cache.delete(this.cache.keys().next().value!);
-    if (v && (!cur || v.version > cur.version)) for (const w of this.watchers.get(k) ?? []) w(v);
+    if (!v || (cur && v.version <= cur.version)) return;
+    for (const w of this.watchers.get(k) ?? []) w(v);
+    const accounts = this.followed.get(k);
+    if (accounts) {
+      const [chainId, txHash] = k.split('\u0000') as [string, string];
+      for (const [address, roles] of accounts)
+        for (const w of this.accountWatchers.get(address) ?? []) w({ chainId, txHash, roles, status: v });
+    }
   }
 
   private schedule(): void {

@@ -125,3 +125,31 @@ export async function rolesOf(
   );
   return new Map(rows.map((r) => [r.k, r.roles]));
 }
+
+/** One row of transfer_webhooks: the URL a transfer's state changes are POSTed to. */
+export interface TransferWebhookRow {
+  chain_id: string;
+  tx_hash: string;
+  url: string;
+  /** 'YYYY-MM-DD hh:mm:ss.sss' UTC. */
+  registered_at: string;
+}
+
+export async function insertTransferWebhook(store: Store, row: TransferWebhookRow): Promise<void> {
+  await store.insert('transfer_webhooks', [row]);
+}
+
+/** The webhook of each of these transfers that has one (the first registered), by `chain_id|tx_hash`. */
+export async function webhooksOf(
+  store: Store,
+  keys: readonly { chainId: string; txHash: string }[],
+): Promise<Map<string, string>> {
+  if (keys.length === 0) return new Map();
+  const rows = await store.rows<{ k: string; url: string }>(
+    `SELECT concat(chain_id, '|', tx_hash) AS k, argMin(url, registered_at) AS url FROM transfer_webhooks
+      WHERE tx_hash IN {hs:Array(String)} GROUP BY chain_id, tx_hash`,
+    { hs: keys.map((k) => k.txHash) },
+  );
+  const wanted = new Set(keys.map((k) => `${k.chainId}|${k.txHash}`));
+  return new Map(rows.filter((r) => wanted.has(r.k)).map((r) => [r.k, r.url]));
+}

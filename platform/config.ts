@@ -133,6 +133,21 @@ export const configSchema = z
     // During the finalization wait: how often the timer wakes to check the output is still live (delete_output).
     TRACKING_OUTPUT_CHECK_MS: ms(10 * 60_000),
     TRACKING_LZ_RETRY_WINDOW_MS: ms(10 * 60_000),
+    /** Longest back-off between retries of one webhook delivery, and when an undelivered event is given up. */
+    TRACKING_WEBHOOK_MAX_BACKOFF_MS: ms(60_000, 100),
+    TRACKING_WEBHOOK_GIVE_UP_MS: ms(3 * 24 * 3600_000, 1_000),
+    /**
+     * Signing key of transfer webhooks (workflows/webhook.ts): `whsec_` + base64 of at least 24 bytes. Unset, track
+     * requests naming a webhook are refused.
+     */
+    WEBHOOK_SECRET: z
+      .string()
+      .regex(/^whsec_[A-Za-z0-9+/]{32,}={0,2}$/, 'must be whsec_ followed by the base64 of at least 24 bytes')
+      .optional(),
+    /** Comma-separated host patterns webhook URLs must match: `*`, `example.com`, `*.example.com`, IP literals. */
+    WEBHOOK_HOSTS: z.string().min(1).max(4096).default('*'),
+    /** Webhook targets may be private, loopback or link-local addresses (internal deployments, tests). */
+    WEBHOOK_PRIVATE_ADDRESSES: bool.default(false),
     /** Worker-level: how often the shared per-chain feeds read new blocks (activities/feed.ts). */
     TRACKING_FEED_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(250),
     /** Path of a prebuilt Temporal CLI; else scripts/install-temporal.sh builds and caches one. */

@@ -7,7 +7,7 @@ import {
   WorkflowIdReusePolicy,
 } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
-import type { TrackingTimings } from '../workflows/model.js';
+import { WEBHOOK_SIGNAL, type TrackingTimings } from '../workflows/model.js';
 import type { TrackInput } from '../workflows/transfer.js';
 import { installRuntime, projectionQueue } from './worker.js';
 
@@ -33,8 +33,11 @@ export class TrackingClient {
     return new TrackingClient(new Client({ connection, namespace: o.namespace }), connection, o.taskQueue, o.timings);
   }
 
-  /** Start (or reach) the tracking workflow. Returns false when it already existed and had finished. */
-  async register(chainId: string, txHash: string, registeredAtMs = Date.now()): Promise<boolean> {
+  /**
+   * Start (or reach) the tracking workflow, handing it `webhook` (a signal with the start, so a running workflow
+   * gets it too). Returns false when it already existed and had finished.
+   */
+  async register(chainId: string, txHash: string, registeredAtMs = Date.now(), webhook?: string): Promise<boolean> {
     const input: TrackInput = {
       chainId,
       txHash,
@@ -42,14 +45,24 @@ export class TrackingClient {
       timings: this.timings,
       projectionTaskQueue: projectionQueue(this.taskQueue),
     };
+    const options = {
+      workflowId: workflowIdOf(chainId, txHash),
+      taskQueue: this.taskQueue,
+      args: [input] as [TrackInput],
+      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+    };
     try {
-      await this.client.workflow.start('trackTransfer', {
-        workflowId: workflowIdOf(chainId, txHash),
-        taskQueue: this.taskQueue,
-        args: [input],
-        workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-        workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-      });
+      if (webhook)
+        await this.client.workflow.signalWithStart('trackTransfer', {
+          ...options,
+          signal: WEBHOOK_SIGNAL,
+          signalArgs: [{ url: webhook }],
+        });
+      else
+        await this.client.workflow.start('trackTransfer', {
+          ...options,
+          workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+        });
       return true;
     } catch (e) {
       if (e instanceof WorkflowExecutionAlreadyStartedError) return false;

@@ -12,7 +12,8 @@ import { startDevServer, type DevServer } from './devserver.js';
 import { TrackingClient } from './client.js';
 import { startWorkers, type WorkerSet } from './worker.js';
 import { startChainWorkerProcess, type ChainWorkerProcess } from './worker-process.js';
-import { timingsFromEnv } from './timings.js';
+import { timingsFromEnv, webhookSettingsFromEnv } from './timings.js';
+import type { WebhookSettings } from '../workflows/webhook.js';
 import { RegistrationStarter } from './starter.js';
 import { createTrackingService, type TrackingServiceImpl } from './service.js';
 
@@ -31,6 +32,11 @@ export interface StartTrackingOptions {
   chainWorkerProcess?: { env?: Record<string, string> } | boolean;
   /** Fixed dev-server port (restart tests reuse it); random when absent. */
   devServerPort?: number;
+  /**
+   * Webhook signing and target policy, for the track route and an in-process chain worker; default from the
+   * WEBHOOK_* variables (a chain worker process reads them from its environment).
+   */
+  webhooks?: WebhookSettings | null;
 }
 
 export interface Tracking {
@@ -50,6 +56,7 @@ export interface Tracking {
 export async function startTracking(o: StartTrackingOptions): Promise<Tracking> {
   const log = o.log.child({ component: 'tracking' });
   const timings = o.timings ?? timingsFromEnv();
+  const webhooks = o.webhooks === undefined ? (webhookSettingsFromEnv() ?? null) : o.webhooks;
   await migrate(o.store);
   let devServer: DevServer | undefined;
   if (!o.config.TEMPORAL_ADDRESS)
@@ -73,6 +80,7 @@ export async function startTracking(o: StartTrackingOptions): Promise<Tracking> 
       taskQueue: o.config.TEMPORAL_TASK_QUEUE,
       log,
       projection,
+      webhooks,
       ...(inline ? { chains: o.chains } : {}),
     });
     if (o.chainWorkerProcess)
@@ -92,7 +100,10 @@ export async function startTracking(o: StartTrackingOptions): Promise<Tracking> 
   const starter = new RegistrationStarter(client, log);
   // Registrations whose workflow start was lost in a crash (or never happened) are started again.
   await starter.reconcile(o.store);
-  const service = createTrackingService(o.chains, projection, starter);
+  const service = createTrackingService(o.chains, projection, starter, {
+    store: o.store,
+    settings: webhooks ?? undefined,
+  });
   return {
     service,
     address,

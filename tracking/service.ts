@@ -1,16 +1,46 @@
 // The tracking service the router's HTTP routes call (api/router/tracking/service.ts declares the interface;
 // this object satisfies it structurally, so tracking/ imports nothing from api/).
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
 import { explorerLink, type ChainDirectory } from '../activities/chains.js';
 import type { TrackingProjection } from '../activities/projection.js';
 import { executorGet } from '../activities/rpc.js';
 import { claimMessages, parseWithdrawalProof, type ClaimTarget } from '../routing/claim.js';
 import { invalidRequest, unavailableNow, unsupported } from '../routing/errors.js';
 import type { RegistrationStarter } from './starter.js';
+import type { Store } from '../clickhouse/client.js';
+import { insertTransferWebhook, webhooksOf } from '../clickhouse/transfer-events.js';
+import { addressAllowed, checkWebhookUrl, hostOf, type Checked, type WebhookSettings } from '../workflows/webhook.js';
+
+/** How long a track request waits for its webhook host to resolve. */
+const WEBHOOK_LOOKUP_MS = 2_000;
+
+/** Whether a webhook URL may be registered: the policy, and (for a host name) every address it resolves to now. */
+async function admissibleWebhook(raw: string, settings: WebhookSettings | undefined): Promise<Checked<string>> {
+  if (!settings) return { ok: false, reason: 'is not accepted: this deployment has no WEBHOOK_SECRET' };
+  const checked = checkWebhookUrl(raw, settings);
+  if (!checked.ok) return checked;
+  const host = hostOf(checked.value);
+  if (!isIP(host)) {
+    let timer: NodeJS.Timeout | undefined;
+    const addresses = await Promise.race([
+      lookup(host, { all: true, verbatim: true }).catch(() => []),
+      new Promise<never[]>((r) => {
+        timer = setTimeout(() => r([]), WEBHOOK_LOOKUP_MS);
+      }),
+    ]).finally(() => clearTimeout(timer));
+    if (addresses.length === 0) return { ok: false, reason: `host ${host} does not resolve` };
+    const refused = addresses.find((a) => !addressAllowed(a.address, settings));
+    if (refused) return { ok: false, reason: `host ${host} resolves to ${refused.address}, which is not public` };
+  }
+  return { ok: true, value: checked.value.href };
+}
 
 export function createTrackingService(
   chains: ChainDirectory,
   projection: TrackingProjection,
   starter: RegistrationStarter,
+  webhooks?: { store: Store; settings: WebhookSettings | undefined },
 ) {
   return {
     chain(chainId: string) {
@@ -22,8 +52,29 @@ export function createTrackingService(
       const { doc } = await projection.register(chainId, txHash, atMs);
       return { state: doc.state, error: doc.error ?? null };
     },
-    startWorkflow(chainId: string, txHash: string, registeredAtMs: number): void {
-      starter.enqueue(chainId, txHash, registeredAtMs);
+    startWorkflow(chainId: string, txHash: string, registeredAtMs: number, webhook?: string): void {
+      starter.enqueue(chainId, txHash, registeredAtMs, webhook);
+    },
+    /** A track request's webhook URL, normalised, or why it is refused. */
+    checkWebhook(raw: string): Promise<Checked<string>> {
+      return admissibleWebhook(raw, webhooks?.settings);
+    },
+    /**
+     * Record `url` as the transfer's webhook (durably, before the workflow hears of it). A transfer has one: naming
+     * another URL than the one it has is refused (`{ conflict }`).
+     */
+    async attachWebhook(chainId: string, txHash: string, url: string, atMs: number): Promise<{ conflict?: string }> {
+      if (!webhooks) throw new Error('webhooks are not wired into this tracking service');
+      const existing = (await webhooksOf(webhooks.store, [{ chainId, txHash }])).get(`${chainId}|${txHash}`);
+      if (existing !== undefined && existing !== url) return { conflict: existing };
+      if (existing === undefined)
+        await insertTransferWebhook(webhooks.store, {
+          chain_id: chainId,
+          tx_hash: txHash,
+          url,
+          registered_at: new Date(atMs).toISOString().replace('T', ' ').replace('Z', ''),
+        });
+      return {};
     },
     async latestStatusJson(chainId: string, txHash: string): Promise<string | null> {
       return (await projection.latest(chainId, txHash))?.json ?? null;
@@ -45,6 +96,24 @@ export function createTrackingService(
         status: r.status,
       }));
     },
+    watchAccount(
+      address: string,
+      listener: (t: { chainId: string; txHash: string; roles: string[]; version: number; json: string }) => void,
+    ) {
+      return projection.watchAccount(address, (t) =>
+        listener({
+          chainId: t.chainId,
+          txHash: t.txHash,
+          roles: t.roles,
+          version: t.status.version,
+          json: t.status.json,
+        }),
+      );
+    },
+    followTransfer(address: string, chainId: string, txHash: string, roles: string[]): void {
+      projection.follow(address, chainId, txHash, roles);
+    },
+    accountChangesPushed: projection.soleWriter,
     watchStatus(chainId: string, txHash: string, listener: (v: { version: number; json: string }) => void) {
       return projection.watch(chainId, txHash, (v) => listener({ version: v.version, json: v.json }));
     },

@@ -3,19 +3,25 @@
 // Starting is idempotent (workflow id + USE_EXISTING / REJECT_DUPLICATE), so after a crash `reconcile()`
 // simply starts every registered, non-terminal tx again.
 import type { Store } from '../clickhouse/client.js';
-import { unfinishedTransfers } from '../clickhouse/transfer-events.js';
+import { unfinishedTransfers, webhooksOf } from '../clickhouse/transfer-events.js';
 import type { Logger } from '../platform/log.js';
 
 export interface WorkflowStarter {
-  register(chainId: string, txHash: string, registeredAtMs: number): Promise<unknown>;
+  register(chainId: string, txHash: string, registeredAtMs: number, webhook?: string): Promise<unknown>;
 }
 
 interface Job {
   chainId: string;
   txHash: string;
   atMs: number;
+  /** The transfer's webhook URL, handed to its workflow with the start. */
+  webhook?: string;
   attempt: number;
 }
+
+/** A job's dedupe key: a registration naming a webhook is a separate job from one that does not. */
+const jobKey = (j: { chainId: string; txHash: string; webhook?: string }) =>
+  `${j.chainId}\u0000${j.txHash}\u0000${j.webhook ?? ''}`;
 
 export class RegistrationStarter {
   private readonly queue: Job[] = [];
@@ -33,11 +39,12 @@ export class RegistrationStarter {
     private readonly concurrency = 32,
   ) {}
 
-  enqueue(chainId: string, txHash: string, atMs: number): void {
-    const k = `${chainId}\u0000${txHash}`;
+  enqueue(chainId: string, txHash: string, atMs: number, webhook?: string): void {
+    const job: Job = { chainId, txHash, atMs, ...(webhook ? { webhook } : {}), attempt: 0 };
+    const k = jobKey(job);
     if (this.stopped || this.queued.has(k)) return;
     this.queued.add(k);
-    this.queue.push({ chainId, txHash, atMs, attempt: 0 });
+    this.queue.push(job);
     this.pump();
   }
 
@@ -55,7 +62,11 @@ export class RegistrationStarter {
   /** Start every registered tx whose latest projected state is not terminal (after a restart). */
   async reconcile(store: Store): Promise<number> {
     const rows = await unfinishedTransfers(store);
-    for (const r of rows) this.enqueue(r.chain_id, r.tx_hash, Number(r.at));
+    const hooks = await webhooksOf(
+      store,
+      rows.map((r) => ({ chainId: r.chain_id, txHash: r.tx_hash })),
+    );
+    for (const r of rows) this.enqueue(r.chain_id, r.tx_hash, Number(r.at), hooks.get(`${r.chain_id}|${r.tx_hash}`));
     if (rows.length) this.log.info('tracking.reconcile', { restarted: rows.length });
     return rows.length;
   }
@@ -80,9 +91,9 @@ export class RegistrationStarter {
 
   private async run(job: Job): Promise<void> {
     try {
-      await this.client.register(job.chainId, job.txHash, job.atMs);
+      await this.client.register(job.chainId, job.txHash, job.atMs, job.webhook);
       this.stats.started++;
-      this.queued.delete(`${job.chainId}\u0000${job.txHash}`);
+      this.queued.delete(jobKey(job));
     } catch (e) {
       this.stats.failures++;
       job.attempt++;

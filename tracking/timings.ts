@@ -2,6 +2,7 @@
 // meanings in docs/configuration.md). A bad value stops start-up with one line.
 import { configSection } from '../platform/config.js';
 import type { TrackingTimings } from '../workflows/model.js';
+import type { WebhookSettings } from '../workflows/webhook.js';
 
 const TIMING_KEYS = [
   'TRACKING_POLL_INTERVAL_MS',
@@ -13,6 +14,8 @@ const TIMING_KEYS = [
   'TRACKING_WITHDRAWAL_STALL_MS',
   'TRACKING_OUTPUT_CHECK_MS',
   'TRACKING_LZ_RETRY_WINDOW_MS',
+  'TRACKING_WEBHOOK_MAX_BACKOFF_MS',
+  'TRACKING_WEBHOOK_GIVE_UP_MS',
 ] as const;
 
 type Env = Record<string, string | undefined>;
@@ -40,5 +43,23 @@ export function timingsFromEnv(env?: Env): TrackingTimings {
     withdrawalStallMs: v.TRACKING_WITHDRAWAL_STALL_MS,
     outputCheckMs: v.TRACKING_OUTPUT_CHECK_MS,
     lzRetryWindowMs: v.TRACKING_LZ_RETRY_WINDOW_MS,
+    webhookMaxBackoffMs: v.TRACKING_WEBHOOK_MAX_BACKOFF_MS,
+    webhookGiveUpMs: v.TRACKING_WEBHOOK_GIVE_UP_MS,
+  };
+}
+
+/**
+ * The webhook settings of the WEBHOOK_* variables, or undefined when no WEBHOOK_SECRET is set (webhooks off);
+ * `env` as for feedIntervalFromEnv.
+ */
+export function webhookSettingsFromEnv(env?: Env): WebhookSettings | undefined {
+  const v = configSection(['WEBHOOK_SECRET', 'WEBHOOK_HOSTS', 'WEBHOOK_PRIVATE_ADDRESSES'], env);
+  if (!v.WEBHOOK_SECRET) return undefined;
+  return {
+    secret: v.WEBHOOK_SECRET,
+    hosts: v.WEBHOOK_HOSTS.split(',')
+      .map((h) => h.trim())
+      .filter(Boolean),
+    privateAddresses: v.WEBHOOK_PRIVATE_ADDRESSES,
   };
 }

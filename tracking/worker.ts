@@ -18,7 +18,9 @@ import type { Logger } from '../platform/log.js';
 import type { ChainDirectory } from '../activities/chains.js';
 import { createChainActivities } from '../activities/tracking.js';
 import { createProjectionActivities, type TrackingProjection } from '../activities/projection.js';
-import { feedIntervalFromEnv } from './timings.js';
+import { createWebhookActivities } from '../activities/webhook.js';
+import type { WebhookSettings } from '../workflows/webhook.js';
+import { feedIntervalFromEnv, webhookSettingsFromEnv } from './timings.js';
 
 export const workflowsPath = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'workflows', 'index.ts');
 export const projectionQueue = (taskQueue: string) => `${taskQueue}-projection`;
@@ -50,6 +52,8 @@ export interface WorkerSetOptions {
   projection?: TrackingProjection;
   log: Logger;
   maxConcurrentActivities?: number;
+  /** Webhook signing and target policy of the chain worker; default from the WEBHOOK_* variables, null for none. */
+  webhooks?: WebhookSettings | null;
 }
 
 export interface WorkerSet {
@@ -87,7 +91,10 @@ export async function startWorkers(o: WorkerSetOptions): Promise<WorkerSet> {
         namespace: o.namespace,
         taskQueue: o.taskQueue,
         workflowBundle: await workflowBundle(),
-        activities: createChainActivities(o.chains, { feedIntervalMs: feedIntervalFromEnv() }),
+        activities: {
+          ...createChainActivities(o.chains, { feedIntervalMs: feedIntervalFromEnv() }),
+          ...createWebhookActivities(o.webhooks === undefined ? webhookSettingsFromEnv() : (o.webhooks ?? undefined)),
+        },
         // Polls are async I/O: thousands fit in one process; each is bounded by the poll window.
         maxConcurrentActivityTaskExecutions: o.maxConcurrentActivities ?? 2000,
         maxConcurrentWorkflowTaskExecutions: 200,

@@ -185,6 +185,9 @@ export interface TrackingState {
 }
 
 /** Timings of one tracked transfer. All durations in ms; defaults in tracking/timings.ts. */
+/** Name of the workflow signal that attaches a webhook (`{ url }`) to a transfer's workflow. */
+export const WEBHOOK_SIGNAL = 'webhook';
+
 export interface TrackingTimings {
   /** Chain poll interval inside the polling activities. */
   pollIntervalMs: number;
@@ -206,6 +209,10 @@ export interface TrackingTimings {
   lzRetryWindowMs: number;
   /** Continue-as-new once the history holds this many events (default 4000; tests lower it). */
   historyEventLimit?: number;
+  /** Longest back-off between retries of one webhook delivery (default 1 min). */
+  webhookMaxBackoffMs?: number;
+  /** A webhook delivery not acknowledged within this is given up, and the next event is sent (default 3 days). */
+  webhookGiveUpMs?: number;
 }
 
 export function hopIsTerminal(h: Hop): boolean {

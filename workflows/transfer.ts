@@ -5,6 +5,8 @@
 import {
   continueAsNew,
   defineQuery,
+  defineSignal,
+  log,
   patched,
   proxyActivities,
   setHandler,
@@ -21,6 +23,7 @@ import {
   type TrackingTimings,
   type TransferParties,
   type TxRef,
+  WEBHOOK_SIGNAL,
 } from './model.js';
 import { statusDocument, type StatusDocument } from './status.js';
 
@@ -58,6 +61,19 @@ export interface ChainActivities {
   }): Promise<SourceTxFound | null>;
   pollHop(a: { hop: Hop; windowMs: number; pollIntervalMs: number }): Promise<HopPollResult>;
 }
+/** One event of a transfer's webhook: its status document at one version. */
+export interface WebhookDelivery {
+  url: string;
+  chainId: string;
+  txHash: string;
+  /** The status version: increases by one per state change of the transfer. */
+  event: number;
+  doc: StatusDocument;
+}
+/** Activities on the tracking task queue that call a transfer's webhook (activities/webhook.ts). */
+export interface WebhookActivities {
+  deliverWebhook(d: WebhookDelivery): Promise<{ status: number }>;
+}
 /** Activities on the projection task queue (served by the process owning the ClickHouse store). */
 export interface ProjectionActivities {
   recordStatus(a: {
@@ -79,7 +95,12 @@ export interface TrackInput {
   timings: TrackingTimings;
   projectionTaskQueue: string;
   /** Set by continue-as-new. */
-  carried?: { state: TrackingState; progressAt: number[] };
+  carried?: { state: TrackingState; progressAt: number[]; webhook?: WebhookState };
+}
+/** A transfer's webhook: its URL and the last version queued for delivery (every earlier one is delivered). */
+interface WebhookState {
+  url: string;
+  queuedThrough: number;
 }
 export interface TrackOutcome {
   state: string;
@@ -88,6 +109,14 @@ export interface TrackOutcome {
 }
 
 export const stateQuery = defineQuery<TrackingState>('state');
+/**
+ * Attach a webhook (sent with the start by `POST /v2/tx/track` when the request names one). The first one wins; it
+ * receives the latest recorded version at once, then every later one.
+ */
+export const webhookSignal = defineSignal<[{ url: string }]>(WEBHOOK_SIGNAL);
+
+const DEFAULT_WEBHOOK_MAX_BACKOFF_MS = 60_000;
+const DEFAULT_WEBHOOK_GIVE_UP_MS = 3 * 24 * 3600_000;
 
 /** Continue-as-new well before the 10k-event warning; a poll window costs ~6 events. */
 const HISTORY_SOFT_LIMIT = 4000;
@@ -127,18 +156,66 @@ export async function trackTransfer(input: TrackInput): Promise<TrackOutcome> {
   let progressAt: number[] = input.carried?.progressAt ?? [];
   setHandler(stateQuery, () => s);
 
+  // ---- webhook: every recorded version is POSTed, in order, one delivery at a time ----
+  // Deliveries form one promise chain beside the tracking: a slow or absent receiver delays only its own events,
+  // never the hops. A transfer without a webhook schedules nothing here, so histories recorded before webhooks
+  // existed replay unchanged.
+  const hooks = proxyActivities<WebhookActivities>({
+    startToCloseTimeout: '15s',
+    scheduleToCloseTimeout: t.webhookGiveUpMs ?? DEFAULT_WEBHOOK_GIVE_UP_MS,
+    retry: {
+      initialInterval: '1s',
+      backoffCoefficient: 2,
+      maximumInterval: t.webhookMaxBackoffMs ?? DEFAULT_WEBHOOK_MAX_BACKOFF_MS,
+    },
+  });
+  let hook: WebhookState | undefined = input.carried?.webhook;
+  let deliveries: Promise<void> = Promise.resolve();
+  /** The last version the projection holds (version 0 is the registration row POST /v2/tx/track wrote). */
+  let recorded = { version: s.version, doc: statusDocument(s) };
+  const queueDelivery = (version: number, doc: StatusDocument) => {
+    if (!hook || version <= hook.queuedThrough) return;
+    hook = { ...hook, queuedThrough: version };
+    const d: WebhookDelivery = { url: hook.url, chainId: s.chainId, txHash: s.txHash, event: version, doc };
+    deliveries = deliveries.then(() =>
+      hooks.deliverWebhook(d).then(
+        () => undefined,
+        (e: unknown) => log.warn('webhook event given up', { event: version, error: String(e) }),
+      ),
+    );
+  };
+  setHandler(webhookSignal, ({ url }) => {
+    if (hook) return;
+    hook = { url, queuedThrough: -1 };
+    queueDelivery(recorded.version, recorded.doc);
+  });
+  /** Wait for every queued delivery, including any queued while waiting. */
+  const drainDeliveries = async () => {
+    for (let d = deliveries; ; d = deliveries) {
+      await d;
+      if (d === deliveries) return;
+    }
+  };
+  const carry = () => ({ state: s, progressAt, ...(hook ? { webhook: hook } : {}) });
+
   const record = async () => {
     s = { ...s, version: s.version + 1 };
+    const doc = statusDocument(s);
     await projection.recordStatus({
       chainId: s.chainId,
       txHash: s.txHash,
       version: s.version,
       phase: s.phase,
-      doc: statusDocument(s),
+      doc,
       ...(s.parties ? { parties: s.parties } : {}),
     });
+    // Sent only once stored, so a receiver never sees a version GET /v2/tx/status cannot show yet.
+    recorded = { version: s.version, doc };
+    queueDelivery(s.version, doc);
   };
-  const outcome = (): TrackOutcome => {
+  /** The final answer, once every webhook event is delivered (or given up). */
+  const outcome = async (): Promise<TrackOutcome> => {
+    await drainDeliveries();
     const d = statusDocument(s);
     return { state: d.state, status: d.status, version: s.version };
   };
@@ -165,8 +242,10 @@ export async function trackTransfer(input: TrackInput): Promise<TrackOutcome> {
         await record();
         return outcome();
       }
-      if (shouldContinueAsNew())
-        await continueAsNew<typeof trackTransfer>({ ...input, carried: { state: s, progressAt } });
+      if (shouldContinueAsNew()) {
+        await drainDeliveries();
+        await continueAsNew<typeof trackTransfer>({ ...input, carried: carry() });
+      }
     }
     const { code, log } = found.tx;
     s = { ...s, sourceTx: found.tx, ...(found.parties ? { parties: found.parties } : {}) };
@@ -264,7 +343,8 @@ export async function trackTransfer(input: TrackInput): Promise<TrackOutcome> {
       let changed = false;
       for (const r of rest) if (r.res && apply(r.i, r.res, Date.now())) changed = true;
       if (changed) await record();
-      await continueAsNew<typeof trackTransfer>({ ...input, carried: { state: s, progressAt } });
+      await drainDeliveries();
+      await continueAsNew<typeof trackTransfer>({ ...input, carried: carry() });
     }
   }
 }

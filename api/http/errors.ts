@@ -12,6 +12,7 @@ export const Grpc = {
   UNKNOWN: 2,
   INVALID_ARGUMENT: 3,
   NOT_FOUND: 5,
+  FAILED_PRECONDITION: 9,
   RESOURCE_EXHAUSTED: 8,
   UNIMPLEMENTED: 12,
   UNAVAILABLE: 14,
@@ -33,6 +34,9 @@ export class ApiError extends Error {
 export const badRequest = (message: string, extra?: Record<string, unknown>) =>
   new ApiError(400, message, Grpc.INVALID_ARGUMENT, extra);
 export const notFound = (message: string) => new ApiError(404, message, Grpc.NOT_FOUND);
+/** The request contradicts the resource's state (409). */
+export const conflict = (message: string, extra?: Record<string, unknown>) =>
+  new ApiError(409, message, Grpc.FAILED_PRECONDITION, extra);
 export const unavailable = (message: string) => new ApiError(503, message, Grpc.UNAVAILABLE);
 
 const ROUTE_ERROR_STATUS = { invalid: 400, unsupported: 404, unavailable: 503 } as const;

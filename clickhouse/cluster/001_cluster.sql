@@ -318,6 +318,19 @@ ORDER BY (address, chain_id, tx_hash, role);
 CREATE TABLE IF NOT EXISTS transfer_parties ON CLUSTER '{cluster}' AS transfer_parties_local
 ENGINE = Distributed('{cluster}', currentDatabase(), transfer_parties_local, rand());
 
+CREATE TABLE IF NOT EXISTS transfer_webhooks_local ON CLUSTER '{cluster}'
+(
+    chain_id      LowCardinality(String),
+    tx_hash       String,
+    url           String,
+    registered_at DateTime64(3, 'UTC')
+)
+ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/{database}/transfer_webhooks_local', '{replica}')
+ORDER BY (chain_id, tx_hash, url);
+
+CREATE TABLE IF NOT EXISTS transfer_webhooks ON CLUSTER '{cluster}' AS transfer_webhooks_local
+ENGINE = Distributed('{cluster}', currentDatabase(), transfer_webhooks_local, rand());
+
 CREATE TABLE IF NOT EXISTS evm_contracts_local ON CLUSTER '{cluster}'
 (
     address  String,

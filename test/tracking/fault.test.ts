@@ -1,51 +1,15 @@
 // Fault tolerance: 100 in-flight transfers; the standalone worker process is SIGKILLed and restarted, and
 // (separately) the Temporal dev server is SIGKILLed and restarted on its SQLite file. Every transfer must
 // still reach its correct terminal state, with no lost and no duplicated rows in the projection.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, terminal, type Harness } from './harness.js';
+import { killProcess, startHarness, startWorkerProcess, terminal, type Harness } from './harness.js';
 import { SIM, type SentTx } from '../../devnet/simnet/index.js';
 import { startDevServer, type DevServer } from '../../tracking/devserver.js';
 
-const repo = path.resolve(__dirname, '../..');
 let h: Harness;
 let worker: ChildProcess | undefined;
 let restartedServer: DevServer | undefined;
-
-function startWorker(): Promise<ChildProcess> {
-  const chainsFile = path.join(h.dataDir, 'chains.json');
-  writeFileSync(chainsFile, JSON.stringify(h.simnet.chainInfos()));
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(repo, 'tracking/worker-main.ts')], {
-    cwd: repo,
-    env: {
-      ...process.env,
-      TEMPORAL_ADDRESS: h.tracking.address,
-      TRACKING_CHAINS_FILE: chainsFile,
-      DATA_DIR: path.join(h.dataDir, 'worker'),
-      LOG_LEVEL: 'warn',
-      ROUTER_NETWORK: 'mainnet',
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-      if (out.includes('tracking.worker.ready')) resolve(child);
-    });
-    child.once('exit', (code) => reject(new Error(`worker exited early with ${code}`)));
-  });
-}
-
-function kill(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGKILL');
-  });
-}
 
 type Expect = { tx: SentTx; state: string };
 
@@ -143,10 +107,10 @@ beforeAll(async () => {
       finalizationPeriodS: 3,
     },
   });
-  worker = await startWorker();
+  worker = await startWorkerProcess(h);
 }, 180_000);
 afterAll(async () => {
-  if (worker) await kill(worker);
+  if (worker) await killProcess(worker);
   await restartedServer?.stop();
   await h?.close();
 });
@@ -157,9 +121,9 @@ describe('fault tolerance with 100 in-flight transfers', () => {
     await trackAll(xs);
     await new Promise((r) => setTimeout(r, 1_500));
     expect(await inFlight(xs)).toBeGreaterThanOrEqual(80);
-    await kill(worker!);
+    await killProcess(worker!);
     await new Promise((r) => setTimeout(r, 3_000));
-    worker = await startWorker();
+    worker = await startWorkerProcess(h);
     const states = await allTerminal(xs, 120_000);
     for (const x of xs)
       expect({ tx: x.tx.txHash, state: states.get(x.tx.txHash) }).toEqual({ tx: x.tx.txHash, state: x.state });
@@ -172,7 +136,7 @@ describe('fault tolerance with 100 in-flight transfers', () => {
     await new Promise((r) => setTimeout(r, 1_500));
     expect(await inFlight(xs)).toBeGreaterThanOrEqual(80);
     const dev = h.tracking.devServer!;
-    await kill(dev.process);
+    await killProcess(dev.process);
     await new Promise((r) => setTimeout(r, 2_000));
     restartedServer = await startDevServer({
       dataDir: h.dataDir,

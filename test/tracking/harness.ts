@@ -1,6 +1,7 @@
 // Shared set-up of the tracking integration tests: real chDB, real Temporal dev server, simnet on loopback,
 // the tracking routes on a real express app.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Server } from 'node:http';
@@ -16,6 +17,9 @@ import { createLogger } from '../../platform/log.js';
 import { startTracking, type Tracking } from '../../tracking/index.js';
 import type { TrackingTimings } from '../../workflows/model.js';
 import { Simnet, type SimnetOptions } from '../../devnet/simnet/index.js';
+import type { WebhookSettings } from '../../workflows/webhook.js';
+
+const repo = path.resolve(__dirname, '../..');
 
 export const FAST: TrackingTimings = {
   pollIntervalMs: 200,
@@ -35,7 +39,12 @@ export interface Harness {
   tracking: Tracking;
   url: string;
   server: Server;
-  track(chainId: string, txHash: string): Promise<{ status: number; body: Record<string, unknown> }>;
+  /** POST /v2/tx/track; `extra` adds body fields (webhook_url). */
+  track(
+    chainId: string,
+    txHash: string,
+    extra?: Record<string, unknown>,
+  ): Promise<{ status: number; body: Record<string, unknown> }>;
   status(chainId: string, txHash: string): Promise<{ status: number; body: Record<string, any> }>;
   /** Poll status until `pred` holds (or throw after timeoutMs). */
   waitFor(
@@ -51,7 +60,14 @@ export const terminal = (b: Record<string, any>) =>
   ['STATE_COMPLETED_SUCCESS', 'STATE_COMPLETED_ERROR', 'STATE_ABANDONED'].includes(b.state);
 
 export async function startHarness(
-  o: { timings?: Partial<TrackingTimings>; simnet?: SimnetOptions; runChainWorker?: boolean; dataDir?: string } = {},
+  o: {
+    timings?: Partial<TrackingTimings>;
+    simnet?: SimnetOptions;
+    runChainWorker?: boolean;
+    dataDir?: string;
+    /** Webhook policy of the track route and an in-process chain worker (default: none, webhooks refused). */
+    webhooks?: WebhookSettings;
+  } = {},
 ): Promise<Harness> {
   const dataDir = o.dataDir ?? mkdtempSync(path.join(tmpdir(), 'tracking-test-'));
   const store = createStore({ dataDir: path.join(dataDir, 'clickhouse') });
@@ -69,6 +85,7 @@ export async function startHarness(
     log,
     timings: { ...FAST, ...o.timings },
     runChainWorker: o.runChainWorker,
+    webhooks: o.webhooks ?? null,
   });
   const app = createServiceApp({ service: 'router', openapi: {}, bodyLimit: '16kb' });
   const router = express.Router();
@@ -85,11 +102,11 @@ export async function startHarness(
     tracking,
     url,
     server,
-    async track(chainId, txHash) {
+    async track(chainId, txHash, extra = {}) {
       const r = await fetch(`${url}/v2/tx/track`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ chain_id: chainId, tx_hash: txHash }),
+        body: JSON.stringify({ chain_id: chainId, tx_hash: txHash, ...extra }),
       });
       return { status: r.status, body: (await r.json()) as Record<string, unknown> };
     },
@@ -136,4 +153,43 @@ export async function serveRouter(
   });
   const server = await listen(app, 0);
   return { server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}` };
+}
+
+/**
+ * The standalone chain worker (tracking/worker-main.ts) in a child process against the harness's Temporal and
+ * simnet, resolved once it is ready; `env` adds variables (WEBHOOK_*, say).
+ */
+export function startWorkerProcess(h: Harness, env: Record<string, string> = {}): Promise<ChildProcess> {
+  const chainsFile = path.join(h.dataDir, 'chains.json');
+  writeFileSync(chainsFile, JSON.stringify(h.simnet.chainInfos()));
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(repo, 'tracking/worker-main.ts')], {
+    cwd: repo,
+    env: {
+      ...process.env,
+      TEMPORAL_ADDRESS: h.tracking.address,
+      TRACKING_CHAINS_FILE: chainsFile,
+      DATA_DIR: path.join(h.dataDir, 'worker'),
+      LOG_LEVEL: 'warn',
+      ROUTER_NETWORK: 'mainnet',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (c: Buffer) => {
+      out += c.toString();
+      if (out.includes('tracking.worker.ready')) resolve(child);
+    });
+    child.once('exit', (code) => reject(new Error(`worker exited early with ${code}`)));
+  });
+}
+
+/** SIGKILL a child process and wait for its exit. */
+export function killProcess(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGKILL');
+  });
 }

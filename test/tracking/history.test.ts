@@ -14,6 +14,8 @@ import { closeServer } from '../../api/http/app.js';
 import { SIM, type SentTx } from '../../devnet/simnet/index.js';
 import { transferParties } from '../../workflows/evidence.js';
 import { type Harness, serveRouter, startHarness, terminal } from './harness.js';
+import { openSse, type SseClient } from '../support/sse.js';
+import { until } from '../support/until.js';
 
 let h: Harness;
 let router: { server: Server; url: string };
@@ -116,6 +118,70 @@ describe('history by address', () => {
     // An account in no transfer has an empty history.
     expect((await history(account())).body).toEqual({ transfers: [], next_cursor: null });
   }, 240_000);
+
+  it('streams an account: its newest transfers at once, then every version of its transfers, new ones included', async () => {
+    const carol = account();
+    const first = h.simnet.ibcTransfer({ from: SIM.move, channel: 'channel-0', sender: carol });
+    expect((await h.track(first.chainId, first.txHash)).status).toBe(200);
+    await h.waitFor(first.chainId, first.txHash, terminal, 60_000);
+    const stored = async (tx: SentTx) =>
+      new Map(
+        (
+          await h.store.rows<{ version: number; doc: string }>(
+            `SELECT version, any(doc) AS doc FROM transfer_events WHERE chain_id = {c:String} AND tx_hash = {t:String} GROUP BY version`,
+            { c: tx.chainId, t: tx.txHash },
+          )
+        ).map((r) => [Number(r.version), r.doc]),
+      );
+    type TransferEvent = { chain_id: string; tx_hash: string; roles: string[]; version: number; status: unknown };
+    const events = (c: SseClient) =>
+      c.events.filter((e) => e.event === 'transfer').map((e) => JSON.parse(e.data) as TransferEvent);
+    // The 0x form names the same account.
+    const stream = await openSse(`${router.url}/v2/tx/history_stream?address=${accountHex(carol)}`);
+    try {
+      expect(stream.status).toBe(200);
+      await until(() => events(stream).length >= 1, 10_000, 'the opening snapshot');
+      const firstDocs = await stored(first);
+      const opening = events(stream)[0]!;
+      expect(opening).toMatchObject({ chain_id: first.chainId, tx_hash: first.txHash, roles: ['sender'] });
+      expect(opening.version).toBe(Math.max(...firstDocs.keys()));
+      expect(JSON.stringify(opening.status)).toBe(firstDocs.get(opening.version));
+
+      // A new transfer to carol: every version from the one its parties are recorded with to the last, in order.
+      const next = h.simnet.deposit({ l2: SIM.move, to: carol });
+      expect((await h.track(next.chainId, next.txHash)).status).toBe(200);
+      await h.waitFor(next.chainId, next.txHash, terminal, 60_000);
+      const nextDocs = await stored(next);
+      const last = Math.max(...nextDocs.keys());
+      await until(
+        () => events(stream).some((e) => e.tx_hash === next.txHash && e.version === last),
+        10_000,
+        'the last version of the new transfer',
+      );
+      const mine = events(stream).filter((e) => e.tx_hash === next.txHash);
+      expect(mine.map((e) => e.version)).toEqual(Array.from({ length: last }, (_, i) => i + 1));
+      for (const e of mine) {
+        expect(e.roles).toEqual(['receiver']);
+        expect(JSON.stringify(e.status)).toBe(nextDocs.get(e.version)); // byte for byte what status answered
+      }
+      expect(events(stream).filter((e) => e.tx_hash === first.txHash)).toHaveLength(1); // nothing re-sent
+    } finally {
+      stream.close();
+    }
+    // A reconnect opens with the snapshot again: the newest `limit` transfers, oldest of them first.
+    const again = await openSse(`${router.url}/v2/tx/history_stream?address=${carol}&limit=2`);
+    try {
+      await until(() => events(again).length >= 2, 10_000, 'the snapshot of a reconnect');
+      expect(events(again).map((e) => e.roles)).toEqual([['sender'], ['receiver']]);
+    } finally {
+      again.close();
+    }
+    for (const q of ['', '?address=nope', `?address=${carol}&limit=0`, `?address=${carol}&limit=x`]) {
+      const r = await fetch(`${router.url}/v2/tx/history_stream${q}`);
+      expect({ q, status: r.status }).toEqual({ q, status: 400 });
+      expect(((await r.json()) as { code: number }).code).toBe(3);
+    }
+  }, 120_000);
 
   it('derives the parties from the source tx: sender, and the receiver at the end of the forwards', () => {
     const tx = (events: { type: string; attributes: { key: string; value: string }[] }[]) => ({

@@ -2,10 +2,11 @@
 // or the chains: it reads the latest row of the ClickHouse projection (held in memory when recent), so it answers
 // while workers are down. The common status poll is answered before express by the edge (api/http/edge.ts).
 import type { Request, Response, Router } from 'express';
-import { ApiError, Grpc, badRequest, notFound } from '../../http/errors.js';
+import { ApiError, Grpc, badRequest, conflict, notFound } from '../../http/errors.js';
 import { servedOf } from '../../http/edge.js';
 import { normaliseTxHash } from '../../../chain/hash.js';
 import { isTerminalState, type TxState } from '../../../workflows/status.js';
+import { MAX_WEBHOOK_URL } from '../../../workflows/webhook.js';
 import type { TrackingService } from './service.js';
 
 /** A chain id this service could track (anything else cannot name a registered transfer). */
@@ -17,6 +18,15 @@ export function stringParam(v: unknown, name: string, max: number): string {
   if (typeof v !== 'string' || v.length === 0) throw badRequest(`${name}: is required`);
   if (v.length > max) throw badRequest(`${name}: must be at most ${max} characters`);
   return v;
+}
+
+/** The track request's `webhook_url`, admitted by the deployment's policy, else a JSON 400 saying why. */
+async function admitWebhook(service: TrackingService, raw: unknown): Promise<string> {
+  const url = stringParam(raw, 'webhook_url', MAX_WEBHOOK_URL);
+  if (!service.checkWebhook || !service.attachWebhook) throw badRequest('webhook_url: webhooks are not served here');
+  const checked = await service.checkWebhook(url);
+  if (!checked.ok) throw badRequest(`webhook_url: ${checked.reason}`);
+  return checked.value;
 }
 
 export function mountTrackingHandlers(router: Router, service: TrackingService): void {
@@ -31,12 +41,26 @@ export function mountTrackingHandlers(router: Router, service: TrackingService):
       if (!chain) throw notFound('chain ID not supported');
       if (txHash.startsWith('0x') && !chain.hasEvm)
         throw invalidTx(`${chainId} has no EVM transactions; send the Cosmos tx hash`);
+      const webhook = body.webhook_url === undefined ? undefined : await admitWebhook(service, body.webhook_url);
       const now = Date.now();
       // The registration row is the durable record (status answers STATE_SUBMITTED from it at once); the
       // workflow start follows asynchronously and is idempotent, so a retried track is harmless.
       const reg = await service.register(chainId, txHash, now);
       if (reg.error?.type === 'STATUS_ERROR_TRANSACTION_EXECUTION') throw invalidTx(reg.error.message);
-      if (!isTerminalState(reg.state as TxState)) service.startWorkflow(chainId, txHash, now);
+      const finished = isTerminalState(reg.state as TxState);
+      if (webhook !== undefined) {
+        if (finished)
+          throw conflict(`the transfer is already ${reg.state}; its webhook would receive nothing`, {
+            reason: 'TRANSFER_FINISHED',
+          });
+        // Stored before the workflow hears of it, so a crash in between leaves it for reconcile() to hand over.
+        const { conflict: other } = await service.attachWebhook!(chainId, txHash, webhook, now);
+        if (other !== undefined)
+          throw conflict('the transfer already has another webhook_url (one per transfer)', {
+            reason: 'WEBHOOK_CONFLICT',
+          });
+      }
+      if (!finished) service.startWorkflow(chainId, txHash, now, webhook);
       res.json({ tx_hash: txHash, explorer_link: chain.explorerLink(txHash) });
     } catch (e) {
       next(e);

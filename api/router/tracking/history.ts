@@ -32,7 +32,17 @@ export function decodeHistoryCursor(v: string): HistoryPosition {
   return { atMs: atMs as number, chainId, txHash };
 }
 
-function parseLimit(v: unknown): number {
+/** The `address` parameter as an account key (chain/address.ts accountKey), else a JSON 400. */
+export function accountParam(raw: unknown): string {
+  if (typeof raw !== 'string' || raw === '') throw badRequest('address: is required');
+  if (raw.length > 128) throw badRequest('address: must be at most 128 characters');
+  const address = accountKey(raw);
+  if (address === null) throw badRequest('address: must be an account, bech32 (any prefix) or 0x hex');
+  return address;
+}
+
+/** The `limit` parameter: 1 to HISTORY_MAX_LIMIT, default HISTORY_DEFAULT_LIMIT. */
+export function parseHistoryLimit(v: unknown): number {
   if (v === undefined) return HISTORY_DEFAULT_LIMIT;
   const n = typeof v === 'string' && /^\d{1,4}$/.test(v) ? Number(v) : Number.NaN;
   if (!Number.isInteger(n) || n < 1 || n > HISTORY_MAX_LIMIT)
@@ -43,12 +53,8 @@ function parseLimit(v: unknown): number {
 export function mountHistory(router: Router, service: TrackingService): void {
   router.get('/v2/tx/history', async (req: Request, res: Response, next) => {
     try {
-      const raw = req.query.address;
-      if (typeof raw !== 'string' || raw === '') throw badRequest('address: is required');
-      if (raw.length > 128) throw badRequest('address: must be at most 128 characters');
-      const address = accountKey(raw);
-      if (address === null) throw badRequest('address: must be an account, bech32 (any prefix) or 0x hex');
-      const limit = parseLimit(req.query.limit);
+      const address = accountParam(req.query.address);
+      const limit = parseHistoryLimit(req.query.limit);
       const after =
         typeof req.query.cursor === 'string' && req.query.cursor !== '' ? decodeHistoryCursor(req.query.cursor) : null;
       const rows = service.history ? await service.history(address, limit + 1, after) : [];

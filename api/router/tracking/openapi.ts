@@ -25,6 +25,15 @@ export const trackingSchemas: Record<string, unknown> = {
         description: 'Cosmos hash (64 hex) or EVM hash (0x + 64 hex)',
       },
       chain_id: { type: 'string', minLength: 1, maxLength: 64, description: 'chain the tx was submitted to' },
+      webhook_url: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+        description:
+          'ours (Skip clients never send it): an http(s) URL every state change is POSTed to, signed; it must match ' +
+          "the deployment's WEBHOOK_HOSTS and, unless WEBHOOK_PRIVATE_ADDRESSES, resolve to public addresses only. " +
+          'One per transfer. See docs/tracking.md "Webhooks".',
+      },
     },
   },
   TrackTxResponse: {
@@ -179,8 +188,12 @@ export const trackingPaths: Record<string, unknown> = {
           content: { 'application/json': { schema: { $ref: '#/components/schemas/TrackTxResponse' } } },
         },
         ...errors({
-          '400': 'malformed hash, or the tx failed on chain (code 3)',
+          '400': 'malformed hash, the tx failed on chain, or a webhook_url this deployment refuses (code 3)',
           '404': 'chain ID not supported (code 5)',
+          '409':
+            'webhook_url on a transfer that already has another one, or that has finished (code 9; details.reason)',
+          '413': 'request body too large',
+          '415': 'not a JSON body',
           '429': 'too many registrations from this client (code 8); Retry-After says when to try again',
         }),
       },
@@ -268,6 +281,39 @@ export const trackingPaths: Record<string, unknown> = {
           content: { 'application/json': { schema: { $ref: '#/components/schemas/TxHistoryResponse' } } },
         },
         ...errors({ '400': 'missing or malformed address, limit or cursor (code 3)' }),
+      },
+    },
+  },
+  '/v2/tx/history_stream': {
+    get: {
+      summary:
+        "An account's transfers as Server-Sent Events: first its `limit` newest transfers as they are now (oldest first), then every newer status version of any of its transfers, new ones included (docs/streams.md)",
+      operationId: 'txHistoryStream',
+      tags: ['tracking'],
+      parameters: [
+        { name: 'address', in: 'query', required: true, schema: { type: 'string', minLength: 1, maxLength: 128 } },
+        {
+          name: 'limit',
+          in: 'query',
+          required: false,
+          description: 'transfers in the opening snapshot, 1 to 100 (default 20)',
+          schema: { type: 'string', pattern: '^[0-9]{1,4}$' },
+        },
+      ],
+      responses: {
+        '200': {
+          description:
+            '`event: transfer` with {"chain_id","tx_hash","roles","version","status"} (status = the status document of that version); `: heartbeat` comments; a last `event: end` with {"reason","resume":null}: overflow, lifetime. No ids: a reconnect opens with the snapshot again',
+          content: {
+            'text/event-stream': {
+              schema: sseEventSchema(['transfer', 'end'], 'a transfer version as JSON; for `end`: {"reason","resume"}'),
+            },
+          },
+        },
+        ...errors({
+          '400': 'malformed address or limit (code 3)',
+          '429': 'too many open streams from this client or on this server (code 8)',
+        }),
       },
     },
   },

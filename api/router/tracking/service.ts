@@ -34,13 +34,28 @@ export interface HistoryPosition {
   txHash: string;
 }
 
+/** A version of one of an account's transfers (GET /v2/tx/history_stream). */
+export interface AccountTransferVersion {
+  chainId: string;
+  txHash: string;
+  /** The account's roles in it. */
+  roles: string[];
+  version: number;
+  /** The status document as served JSON. */
+  json: string;
+}
+
 export interface TrackingService {
   /** The chain, or undefined when this deployment does not track it. */
   chain(chainId: string): TrackedChain | undefined;
   /** Write the durable registration row (idempotent) and return the transfer's latest state. */
   register(chainId: string, txHash: string, atMs: number): Promise<TrackedState>;
-  /** Start (idempotently, asynchronously) the tracking workflow of a registered tx. */
-  startWorkflow(chainId: string, txHash: string, registeredAtMs: number): void;
+  /** Start (idempotently, asynchronously) the tracking workflow of a registered tx, with its webhook if it has one. */
+  startWorkflow(chainId: string, txHash: string, registeredAtMs: number, webhook?: string): void;
+  /** A track request's webhook URL, normalised, or the reason it is refused (policy, resolution, none configured). */
+  checkWebhook?(raw: string): Promise<{ ok: true; value: string } | { ok: false; reason: string }>;
+  /** Record the transfer's webhook durably; `conflict` is the other URL it already has, when it has one. */
+  attachWebhook?(chainId: string, txHash: string, url: string, atMs: number): Promise<{ conflict?: string }>;
   /** The latest status document as served JSON, or null when the tx was never registered. */
   latestStatusJson(chainId: string, txHash: string): Promise<string | null>;
   /**
@@ -60,6 +75,15 @@ export interface TrackingService {
    * registration first, after `after`, at most `limit`.
    */
   history?(address: string, limit: number, after: HistoryPosition | null): Promise<HistoryItem[]>;
+  /**
+   * Hear of each newer version of the account's transfers this process learns: those passed to followTransfer, and
+   * any whose parties it records meanwhile. Returns the unsubscribe.
+   */
+  watchAccount?(address: string, listener: (t: AccountTransferVersion) => void): () => void;
+  /** Count this transfer among the watched account's (its roles in it). */
+  followTransfer?(address: string, chainId: string, txHash: string, roles: string[]): void;
+  /** Every change reaches watchAccount (one writer); false: other processes write too, so streams also re-read. */
+  accountChangesPushed?: boolean;
   /**
    * The unsigned claim of the transfer's claimable OPinit withdrawal, as `/v2/fungible/msgs` answers; throws a
    * routing/ RouteError (not found, nothing to claim, executor unknown / down / no proof yet).

@@ -8,7 +8,7 @@ import type { Request, Response, Router } from 'express';
 import { normaliseTxHash } from '../../../chain/hash.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import { SseConnection, sseComment, sseFrame } from '../../http/sse.js';
-import { StreamAdmission, type StreamSettings, tooManyStreams } from '../../http/stream-admission.js';
+import { type StreamAdmission, type StreamSettings, tooManyStreams } from '../../http/stream-admission.js';
 import { isTerminalState, type TxState } from '../../../workflows/status.js';
 import { CHAIN_ID, stringParam } from './handlers.js';
 import type { TrackingService } from './service.js';
@@ -28,8 +28,12 @@ export function parseVersionId(v: unknown): number | null {
   return Number(v);
 }
 
-export function mountStatusStream(router: Router, service: TrackingService, settings: StatusStreamSettings): void {
-  const admission = new StreamAdmission(settings.maxStreams, settings.maxPerClient, 'router');
+export function mountStatusStream(
+  router: Router,
+  service: TrackingService,
+  settings: StatusStreamSettings,
+  admission: StreamAdmission,
+): void {
   router.get('/v2/tx/status_stream', async (req: Request, res: Response, next) => {
     try {
       const chainId = stringParam(req.query.chain_id, 'chain_id', 64);

@@ -1,0 +1,238 @@
+// Transfer webhooks under faults (issue 30): real chDB, a real Temporal dev server, the standalone chain worker in
+// a child process, simnet transfers, and a loopback receiver that refuses its first three deliveries and is down
+// while the worker is SIGKILLed. The receiver must end up with every state change of each transfer, in order
+// (repeats only as exact copies of an event), each signed; and the track route refuses targets outside the policy.
+import type { ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { killProcess, serveRouter, startHarness, startWorkerProcess, terminal, type Harness } from './harness.js';
+import { closeServer } from '../../api/http/app.js';
+import { SIM, type SentTx } from '../../devnet/simnet/index.js';
+import { verifyWebhook, type WebhookSettings } from '../../workflows/webhook.js';
+import { until } from '../support/until.js';
+import { workflowIdOf } from '../../tracking/client.js';
+
+const settings: WebhookSettings = {
+  secret: `whsec_${randomBytes(32).toString('base64')}`,
+  hosts: ['127.0.0.1'],
+  privateAddresses: true,
+};
+
+interface Received {
+  id: string;
+  event: number;
+  chainId: string;
+  txHash: string;
+  body: string;
+  signed: boolean;
+}
+
+/** A webhook receiver on a fixed loopback port: answers 503 to its first `failFirst` requests, 200 after. */
+class Receiver {
+  readonly accepted: Received[] = [];
+  requests = 0;
+  private server: http.Server | undefined;
+  port = 0;
+  constructor(private failFirst: number) {}
+
+  async up(): Promise<void> {
+    const server = http.createServer((req, res) => {
+      let body = '';
+      req.setEncoding('utf8');
+      req.on('data', (c: string) => (body += c));
+      req.on('end', () => {
+        this.requests++;
+        if (this.failFirst > 0) {
+          this.failFirst--;
+          res.writeHead(503).end();
+          return;
+        }
+        const h = (n: string) => String(req.headers[n] ?? '');
+        this.accepted.push({
+          id: h('webhook-id'),
+          event: Number(h('x-transfer-event')),
+          chainId: h('x-transfer-chain-id'),
+          txHash: h('x-transfer-tx-hash'),
+          body,
+          signed: verifyWebhook(
+            settings.secret,
+            { id: h('webhook-id'), timestamp: h('webhook-timestamp'), signature: h('webhook-signature') },
+            body,
+            Math.floor(Date.now() / 1000),
+          ),
+        });
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(this.port, '127.0.0.1', resolve));
+    this.port = (server.address() as AddressInfo).port;
+    this.server = server;
+  }
+
+  async down(): Promise<void> {
+    const s = this.server;
+    this.server = undefined;
+    if (s) await closeServer(s);
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}/hooks/transfers`;
+  }
+
+  of(tx: SentTx): Received[] {
+    return this.accepted.filter((r) => r.chainId === tx.chainId && r.txHash === tx.txHash);
+  }
+}
+
+let h: Harness;
+let worker: ChildProcess | undefined;
+const receiver = new Receiver(3);
+const workerEnv = {
+  WEBHOOK_SECRET: settings.secret,
+  WEBHOOK_HOSTS: settings.hosts.join(','),
+  WEBHOOK_PRIVATE_ADDRESSES: 'true',
+};
+
+/** The stored status documents of a transfer, by version. */
+async function storedDocs(tx: SentTx): Promise<Map<number, string>> {
+  const rows = await h.store.rows<{ version: number; doc: string }>(
+    `SELECT version, any(doc) AS doc FROM transfer_events WHERE chain_id = {c:String} AND tx_hash = {t:String} GROUP BY version`,
+    { c: tx.chainId, t: tx.txHash },
+  );
+  return new Map(rows.map((r) => [Number(r.version), r.doc]));
+}
+
+/**
+ * What the receiver got for one transfer is every stored version from `first` on, in order, each signed and equal to
+ * the stored document; a repeat is only an exact copy of an event already received.
+ */
+async function expectEveryChange(tx: SentTx, first: number): Promise<void> {
+  const got = receiver.of(tx);
+  const stored = await storedDocs(tx);
+  const last = Math.max(...stored.keys());
+  const seen = new Map<number, string>();
+  const order: number[] = [];
+  for (const r of got) {
+    expect(r.signed).toBe(true);
+    expect(r.id).toBe(`${tx.chainId}:${tx.txHash}:${r.event}`);
+    const before = seen.get(r.event);
+    if (before !== undefined) {
+      expect(r.body).toBe(before); // a repeat is an exact copy
+      continue;
+    }
+    seen.set(r.event, r.body);
+    order.push(r.event);
+  }
+  expect(order).toEqual(Array.from({ length: last - first + 1 }, (_, i) => first + i));
+  for (const [v, body] of seen) expect(body).toBe(stored.get(v));
+  expect(terminal(JSON.parse(seen.get(last)!))).toBe(true);
+}
+
+/** The transfer's workflow result: it returns once tracking has finished and every webhook event is delivered. */
+async function finished(tx: SentTx): Promise<void> {
+  const handle = h.tracking.client.client.workflow.getHandle(workflowIdOf(tx.chainId, tx.txHash));
+  const outcome = (await handle.result()) as { state: string };
+  expect(terminal(outcome)).toBe(true);
+}
+
+beforeAll(async () => {
+  await receiver.up();
+  h = await startHarness({
+    runChainWorker: false,
+    webhooks: settings,
+    timings: { webhookMaxBackoffMs: 1_000, sourceTimeoutMs: 60_000, withdrawalStallMs: 60_000, ibcStallMs: 60_000 },
+    simnet: {
+      delays: { recvMs: 2_000, ackMs: 1_500, outputMs: 1_500, claimMs: 500 },
+      finalizationPeriodS: 3,
+    },
+  });
+  worker = await startWorkerProcess(h, workerEnv);
+}, 180_000);
+afterAll(async () => {
+  if (worker) await killProcess(worker);
+  await receiver.down();
+  await h?.close();
+});
+
+describe('transfer webhooks', () => {
+  it('delivers every state change in order, signed, through refusals, a receiver outage and a worker SIGKILL', async () => {
+    const txs = [
+      h.simnet.ibcTransfer({ from: SIM.move, channel: 'channel-0', forward: { channel: 'channel-2' } }),
+      h.simnet.withdraw({ l2: SIM.move }),
+    ];
+    for (const tx of txs)
+      expect((await h.track(tx.chainId, tx.txHash, { webhook_url: receiver.url })).status).toBe(200);
+    // Registering the same webhook again is harmless (a retried track).
+    expect((await h.track(txs[0]!.chainId, txs[0]!.txHash, { webhook_url: receiver.url })).status).toBe(200);
+    // The first three deliveries are refused; wait for events to flow, then take the receiver down mid-transfer.
+    await until(() => receiver.accepted.length >= 2, 30_000, 'first accepted webhook events');
+    expect(receiver.requests).toBeGreaterThanOrEqual(5);
+    await receiver.down();
+    const acceptedBeforeOutage = receiver.accepted.length;
+    await killProcess(worker!);
+    await new Promise((r) => setTimeout(r, 2_000));
+    worker = await startWorkerProcess(h, workerEnv);
+    await new Promise((r) => setTimeout(r, 2_000));
+    await receiver.up();
+    // A workflow returns only after its last delivery is acknowledged (or given up).
+    for (const tx of txs) {
+      await finished(tx);
+      await expectEveryChange(tx, 0);
+    }
+    for (const tx of txs) expect(new Set(receiver.of(tx).map((r) => r.event)).size).toBeGreaterThanOrEqual(4);
+    expect(receiver.accepted.length).toBeGreaterThan(acceptedBeforeOutage); // the outage hit transfers in flight
+  }, 240_000);
+
+  it('a webhook given to a transfer already tracked starts at its latest state', async () => {
+    const tx = h.simnet.ibcTransfer({ from: SIM.l1, channel: 'channel-1' });
+    expect((await h.track(tx.chainId, tx.txHash)).status).toBe(200);
+    const pending = await h.waitFor(tx.chainId, tx.txHash, (b) => b.state === 'STATE_PENDING', 30_000);
+    expect(pending.state).toBe('STATE_PENDING');
+    expect((await h.track(tx.chainId, tx.txHash, { webhook_url: receiver.url })).status).toBe(200);
+    await finished(tx);
+    const first = Math.min(...receiver.of(tx).map((r) => r.event));
+    expect(first).toBeGreaterThanOrEqual(1);
+    await expectEveryChange(tx, first);
+    // The transfer has finished: a webhook now would receive nothing.
+    const late = await h.track(tx.chainId, tx.txHash, { webhook_url: receiver.url });
+    expect(late.status).toBe(409);
+    expect(late.body).toMatchObject({ code: 9 });
+  }, 120_000);
+
+  it('refuses targets outside the allow-list, malformed URLs and a second URL with a clear JSON 4xx', async () => {
+    const router = await serveRouter(h);
+    try {
+      const tx = h.simnet.ibcTransfer({ from: SIM.l1, channel: 'channel-2' });
+      const track = async (webhook_url: unknown) => {
+        const r = await fetch(`${router.url}/v2/tx/track`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ chain_id: tx.chainId, tx_hash: tx.txHash, webhook_url }),
+        });
+        return { status: r.status, body: (await r.json()) as { code: number; message: string } };
+      };
+      for (const [url, wording] of [
+        ['http://10.0.0.7/hook', 'allow-list'],
+        ['http://169.254.169.254/latest/meta-data', 'allow-list'],
+        ['http://localhost:1/hook', 'allow-list'],
+        ['ftp://127.0.0.1/hook', 'http or https'],
+        ['http://user:secret@127.0.0.1/hook', 'credentials'],
+        ['not a url', 'absolute URL'],
+        [`http://127.0.0.1/${'a'.repeat(2100)}`, 'webhook_url'],
+      ] as const) {
+        const r = await track(url);
+        expect({ url: url.slice(0, 60), status: r.status }).toEqual({ url: url.slice(0, 60), status: 400 });
+        expect(r.body.message).toContain(wording);
+      }
+      expect((await track(42)).status).toBe(400);
+      expect((await track(receiver.url)).status).toBe(200);
+      const other = await track(`http://127.0.0.1:${receiver.port}/another`);
+      expect(other.status).toBe(409);
+      expect(other.body.message).toContain('another webhook_url');
+    } finally {
+      await closeServer(router.server);
+    }
+  }, 60_000);
+});

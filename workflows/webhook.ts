@@ -1,0 +1,162 @@
+// Webhooks of tracked transfers (docs/tracking.md "Webhooks"): which targets a deployment lets its workers call, and
+// how each delivery is signed. Pure: activities/webhook.ts resolves the host and calls it; this only decides.
+//
+// Signatures follow the Standard Webhooks scheme, so its libraries verify them: the secret is `whsec_` + base64 key
+// bytes; `webhook-signature` is `v1,` + base64 HMAC-SHA256(key, `${webhook-id}.${webhook-timestamp}.${body}`).
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { isIP } from 'node:net';
+
+/** Longest webhook URL a track request may carry. */
+export const MAX_WEBHOOK_URL = 2048;
+
+export interface WebhookPolicy {
+  /**
+   * Host patterns a target must match: `*` any host, `example.com` that host, `*.example.com` its subdomains (not
+   * itself); IP literals as written (IPv6 without brackets). Matched case-insensitively.
+   */
+  hosts: readonly string[];
+  /** Targets may be (or resolve to) private, loopback, link-local or other non-public addresses. */
+  privateAddresses: boolean;
+}
+
+export interface WebhookSettings extends WebhookPolicy {
+  /** `whsec_` + base64 of the HMAC key (at least 24 bytes). */
+  secret: string;
+}
+
+export type Checked<T> = { ok: true; value: T } | { ok: false; reason: string };
+
+/** The URL's host without IPv6 brackets, lower case. */
+export function hostOf(url: URL): string {
+  return url.hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+}
+
+function hostMatches(host: string, pattern: string): boolean {
+  const p = pattern.trim().toLowerCase();
+  if (p === '*') return true;
+  if (p.startsWith('*.')) return host.endsWith(p.slice(1)) && host.length > p.length - 1;
+  return host === p;
+}
+
+/** A track request's webhook URL checked against the policy (syntax, scheme, host pattern, literal address). */
+export function checkWebhookUrl(raw: string, policy: WebhookPolicy): Checked<URL> {
+  if (raw.length > MAX_WEBHOOK_URL) return { ok: false, reason: `must be at most ${MAX_WEBHOOK_URL} characters` };
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return { ok: false, reason: 'is not an absolute URL' };
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return { ok: false, reason: 'must be http or https' };
+  if (url.username || url.password) return { ok: false, reason: 'must not carry credentials' };
+  const host = hostOf(url);
+  if (!policy.hosts.some((p) => hostMatches(host, p)))
+    return { ok: false, reason: `host ${host} is not in this deployment's webhook allow-list` };
+  if (isIP(host) && !addressAllowed(host, policy)) return { ok: false, reason: `${host} is not a public address` };
+  return { ok: true, value: url };
+}
+
+/** Whether a resolved address may be called under the policy. */
+export function addressAllowed(address: string, policy: WebhookPolicy): boolean {
+  return policy.privateAddresses || isPublicAddress(address);
+}
+
+const V4_NOT_PUBLIC: readonly [string, number][] = [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+];
+
+function v4Number(a: string): number {
+  return a.split('.').reduce((n, o) => n * 256 + Number(o), 0);
+}
+
+function v4Public(a: string): boolean {
+  const n = v4Number(a);
+  return !V4_NOT_PUBLIC.some(
+    ([base, bits]) => Math.floor(n / 2 ** (32 - bits)) === Math.floor(v4Number(base) / 2 ** (32 - bits)),
+  );
+}
+
+/** The 8 16-bit groups of an IPv6 address (with an embedded IPv4 tail expanded). */
+function v6Groups(a: string): number[] {
+  let s = a.toLowerCase().split('%')[0]!;
+  const v4 = /(\d+\.\d+\.\d+\.\d+)$/.exec(s);
+  if (v4) {
+    const n = v4Number(v4[1]!);
+    s = `${s.slice(0, -v4[1]!.length)}${(n >>> 16).toString(16)}:${(n & 0xffff).toString(16)}`;
+  }
+  const [head, tail] = s.split('::') as [string, string | undefined];
+  const h = head ? head.split(':') : [];
+  const t = tail === undefined ? [] : tail ? tail.split(':') : [];
+  const fill = tail === undefined ? [] : new Array<string>(8 - h.length - t.length).fill('0');
+  return [...h, ...fill, ...t].map((g) => Number.parseInt(g, 16));
+}
+
+/**
+ * Whether an address is globally reachable: not unspecified, loopback, private, shared, link-local, multicast,
+ * documentation or reserved (IPv4-mapped and NAT64 IPv6 judged by their IPv4 address).
+ */
+export function isPublicAddress(address: string): boolean {
+  const family = isIP(address);
+  if (family === 4) return v4Public(address);
+  if (family !== 6) return false;
+  const g = v6Groups(address);
+  const v4Tail = () => `${g[6]! >> 8}.${g[6]! & 255}.${g[7]! >> 8}.${g[7]! & 255}`;
+  if (g.slice(0, 5).every((x) => x === 0) && g[5] === 0xffff) return v4Public(v4Tail()); // ::ffff:a.b.c.d
+  if (g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0)) return v4Public(v4Tail()); // NAT64
+  if (g.slice(0, 7).every((x) => x === 0)) return false; // :: and ::1
+  const first = g[0]!;
+  if ((first & 0xfe00) === 0xfc00) return false; // fc00::/7 unique local
+  if ((first & 0xffc0) === 0xfe80) return false; // fe80::/10 link-local
+  if ((first & 0xff00) === 0xff00) return false; // multicast
+  if (first === 0x2001 && g[1] === 0x0db8) return false; // documentation
+  return true;
+}
+
+/** Whether a configured secret has the `whsec_` + base64 form and a key of at least 24 bytes. */
+export function secretIsWellFormed(secret: string): boolean {
+  const m = /^whsec_([A-Za-z0-9+/]+={0,2})$/.exec(secret);
+  return !!m && Buffer.from(m[1]!, 'base64').length >= 24;
+}
+
+/** The `webhook-signature` value of one delivery. */
+export function signWebhook(secret: string, id: string, timestampS: number, body: string): string {
+  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+  return `v1,${createHmac('sha256', key).update(`${id}.${timestampS}.${body}`).digest('base64')}`;
+}
+
+/**
+ * A receiver's check: one of the (space-separated) signatures matches and the timestamp is within `toleranceS` of
+ * `nowS` (replay protection).
+ */
+export function verifyWebhook(
+  secret: string,
+  h: { id: string; timestamp: string; signature: string },
+  body: string,
+  nowS: number,
+  toleranceS = 300,
+): boolean {
+  const ts = Number(h.timestamp);
+  if (!Number.isInteger(ts) || Math.abs(nowS - ts) > toleranceS) return false;
+  const want = Buffer.from(signWebhook(secret, h.id, ts, body));
+  return h.signature.split(' ').some((s) => {
+    const got = Buffer.from(s);
+    return got.length === want.length && timingSafeEqual(got, want);
+  });
+}
+
+/** `webhook-id` of a transfer's event: stable across retries, so a receiver drops repeats by it. */
+export const webhookId = (chainId: string, txHash: string, event: number) => `${chainId}:${txHash}:${event}`;
