@@ -4,7 +4,7 @@
 # or body that the document does not declare, or any schema-invalid input the router accepts.
 # One worker: hypothesis's lambda-description cache is not thread-safe (sporadic "AST constructor recursion
 # depth mismatch" runtime errors with --workers 2).
-# Usage: bash scripts/fuzz-router.sh [max-examples-per-operation]   (default 120: 15 operations, ~1,800 cases)
+# Usage: bash scripts/fuzz-router.sh [max-examples-per-operation]   (default 120: 21 operations, ~2,500 cases)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 examples="${1:-120}"
@@ -19,10 +19,16 @@ log=.tmp/router-fuzz-server.log
 # node itself (not npx) so that $pid is the server and the trap really stops it. Balances read no registry
 # endpoint (those are public hosts; fuzzing stays on loopback) and the per-client limit is off (fuzzing is one
 # client sending thousands of calls; the limit has its own test).
-ROUTER_NETWORK="${ROUTER_NETWORK:-mainnet}" ROUTER_BALANCES_FROM_REGISTRY=false ROUTER_CLIENT_WRITES_PER_MINUTE=0 LOG_LEVEL=warn node --import tsx scripts/serve-router.ts 0 >"$log.out" 2>"$log" &
+# With the tracking routes (--tracking: embedded chDB in a scratch DATA_DIR, a Temporal dev server, no chain worker)
+# and webhooks on, with a signing key made for this run only and loopback targets allowed.
+data_dir="$(mktemp -d -t fuzz-router-XXXX)"
+webhook_secret="whsec_$(head -c 32 /dev/urandom | base64 | tr -d '\n')"
+DATA_DIR="$data_dir" WEBHOOK_SECRET="$webhook_secret" WEBHOOK_HOSTS=127.0.0.1 WEBHOOK_PRIVATE_ADDRESSES=true \
+  ROUTER_NETWORK="${ROUTER_NETWORK:-mainnet}" ROUTER_BALANCES_FROM_REGISTRY=false ROUTER_CLIENT_WRITES_PER_MINUTE=0 \
+  LOG_LEVEL=warn node --import tsx scripts/serve-router.ts 0 --tracking >"$log.out" 2>"$log" &
 pid=$!
-trap 'kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true' EXIT
-for _ in $(seq 1 100); do
+trap 'kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -rf "$data_dir"' EXIT
+for _ in $(seq 1 300); do
   port=$(sed -n 's/.*"port":\([0-9]*\).*/\1/p' "$log.out" 2>/dev/null | head -1)
   [ -n "$port" ] && break
   kill -0 "$pid" 2>/dev/null || { echo "fuzz-router: server exited" >&2; cat "$log" >&2; exit 1; }
