@@ -32,6 +32,8 @@ import { accountKey } from '../chain/address.js';
 import type { TransferParties } from '../workflows/model.js';
 import type { ProjectionActivities } from '../workflows/transfer.js';
 import { submittedDocument, type StatusDocument } from '../workflows/status.js';
+import type { WebhookSettings } from '../workflows/webhook.js';
+import { postEvent, webhookTarget } from './webhook.js';
 
 type EventRow = TransferEventRow;
 
@@ -389,14 +391,37 @@ export class TrackingProjection {
   }
 }
 
-export function createProjectionActivities(projection: TrackingProjection): ProjectionActivities {
+/** The fast path's one attempt (workflows/transfer.ts record): short, since the workflow waits on it. */
+export const WEBHOOK_FAST_ATTEMPT_MS = 1_000;
+
+/** `webhooks`: the signing key and target policy for the fast path (absent: every fast attempt fails). */
+export function createProjectionActivities(
+  projection: TrackingProjection,
+  webhooks?: WebhookSettings,
+): ProjectionActivities {
   return {
-    async recordStatus({ chainId, txHash, version, phase, doc, parties }) {
+    async recordStatus({ chainId, txHash, version, phase, doc, parties, webhook }) {
       // The first schedule time is identical on every attempt, keeping a retried row byte-identical.
       const at = Context.current().info.scheduledTimestampMs;
       // Parties first: once a version is visible, history by address already lists the transfer.
       if (parties) await projection.recordParties(chainId, txHash, parties);
       await projection.append(chainId, txHash, version, phase, doc, at);
+      if (!webhook || !webhooks) return webhook ? { webhookDelivered: false } : undefined;
+      // After the write: a receiver never hears of a version status cannot show. A crash between the POST and this
+      // activity's completion repeats both, the POST as the same webhook-id.
+      let timer: NodeJS.Timeout | undefined;
+      const attempt = (async () => {
+        const target = await webhookTarget(webhook.url, webhooks);
+        await postEvent(webhooks, target, chainId, txHash, { event: version, doc }, WEBHOOK_FAST_ATTEMPT_MS);
+        return { webhookDelivered: true };
+      })();
+      // The host's resolution counts too: the whole attempt is bounded, its late result ignored.
+      const bound = new Promise<{ webhookDelivered: boolean }>((resolve) => {
+        timer = setTimeout(() => resolve({ webhookDelivered: false }), WEBHOOK_FAST_ATTEMPT_MS * 2);
+      });
+      return Promise.race([attempt.catch(() => ({ webhookDelivered: false })), bound]).finally(() =>
+        clearTimeout(timer),
+      );
     },
   };
 }

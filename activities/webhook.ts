@@ -1,6 +1,8 @@
-// The webhook delivery activity: POST one status version of a transfer to its registered URL, signed. The
-// workflow (workflows/transfer.ts) calls it once per event, in order, and Temporal retries it with back-off until
-// the receiver answers 2xx, so delivery is at least once and survives a crash of this worker.
+// The webhook delivery activity: POST status versions of a transfer to its registered URL, signed, one request per
+// event, in order, each only after the one before was answered 2xx. The workflow (workflows/transfer.ts) hands it
+// the events queued since its last call, and Temporal retries it with back-off until every one is acknowledged, so
+// delivery is at least once and survives a crash of this worker. A retry skips the events its attempt reported
+// delivered (heartbeat details); an event whose answer was lost is sent again, as the same `webhook-id`.
 //
 // The target was checked at track time, but its DNS may have changed since (rebinding): the host is resolved
 // here, every address is checked against the policy, and the request is pinned to a checked address. Redirects
@@ -10,7 +12,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { isIP } from 'node:net';
-import { ApplicationFailure } from '@temporalio/activity';
+import { ApplicationFailure, Context } from '@temporalio/activity';
 import {
   addressAllowed,
   checkWebhookUrl,
@@ -39,7 +41,13 @@ async function pinnedAddress(url: URL, settings: WebhookSettings): Promise<{ add
   return found[0]!;
 }
 
-function post(url: URL, pinned: { address: string; family: number }, headers: Record<string, string>, body: string) {
+function post(
+  url: URL,
+  pinned: { address: string; family: number },
+  headers: Record<string, string>,
+  body: string,
+  timeoutMs: number,
+) {
   const lookupPinned: LookupFunction = (_host, opts, cb) => {
     if ((opts as { all?: boolean }).all)
       (cb as (e: null, a: { address: string; family: number }[]) => void)(null, [pinned]);
@@ -53,7 +61,7 @@ function post(url: URL, pinned: { address: string; family: number }, headers: Re
         method: 'POST',
         headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
         lookup: lookupPinned,
-        timeout: WEBHOOK_ATTEMPT_MS,
+        timeout: timeoutMs,
         agent: false,
       },
       (res) => {
@@ -62,10 +70,60 @@ function post(url: URL, pinned: { address: string; family: number }, headers: Re
         res.on('error', reject);
       },
     );
-    req.on('timeout', () => req.destroy(new Error(`no answer within ${WEBHOOK_ATTEMPT_MS} ms`)));
+    req.on('timeout', () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
     req.on('error', reject);
     req.end(body);
   });
+}
+
+/** A webhook URL checked against the policy and resolved to an address it allows (else a non-retryable failure). */
+export async function webhookTarget(
+  raw: string,
+  settings: WebhookSettings,
+): Promise<{ url: URL; pinned: { address: string; family: number } }> {
+  const checked = checkWebhookUrl(raw, settings);
+  if (!checked.ok) throw ApplicationFailure.nonRetryable(`webhook URL ${checked.reason}`, 'WebhookRefused');
+  return { url: checked.value, pinned: await pinnedAddress(checked.value, settings) };
+}
+
+/** POST one event, signed; resolves on a 2xx answer within `timeoutMs`, throws otherwise. */
+export async function postEvent(
+  settings: WebhookSettings,
+  target: { url: URL; pinned: { address: string; family: number } },
+  chainId: string,
+  txHash: string,
+  e: { event: number; doc: unknown },
+  timeoutMs: number,
+): Promise<void> {
+  const body = JSON.stringify(e.doc);
+  const id = webhookId(chainId, txHash, e.event);
+  const timestamp = Math.floor(Date.now() / 1000);
+  const status = await post(
+    target.url,
+    target.pinned,
+    {
+      'content-type': 'application/json',
+      'user-agent': USER_AGENT,
+      'webhook-id': id,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': signWebhook(settings.secret, id, timestamp, body),
+      'x-transfer-chain-id': chainId,
+      'x-transfer-tx-hash': txHash,
+      'x-transfer-event': String(e.event),
+    },
+    body,
+    timeoutMs,
+  );
+  if (status < 200 || status > 299) throw new Error(`webhook answered ${status} to event ${e.event}`);
+}
+
+/** The running activity's context, or undefined when called outside an activity (tests call the function directly). */
+function activityContext(): Context | undefined {
+  try {
+    return Context.current();
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -74,32 +132,16 @@ function post(url: URL, pinned: { address: string; family: number }, headers: Re
  */
 export function createWebhookActivities(settings: WebhookSettings | undefined): WebhookActivities {
   return {
-    async deliverWebhook(d: WebhookDelivery): Promise<{ status: number }> {
+    async deliverWebhook(d: WebhookDelivery): Promise<{ delivered: number }> {
       if (!settings) throw new Error('this worker has no WEBHOOK_SECRET; webhooks cannot be signed');
-      const checked = checkWebhookUrl(d.url, settings);
-      if (!checked.ok) throw ApplicationFailure.nonRetryable(`webhook URL ${checked.reason}`, 'WebhookRefused');
-      const url = checked.value;
-      const pinned = await pinnedAddress(url, settings);
-      const body = JSON.stringify(d.doc);
-      const id = webhookId(d.chainId, d.txHash, d.event);
-      const timestamp = Math.floor(Date.now() / 1000);
-      const status = await post(
-        url,
-        pinned,
-        {
-          'content-type': 'application/json',
-          'user-agent': USER_AGENT,
-          'webhook-id': id,
-          'webhook-timestamp': String(timestamp),
-          'webhook-signature': signWebhook(settings.secret, id, timestamp, body),
-          'x-transfer-chain-id': d.chainId,
-          'x-transfer-tx-hash': d.txHash,
-          'x-transfer-event': String(d.event),
-        },
-        body,
-      );
-      if (status < 200 || status > 299) throw new Error(`webhook answered ${status}`);
-      return { status };
+      const target = await webhookTarget(d.url, settings);
+      const ctx = activityContext();
+      const done = Number(ctx?.info.heartbeatDetails ?? 0) || 0;
+      for (let i = done; i < d.events.length; i++) {
+        ctx?.heartbeat(i); // alive, and how many are delivered (a retry starts there)
+        await postEvent(settings, target, d.chainId, d.txHash, d.events[i]!, WEBHOOK_ATTEMPT_MS);
+      }
+      return { delivered: d.events.length };
     },
   };
 }

@@ -11,23 +11,23 @@
 // --control); autocannon.
 // The end prints the machine, the load average, status p50/p99 quiet and in flight, and per status phase the CPU
 // of each process and the main job's event-loop delay.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { createStore, type Store } from '../clickhouse/client.js';
 import { createRouterApp } from '../api/router/app.js';
 import { createTrackingRoutes } from '../api/router/tracking/index.js';
 import { loadRouterRegistry } from '../routing/registry.js';
 import { closeServer, listen } from '../api/http/app.js';
-import { staticDirectory, type ChainInfo } from '../activities/chains.js';
+import { staticDirectory } from '../activities/chains.js';
 import { createLogger } from '../platform/log.js';
 import { startTracking, type Tracking } from '../tracking/index.js';
 import { SIM, type SentTx } from '../devnet/simnet/index.js';
 import { cpuCalibrationMs } from './machine.js';
+import { procSample, startSimnet } from './simnet-process.js';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (name: string, def: number) => {
@@ -112,60 +112,6 @@ async function measured<T>(
   };
 }
 
-/** CPU seconds (utime + stime) and RSS of a pid from /proc. */
-function procSample(pid: number): { cpuS: number; rssMb: number } {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return { cpuS: (Number(stat[11]) + Number(stat[12])) / 100, rssMb: (Number(stat[21]) * 4096) / 1e6 };
-}
-
-function tsx(script: string, args: string[], env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', path.join(repo, script), ...args], {
-    cwd: repo,
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-}
-
-/** The simnet in its own process, driven over JSON lines. */
-async function startSimnet(): Promise<{
-  child: ChildProcess;
-  chains: ChainInfo[];
-  call(op: string, args?: object): Promise<unknown>;
-  includedAt: Map<string, number>;
-}> {
-  const child = tsx('devnet/simnet/main.ts', ['--control', '--finalization-s', String(FINALIZATION_S)], {});
-  const includedAt = new Map<string, number>();
-  const pending = new Map<number, (v: unknown) => void>();
-  let seq = 0;
-  const chains = await new Promise<ChainInfo[]>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      const m = JSON.parse(line) as {
-        event?: string;
-        chains?: ChainInfo[];
-        hash?: string;
-        at?: number;
-        id?: number;
-        result?: unknown;
-        error?: string;
-      };
-      if (m.event === 'simnet.ready') resolve(m.chains!);
-      else if (m.event === 'included') includedAt.set(m.hash!, m.at!);
-      else if (m.id !== undefined) {
-        pending.get(m.id)?.(m.error ? Promise.reject(new Error(m.error)) : m.result);
-        pending.delete(m.id);
-      }
-    });
-    child.once('exit', (c) => reject(new Error(`simnet exited ${c}`)));
-  });
-  const call = (op: string, args: object = {}) =>
-    new Promise<unknown>((resolve) => {
-      const id = ++seq;
-      pending.set(id, resolve);
-      child.stdin!.write(`${JSON.stringify({ id, op, args })}\n`);
-    });
-  return { child, chains, call, includedAt };
-}
-
 /** autocannon in its own process, rotating over `paths`. */
 function cannon(
   url: string,
@@ -192,7 +138,7 @@ ac({ url: process.env.URL, connections: 32, duration: Number(process.env.SECS), 
 
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'tracking-bench-'));
-  const sim = await startSimnet();
+  const sim = await startSimnet(FINALIZATION_S);
   // Deliveries 10-20 s after the send, so all N transfers are in flight at once; withdrawals: an output 5 s after
   // each, then the finalization wait, and the claim 2 s after it ends.
   await sim.call(

@@ -1,5 +1,6 @@
-// Temporal workers of tracking. Two task queues:
+// Temporal workers of tracking. Three task queues:
 //   <taskQueue>             workflows + chain-polling activities (any number of worker processes)
+//   <taskQueue>-webhooks    webhook deliveries (beside the chain worker, with their own slots)
 //   <taskQueue>-projection  the ClickHouse projection activity, served by the process that owns the Store
 //                           (embedded chDB binds one directory to one process, so a standalone worker
 //                           without a ClickHouse server leaves projection writes to the main job).
@@ -20,6 +21,7 @@ import { createChainActivities } from '../activities/tracking.js';
 import { createProjectionActivities, type TrackingProjection } from '../activities/projection.js';
 import { createWebhookActivities } from '../activities/webhook.js';
 import type { WebhookSettings } from '../workflows/webhook.js';
+import { webhookQueue } from '../workflows/model.js';
 import { feedIntervalFromEnv, webhookSettingsFromEnv } from './timings.js';
 
 export const workflowsPath = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'workflows', 'index.ts');
@@ -84,6 +86,7 @@ export async function startWorkers(o: WorkerSetOptions): Promise<WorkerSet> {
   installRuntime();
   const connection = await NativeConnection.connect({ address: o.address });
   const workers: Worker[] = [];
+  const webhookSettings = o.webhooks === undefined ? webhookSettingsFromEnv() : (o.webhooks ?? undefined);
   if (o.chains) {
     workers.push(
       await Worker.create({
@@ -91,10 +94,7 @@ export async function startWorkers(o: WorkerSetOptions): Promise<WorkerSet> {
         namespace: o.namespace,
         taskQueue: o.taskQueue,
         workflowBundle: await workflowBundle(),
-        activities: {
-          ...createChainActivities(o.chains, { feedIntervalMs: feedIntervalFromEnv() }),
-          ...createWebhookActivities(o.webhooks === undefined ? webhookSettingsFromEnv() : (o.webhooks ?? undefined)),
-        },
+        activities: createChainActivities(o.chains, { feedIntervalMs: feedIntervalFromEnv() }),
         // Polls are async I/O: thousands fit in one process; each is bounded by the poll window.
         maxConcurrentActivityTaskExecutions: o.maxConcurrentActivities ?? 2000,
         maxConcurrentWorkflowTaskExecutions: 200,
@@ -108,13 +108,26 @@ export async function startWorkers(o: WorkerSetOptions): Promise<WorkerSet> {
       }),
     );
   }
+  if (o.chains) {
+    // Webhook deliveries: their own queue and slots beside the chain worker, so none waits behind a long poll.
+    workers.push(
+      await Worker.create({
+        connection,
+        namespace: o.namespace,
+        taskQueue: webhookQueue(o.taskQueue),
+        activities: createWebhookActivities(webhookSettings),
+        maxConcurrentActivityTaskExecutions: 1000,
+        maxConcurrentActivityTaskPolls: 8,
+      }),
+    );
+  }
   if (o.projection) {
     workers.push(
       await Worker.create({
         connection,
         namespace: o.namespace,
         taskQueue: projectionQueue(o.taskQueue),
-        activities: createProjectionActivities(o.projection),
+        activities: createProjectionActivities(o.projection, webhookSettings),
         maxConcurrentActivityTaskExecutions: 1000,
         maxConcurrentActivityTaskPolls: 16,
       }),

@@ -187,6 +187,8 @@ export interface TrackingState {
 /** Timings of one tracked transfer. All durations in ms; defaults in tracking/timings.ts. */
 /** Name of the workflow signal that attaches a webhook (`{ url }`) to a transfer's workflow. */
 export const WEBHOOK_SIGNAL = 'webhook';
+/** The task queue of webhook deliveries beside a workflow task queue (served with its chain worker). */
+export const webhookQueue = (taskQueue: string) => `${taskQueue}-webhooks`;
 
 export interface TrackingTimings {
   /** Chain poll interval inside the polling activities. */

@@ -24,6 +24,7 @@ import {
   type TransferParties,
   type TxRef,
   WEBHOOK_SIGNAL,
+  webhookQueue,
 } from './model.js';
 import { statusDocument, type StatusDocument } from './status.js';
 
@@ -61,19 +62,24 @@ export interface ChainActivities {
   }): Promise<SourceTxFound | null>;
   pollHop(a: { hop: Hop; windowMs: number; pollIntervalMs: number }): Promise<HopPollResult>;
 }
-/** One event of a transfer's webhook: its status document at one version. */
+/** Events of a transfer's webhook, to be POSTed in this order: each its status document at one version. */
 export interface WebhookDelivery {
   url: string;
   chainId: string;
   txHash: string;
-  /** The status version: increases by one per state change of the transfer. */
-  event: number;
-  doc: StatusDocument;
+  /** `event` is the status version: it increases by one per state change of the transfer. */
+  events: { event: number; doc: StatusDocument }[];
 }
-/** Activities on the tracking task queue that call a transfer's webhook (activities/webhook.ts). */
+/**
+ * Activities on the webhook task queue (`<workflow task queue>-webhooks`, served beside the chain worker), which call
+ * a transfer's webhook (activities/webhook.ts): their own queue and slots, so a delivery never waits behind the
+ * long chain polls.
+ */
 export interface WebhookActivities {
-  deliverWebhook(d: WebhookDelivery): Promise<{ status: number }>;
+  deliverWebhook(d: WebhookDelivery): Promise<{ delivered: number }>;
 }
+/** Most events one delivery activity carries (a backlog is sent in batches, one activity each). */
+const WEBHOOK_BATCH = 8;
 /** Activities on the projection task queue (served by the process owning the ClickHouse store). */
 export interface ProjectionActivities {
   recordStatus(a: {
@@ -84,7 +90,12 @@ export interface ProjectionActivities {
     doc: StatusDocument;
     /** The transfer's sender and final receiver, once known (the projection indexes them by address). */
     parties?: TransferParties;
-  }): Promise<void>;
+    /**
+     * Try, once and briefly, to POST this version to the transfer's webhook right after storing it (the fast path:
+     * no activity of its own). Absent from histories before webhooks.
+     */
+    webhook?: { url: string };
+  }): Promise<{ webhookDelivered?: boolean } | undefined>;
 }
 export type { ChainTx };
 
@@ -101,6 +112,8 @@ export interface TrackInput {
 interface WebhookState {
   url: string;
   queuedThrough: number;
+  /** False once a fast attempt failed: its later events go by the delivery activity only. */
+  fast?: boolean;
 }
 export interface TrackOutcome {
   state: string;
@@ -156,12 +169,17 @@ export async function trackTransfer(input: TrackInput): Promise<TrackOutcome> {
   let progressAt: number[] = input.carried?.progressAt ?? [];
   setHandler(stateQuery, () => s);
 
-  // ---- webhook: every recorded version is POSTed, in order, one delivery at a time ----
-  // Deliveries form one promise chain beside the tracking: a slow or absent receiver delays only its own events,
-  // never the hops. A transfer without a webhook schedules nothing here, so histories recorded before webhooks
-  // existed replay unchanged.
+  // ---- webhook: every recorded version is POSTed, in order, one activity at a time ----
+  // Deliveries run as one loop beside the tracking: a slow or absent receiver delays only its own events, never the
+  // hops. Events queued while one activity runs go out together in the next (in order, one request each), so a
+  // backlog costs few activities. A transfer without a webhook schedules nothing here, so histories recorded
+  // before webhooks existed replay unchanged.
   const hooks = proxyActivities<WebhookActivities>({
-    startToCloseTimeout: '15s',
+    taskQueue: webhookQueue(workflowInfo().taskQueue),
+    // Each request of a batch is bounded by activities/webhook.ts WEBHOOK_ATTEMPT_MS (10 s), and the activity
+    // heartbeats before each: a killed worker's delivery is retried elsewhere within the heartbeat timeout.
+    startToCloseTimeout: `${WEBHOOK_BATCH * 10 + 5}s`,
+    heartbeatTimeout: '12s',
     scheduleToCloseTimeout: t.webhookGiveUpMs ?? DEFAULT_WEBHOOK_GIVE_UP_MS,
     retry: {
       initialInterval: '1s',
@@ -170,47 +188,63 @@ export async function trackTransfer(input: TrackInput): Promise<TrackOutcome> {
     },
   });
   let hook: WebhookState | undefined = input.carried?.webhook;
-  let deliveries: Promise<void> = Promise.resolve();
+  const undelivered: WebhookDelivery['events'] = [];
+  /** The delivery loop while it runs. */
+  let delivering: Promise<void> | undefined;
   /** The last version the projection holds (version 0 is the registration row POST /v2/tx/track wrote). */
   let recorded = { version: s.version, doc: statusDocument(s) };
+  const deliverAll = async (url: string) => {
+    while (undelivered.length > 0) {
+      const events = undelivered.splice(0, WEBHOOK_BATCH);
+      try {
+        await hooks.deliverWebhook({ url, chainId: s.chainId, txHash: s.txHash, events });
+      } catch (e) {
+        log.warn('webhook events given up', { events: events.map((x) => x.event), error: String(e) });
+      }
+    }
+    delivering = undefined;
+  };
   const queueDelivery = (version: number, doc: StatusDocument) => {
     if (!hook || version <= hook.queuedThrough) return;
     hook = { ...hook, queuedThrough: version };
-    const d: WebhookDelivery = { url: hook.url, chainId: s.chainId, txHash: s.txHash, event: version, doc };
-    deliveries = deliveries.then(() =>
-      hooks.deliverWebhook(d).then(
-        () => undefined,
-        (e: unknown) => log.warn('webhook event given up', { event: version, error: String(e) }),
-      ),
-    );
+    undelivered.push({ event: version, doc });
+    delivering ??= deliverAll(hook.url);
   };
   setHandler(webhookSignal, ({ url }) => {
     if (hook) return;
-    hook = { url, queuedThrough: -1 };
+    // Events start at the current version; version 0 (the registration itself, STATE_SUBMITTED) is no change to
+    // report: the track request that names the webhook is answered with it.
+    hook = { url, queuedThrough: 0 };
     queueDelivery(recorded.version, recorded.doc);
   });
   /** Wait for every queued delivery, including any queued while waiting. */
   const drainDeliveries = async () => {
-    for (let d = deliveries; ; d = deliveries) {
-      await d;
-      if (d === deliveries) return;
-    }
+    while (delivering) await delivering;
   };
   const carry = () => ({ state: s, progressAt, ...(hook ? { webhook: hook } : {}) });
 
   const record = async () => {
     s = { ...s, version: s.version + 1 };
     const doc = statusDocument(s);
-    await projection.recordStatus({
+    // The fast path: when every earlier event is delivered, the projection activity POSTs this version itself right
+    // after storing it (one short attempt), which spares a delivery activity and its workflow task. Anything else
+    // (a backlog, a failed attempt) goes through the ordered delivery loop.
+    const fast = hook && hook.fast !== false && !delivering && hook.queuedThrough === s.version - 1;
+    const res = await projection.recordStatus({
       chainId: s.chainId,
       txHash: s.txHash,
       version: s.version,
       phase: s.phase,
       doc,
       ...(s.parties ? { parties: s.parties } : {}),
+      ...(fast && hook ? { webhook: { url: hook.url } } : {}),
     });
-    // Sent only once stored, so a receiver never sees a version GET /v2/tx/status cannot show yet.
     recorded = { version: s.version, doc };
+    if (fast && hook) {
+      if (res?.webhookDelivered) hook = { ...hook, queuedThrough: s.version };
+      else hook = { ...hook, fast: false };
+    }
+    // Sent only once stored, so a receiver never sees a version GET /v2/tx/status cannot show yet.
     queueDelivery(s.version, doc);
   };
   /** The final answer, once every webhook event is delivered (or given up). */

@@ -1,19 +1,27 @@
 // Long-running tracking keeps its history bounded: with a tiny history limit the workflow continues as new
-// (carrying hop state) while a slow withdrawal and a slow IBC packet are in flight, and still completes.
+// (carrying hop state and its webhook) while a slow withdrawal and a slow IBC packet are in flight, and still
+// completes, its webhook having received every version once, in order.
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Receiver } from '../support/webhook-receiver.js';
 import { startHarness, terminal, type Harness } from './harness.js';
 import { SIM } from '../../devnet/simnet/index.js';
 import { workflowIdOf } from '../../tracking/client.js';
 
 let h: Harness;
+const secret = `whsec_${randomBytes(32).toString('base64')}`;
+const receiver = new Receiver(secret);
 beforeAll(async () => {
+  await receiver.up();
   h = await startHarness({
+    webhooks: { secret, hosts: ['127.0.0.1'], privateAddresses: true },
     timings: { pollWindowMs: 500, historyEventLimit: 40 },
     simnet: { delays: { recvMs: 4_000, ackMs: 2_000 }, finalizationPeriodS: 3 },
   });
 });
 afterAll(async () => {
   await h?.close();
+  await receiver.down();
 });
 
 describe('continue-as-new', () => {
@@ -24,7 +32,7 @@ describe('continue-as-new', () => {
     '%s transfer survives several continue-as-new runs and completes',
     async (_name, send) => {
       const tx = send();
-      expect((await h.track(tx.chainId, tx.txHash)).status).toBe(200);
+      expect((await h.track(tx.chainId, tx.txHash, { webhook_url: receiver.url })).status).toBe(200);
       const d = await h.waitFor(tx.chainId, tx.txHash, terminal, 40_000);
       expect(d.state).toBe('STATE_COMPLETED_SUCCESS');
       const id = workflowIdOf(tx.chainId, tx.txHash);
@@ -45,6 +53,10 @@ describe('continue-as-new', () => {
         { t: tx.txHash },
       );
       expect(Number(v!.n)).toBe(Number(v!.mx) + 1);
+      // The webhook got each version once, in order, across the runs (the workflow returns after the last one).
+      const got = receiver.of(tx);
+      expect(got.every((r) => r.signed)).toBe(true);
+      expect(got.map((r) => r.event)).toEqual(Array.from({ length: Number(v!.mx) }, (_, i) => i + 1));
     },
     60_000,
   );

@@ -119,13 +119,16 @@ describe('delivery activity', () => {
   let port = 0;
   const got: { headers: http.IncomingHttpHeaders; body: string }[] = [];
   let answer = 200;
+  /** Answers for the next requests, before `answer` applies again. */
+  const next: number[] = [];
   beforeAll(async () => {
     server = http.createServer((req, res) => {
       let body = '';
       req.on('data', (c: Buffer) => (body += c.toString()));
       req.on('end', () => {
         got.push({ headers: req.headers, body });
-        res.writeHead(answer, answer === 302 ? { location: 'http://10.0.0.1/' } : {}).end();
+        const status = next.shift() ?? answer;
+        res.writeHead(status, status === 302 ? { location: 'http://10.0.0.1/' } : {}).end();
       });
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -133,12 +136,17 @@ describe('delivery activity', () => {
   });
   afterAll(() => closeServer(server));
 
-  const delivery = (url: string) => ({ url, chainId: 'c-1', txHash: 'AB', event: 2, doc: submittedDocument() });
+  const delivery = (url: string) => ({
+    url,
+    chainId: 'c-1',
+    txHash: 'AB',
+    events: [{ event: 2, doc: submittedDocument() }],
+  });
 
   it('POSTs the document signed, with the event headers, and resolves on 2xx', async () => {
     const a = createWebhookActivities({ secret, hosts: ['localhost'], privateAddresses: true });
     answer = 200;
-    await expect(a.deliverWebhook(delivery(`http://localhost:${port}/h`))).resolves.toEqual({ status: 200 });
+    await expect(a.deliverWebhook(delivery(`http://localhost:${port}/h`))).resolves.toEqual({ delivered: 1 });
     const r = got.at(-1)!;
     expect(r.body).toBe(JSON.stringify(submittedDocument()));
     expect(r.headers['webhook-id']).toBe(webhookId('c-1', 'AB', 2));
@@ -157,11 +165,31 @@ describe('delivery activity', () => {
   it('fails (retryably) on a non-2xx answer, and does not follow a redirect', async () => {
     const a = createWebhookActivities({ secret, hosts: ['127.0.0.1'], privateAddresses: true });
     answer = 500;
-    await expect(a.deliverWebhook(delivery(`http://127.0.0.1:${port}/h`))).rejects.toThrow('answered 500');
+    await expect(a.deliverWebhook(delivery(`http://127.0.0.1:${port}/h`))).rejects.toThrow('answered 500 to event 2');
     answer = 302;
     const before = got.length;
     await expect(a.deliverWebhook(delivery(`http://127.0.0.1:${port}/h`))).rejects.toThrow('answered 302');
     expect(got.length).toBe(before + 1);
+  });
+
+  it('sends a batch in order, one request per event, and stops at the first refusal', async () => {
+    const a = createWebhookActivities({ secret, hosts: ['127.0.0.1'], privateAddresses: true });
+    const events = [3, 4, 5].map((event) => ({ event, doc: { ...submittedDocument(), n: event } }));
+    const before = got.length;
+    next.push(200, 503);
+    await expect(
+      a.deliverWebhook({ url: `http://127.0.0.1:${port}/h`, chainId: 'c-1', txHash: 'AB', events }),
+    ).rejects.toThrow('answered 503 to event 4');
+    expect(got.slice(before).map((r) => r.headers['x-transfer-event'])).toEqual(['3', '4']);
+    answer = 200;
+    await expect(
+      a.deliverWebhook({ url: `http://127.0.0.1:${port}/h`, chainId: 'c-1', txHash: 'AB', events }),
+    ).resolves.toEqual({ delivered: 3 });
+    expect(got.slice(before + 2).map((r) => [r.headers['x-transfer-event'], JSON.parse(r.body).n])).toEqual([
+      ['3', 3],
+      ['4', 4],
+      ['5', 5],
+    ]);
   });
 
   it('refuses, for good, a host name that now resolves to a non-public address (DNS rebinding)', async () => {
