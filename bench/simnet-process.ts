@@ -1,11 +1,15 @@
 // Benchmark plumbing shared by the tracking benches: the simnet (L1, rollups, relayer) in its own process, driven over
 // JSON lines (devnet/simnet/main.ts --control), and per-process CPU / memory from /proc.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import type { ChainInfo } from '../activities/chains.js';
+import { staticDirectory, type ChainInfo } from '../activities/chains.js';
+import { createStore, type Store } from '../clickhouse/client.js';
+import { createLogger } from '../platform/log.js';
+import { startTracking, type Tracking } from '../tracking/index.js';
+import type { WebhookSettings } from '../workflows/webhook.js';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -61,4 +65,46 @@ export async function startSimnet(finalizationS = 240): Promise<{
       child.stdin!.write(`${JSON.stringify({ id, op, args })}\n`);
     });
   return { child, chains, call, includedAt };
+}
+
+/**
+ * The tracking of a bench over the simnet: embedded chDB in `dataDir`, the Temporal dev server, and the chain worker
+ * as a child process as `npm start` runs it (`env` adds to its environment), with timings that let every transfer
+ * of a run stay in flight.
+ */
+export async function startBenchTracking(o: {
+  dataDir: string;
+  chains: ChainInfo[];
+  bench: string;
+  pollIntervalMs?: number;
+  env?: Record<string, string>;
+  webhooks?: WebhookSettings;
+}): Promise<{ store: Store; tracking: Tracking }> {
+  const store = createStore({ dataDir: path.join(o.dataDir, 'clickhouse') });
+  const chainsFile = path.join(o.dataDir, 'chains.json');
+  writeFileSync(chainsFile, JSON.stringify(o.chains));
+  const tracking = await startTracking({
+    config: {
+      DATA_DIR: o.dataDir,
+      TEMPORAL_ADDRESS: undefined,
+      TEMPORAL_NAMESPACE: 'default',
+      TEMPORAL_TASK_QUEUE: 'transfer-tracking',
+    },
+    store,
+    chains: staticDirectory(o.chains),
+    log: createLogger({ bench: o.bench }),
+    ...(o.webhooks ? { webhooks: o.webhooks } : {}),
+    chainWorkerProcess: { env: { TRACKING_CHAINS_FILE: chainsFile, LOG_LEVEL: 'warn', ...o.env } },
+    timings: {
+      pollIntervalMs: o.pollIntervalMs ?? 1_000,
+      pollWindowMs: 20_000,
+      sourceTimeoutMs: 300_000,
+      ibcStallMs: 600_000,
+      lzStallMs: 600_000,
+      depositStallMs: 600_000,
+      withdrawalStallMs: 600_000,
+      lzRetryWindowMs: 60_000,
+    },
+  });
+  return { store, tracking };
 }

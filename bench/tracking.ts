@@ -12,22 +12,20 @@
 // The end prints the machine, the load average, status p50/p99 quiet and in flight, and per status phase the CPU
 // of each process and the main job's event-loop delay.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createStore, type Store } from '../clickhouse/client.js';
+import type { Store } from '../clickhouse/client.js';
 import { createRouterApp } from '../api/router/app.js';
 import { createTrackingRoutes } from '../api/router/tracking/index.js';
 import { loadRouterRegistry } from '../routing/registry.js';
 import { closeServer, listen } from '../api/http/app.js';
-import { staticDirectory } from '../activities/chains.js';
-import { createLogger } from '../platform/log.js';
-import { startTracking, type Tracking } from '../tracking/index.js';
+import type { Tracking } from '../tracking/index.js';
 import { SIM, type SentTx } from '../devnet/simnet/index.js';
 import { cpuCalibrationMs } from './machine.js';
-import { procSample, startSimnet } from './simnet-process.js';
+import { procSample, startBenchTracking, startSimnet } from './simnet-process.js';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (name: string, def: number) => {
@@ -147,32 +145,12 @@ async function main(): Promise<void> {
       ? { outputMs: 5_000, claimMs: 2_000 }
       : { recvMs: 10_000, ackMs: 5_000, depositMs: 12_000, lzMs: 12_000 },
   );
-  const store = createStore({ dataDir: path.join(dataDir, 'clickhouse') });
-  const chains = staticDirectory(sim.chains);
-  const chainsFile = path.join(dataDir, 'chains.json');
-  writeFileSync(chainsFile, JSON.stringify(sim.chains));
-  const tracking = await startTracking({
-    config: {
-      DATA_DIR: dataDir,
-      TEMPORAL_ADDRESS: undefined,
-      TEMPORAL_NAMESPACE: 'default',
-      TEMPORAL_TASK_QUEUE: 'transfer-tracking',
-    },
-    store,
-    chains,
-    log: createLogger({ bench: 'tracking' }),
-    // The chain worker as `npm start` runs it: a child process (tracking/worker-main.ts) of this main job.
-    chainWorkerProcess: { env: { TRACKING_CHAINS_FILE: chainsFile, LOG_LEVEL: 'warn' } },
-    timings: {
-      pollIntervalMs: POLL_MS,
-      pollWindowMs: 20_000,
-      sourceTimeoutMs: 300_000,
-      ibcStallMs: 600_000,
-      lzStallMs: 600_000,
-      depositStallMs: 600_000,
-      withdrawalStallMs: 600_000,
-      lzRetryWindowMs: 60_000,
-    },
+  // The chain worker as `npm start` runs it: a child process (tracking/worker-main.ts) of this main job.
+  const { store, tracking } = await startBenchTracking({
+    dataDir,
+    chains: sim.chains,
+    bench: 'tracking',
+    pollIntervalMs: POLL_MS,
   });
   const workerPid = () => tracking.chainWorker!.pid!;
   const server = await listen(

@@ -18,15 +18,11 @@ import { fileURLToPath } from 'node:url';
 import { closeServer, listen } from '../api/http/app.js';
 import { createRouterApp } from '../api/router/app.js';
 import { createTrackingRoutes } from '../api/router/tracking/index.js';
-import { staticDirectory } from '../activities/chains.js';
-import { createStore } from '../clickhouse/client.js';
 import { SIM, type SentTx } from '../devnet/simnet/index.js';
-import { createLogger } from '../platform/log.js';
 import { loadRouterRegistry } from '../routing/registry.js';
-import { startTracking } from '../tracking/index.js';
 import type { WebhookSettings } from '../workflows/webhook.js';
 import { machine } from './machine.js';
-import { procSample, startSimnet } from './simnet-process.js';
+import { procSample, startBenchTracking, startSimnet } from './simnet-process.js';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (name: string, def: number) => {
@@ -82,38 +78,15 @@ async function main(): Promise<void> {
     hosts: ['127.0.0.1'],
     privateAddresses: true,
   };
-  const store = createStore({ dataDir: path.join(dataDir, 'clickhouse') });
-  const chainsFile = path.join(dataDir, 'chains.json');
-  writeFileSync(chainsFile, JSON.stringify(sim.chains));
-  const tracking = await startTracking({
-    config: {
-      DATA_DIR: dataDir,
-      TEMPORAL_ADDRESS: undefined,
-      TEMPORAL_NAMESPACE: 'default',
-      TEMPORAL_TASK_QUEUE: 'transfer-tracking',
-    },
-    store,
-    chains: staticDirectory(sim.chains),
-    log: createLogger({ bench: 'webhooks' }),
+  const { store, tracking } = await startBenchTracking({
+    dataDir,
+    chains: sim.chains,
+    bench: 'webhooks',
     webhooks: settings,
-    chainWorkerProcess: {
-      env: {
-        TRACKING_CHAINS_FILE: chainsFile,
-        LOG_LEVEL: 'warn',
-        WEBHOOK_SECRET: settings.secret,
-        WEBHOOK_HOSTS: settings.hosts.join(','),
-        WEBHOOK_PRIVATE_ADDRESSES: 'true',
-      },
-    },
-    timings: {
-      pollIntervalMs: 1_000,
-      pollWindowMs: 20_000,
-      sourceTimeoutMs: 300_000,
-      ibcStallMs: 600_000,
-      lzStallMs: 600_000,
-      depositStallMs: 600_000,
-      withdrawalStallMs: 600_000,
-      lzRetryWindowMs: 60_000,
+    env: {
+      WEBHOOK_SECRET: settings.secret,
+      WEBHOOK_HOSTS: settings.hosts.join(','),
+      WEBHOOK_PRIVATE_ADDRESSES: 'true',
     },
   });
   const server = await listen(

@@ -11,6 +11,20 @@ const chainTx = {
   },
 };
 const errorBody = { $ref: '#/components/schemas/TrackingError' };
+/** The account of the history endpoints: bech32 of any chain or 0x. */
+const accountParam = {
+  name: 'address',
+  in: 'query',
+  required: true,
+  schema: { type: 'string', minLength: 1, maxLength: 128 },
+};
+const limitParam = (description: string) => ({
+  name: 'limit',
+  in: 'query',
+  required: false,
+  description,
+  schema: { type: 'string', pattern: '^[0-9]{1,4}$' },
+});
 
 export const trackingSchemas: Record<string, unknown> = {
   TrackTxRequest: {
@@ -259,14 +273,8 @@ export const trackingPaths: Record<string, unknown> = {
       operationId: 'txHistory',
       tags: ['tracking'],
       parameters: [
-        { name: 'address', in: 'query', required: true, schema: { type: 'string', minLength: 1, maxLength: 128 } },
-        {
-          name: 'limit',
-          in: 'query',
-          required: false,
-          description: 'transfers per page, 1 to 100 (default 20)',
-          schema: { type: 'string', pattern: '^[0-9]{1,4}$' },
-        },
+        accountParam,
+        limitParam('transfers per page, 1 to 100 (default 20)'),
         {
           name: 'cursor',
           in: 'query',
@@ -290,16 +298,7 @@ export const trackingPaths: Record<string, unknown> = {
         "An account's transfers as Server-Sent Events: first its `limit` newest transfers as they are now (oldest first), then every newer status version of any of its transfers, new ones included (docs/streams.md)",
       operationId: 'txHistoryStream',
       tags: ['tracking'],
-      parameters: [
-        { name: 'address', in: 'query', required: true, schema: { type: 'string', minLength: 1, maxLength: 128 } },
-        {
-          name: 'limit',
-          in: 'query',
-          required: false,
-          description: 'transfers in the opening snapshot, 1 to 100 (default 20)',
-          schema: { type: 'string', pattern: '^[0-9]{1,4}$' },
-        },
-      ],
+      parameters: [accountParam, limitParam('transfers in the opening snapshot, 1 to 100 (default 20)')],
       responses: {
         '200': {
           description:
