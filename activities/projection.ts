@@ -31,7 +31,7 @@ import {
 import { accountKey } from '../chain/address.js';
 import type { TransferParties } from '../workflows/model.js';
 import type { ProjectionActivities } from '../workflows/transfer.js';
-import { submittedDocument, type StatusDocument } from '../workflows/status.js';
+import { isTerminalState, submittedDocument, type StatusDocument, type TxState } from '../workflows/status.js';
 import type { WebhookSettings } from '../workflows/webhook.js';
 import { postEvent, webhookTarget } from './webhook.js';
 
@@ -199,12 +199,13 @@ export class TrackingProjection {
    */
   async recordParties(chainId: string, txHash: string, parties: TransferParties): Promise<void> {
     const k = keyOf(chainId, txHash);
-    if (this.partiesWritten.has(k)) return;
     const rows: TransferPartyRow[] = [];
     for (const role of ['sender', 'receiver'] as const) {
       const address = parties[role] ? accountKey(parties[role]) : null;
       if (address) rows.push({ address, chain_id: chainId, tx_hash: txHash, role });
     }
+    // Every version of a transfer comes with its parties, so a followed account hears of any of its transfers
+    // that changes, however old, not only of those written while it was followed.
     for (const r of rows)
       this.follow(
         r.address,
@@ -212,6 +213,7 @@ export class TrackingProjection {
         txHash,
         rows.filter((x) => x.address === r.address).map((x) => x.role),
       );
+    if (this.partiesWritten.has(k)) return;
     if (rows.length > 0) await insertTransferParties(this.store, rows);
     if (this.partiesWritten.size >= this.maxEntries) this.partiesWritten.clear();
     this.partiesWritten.add(k);
@@ -298,6 +300,8 @@ export class TrackingProjection {
       const [chainId, txHash] = k.split('\u0000') as [string, string];
       for (const [address, roles] of accounts)
         for (const w of this.accountWatchers.get(address) ?? []) w({ chainId, txHash, roles, status: v });
+      // A finished transfer changes no more: stop following it (the map holds only live transfers).
+      if (isTerminalState(v.doc.state as TxState)) this.followed.delete(k);
     }
   }
 
@@ -409,17 +413,25 @@ export function createProjectionActivities(
       if (!webhook || !webhooks) return webhook ? { webhookDelivered: false } : undefined;
       // After the write: a receiver never hears of a version status cannot show. A crash between the POST and this
       // activity's completion repeats both, the POST as the same webhook-id.
+      // The host's resolution counts too: the whole attempt is bounded, and torn down when the bound passes, so it
+      // cannot POST after the workflow has handed the event to the delivery loop.
+      const bound = new AbortController();
+      const started = Date.now();
       let timer: NodeJS.Timeout | undefined;
       const attempt = (async () => {
         const target = await webhookTarget(webhook.url, webhooks);
-        await postEvent(webhooks, target, chainId, txHash, { event: version, doc }, WEBHOOK_FAST_ATTEMPT_MS);
+        if (bound.signal.aborted) return { webhookDelivered: false };
+        const left = Math.max(1, WEBHOOK_FAST_ATTEMPT_MS * 2 - (Date.now() - started));
+        await postEvent(webhooks, target, chainId, txHash, { event: version, doc }, left, bound.signal);
         return { webhookDelivered: true };
       })();
-      // The host's resolution counts too: the whole attempt is bounded, its late result ignored.
-      const bound = new Promise<{ webhookDelivered: boolean }>((resolve) => {
-        timer = setTimeout(() => resolve({ webhookDelivered: false }), WEBHOOK_FAST_ATTEMPT_MS * 2);
+      const late = new Promise<{ webhookDelivered: boolean }>((resolve) => {
+        timer = setTimeout(() => {
+          bound.abort();
+          resolve({ webhookDelivered: false });
+        }, WEBHOOK_FAST_ATTEMPT_MS * 2);
       });
-      return Promise.race([attempt.catch(() => ({ webhookDelivered: false })), bound]).finally(() =>
+      return Promise.race([attempt.catch(() => ({ webhookDelivered: false })), late]).finally(() =>
         clearTimeout(timer),
       );
     },

@@ -26,12 +26,22 @@ import type { WebhookActivities, WebhookDelivery } from '../workflows/transfer.j
 /** One attempt's bound: a receiver that neither answers nor fails within this is retried. */
 export const WEBHOOK_ATTEMPT_MS = 10_000;
 const USER_AGENT = 'chain-infra-webhooks/1';
+/** How long the host's resolution may take before an attempt fails (retryably). */
+const LOOKUP_MS = 2_000;
 
 /** An address the policy allows for the URL's host (resolved unless it is a literal), else a non-retryable failure. */
 async function pinnedAddress(url: URL, settings: WebhookSettings): Promise<{ address: string; family: number }> {
   const host = hostOf(url);
   const family = isIP(host);
-  const found = family ? [{ address: host, family }] : await lookup(host, { all: true, verbatim: true });
+  let timer: NodeJS.Timeout | undefined;
+  const found = family
+    ? [{ address: host, family }]
+    : await Promise.race([
+        lookup(host, { all: true, verbatim: true }),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`webhook host ${host} did not resolve in time`)), LOOKUP_MS);
+        }),
+      ]).finally(() => clearTimeout(timer));
   const refused = found.filter((a) => !addressAllowed(a.address, settings));
   if (found.length === 0 || refused.length > 0)
     throw ApplicationFailure.nonRetryable(
@@ -47,6 +57,7 @@ function post(
   headers: Record<string, string>,
   body: string,
   timeoutMs: number,
+  signal?: AbortSignal,
 ) {
   const lookupPinned: LookupFunction = (_host, opts, cb) => {
     if ((opts as { all?: boolean }).all)
@@ -54,6 +65,9 @@ function post(
     else cb(null, pinned.address, pinned.family);
   };
   const mod = url.protocol === 'https:' ? https : http;
+  // One deadline for the whole exchange (connect, send, the answer's status line), not per idle phase, and the
+  // request is torn down when it passes or the caller aborts: an attempt that is given up sends nothing later.
+  const deadline = AbortSignal.timeout(timeoutMs);
   return new Promise<number>((resolve, reject) => {
     const req = mod.request(
       url,
@@ -61,17 +75,16 @@ function post(
         method: 'POST',
         headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
         lookup: lookupPinned,
-        timeout: timeoutMs,
         agent: false,
+        signal: signal ? AbortSignal.any([deadline, signal]) : deadline,
       },
       (res) => {
-        res.resume(); // the answer's body is not read, only drained
-        res.on('end', () => resolve(res.statusCode ?? 0));
-        res.on('error', reject);
+        // The status is the answer; its body is not read, and the connection is closed at once.
+        resolve(res.statusCode ?? 0);
+        res.destroy();
       },
     );
-    req.on('timeout', () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
-    req.on('error', reject);
+    req.on('error', (e) => reject(deadline.aborted ? new Error(`no answer within ${timeoutMs} ms`) : e));
     req.end(body);
   });
 }
@@ -94,6 +107,7 @@ export async function postEvent(
   txHash: string,
   e: { event: number; doc: unknown },
   timeoutMs: number,
+  signal?: AbortSignal,
 ): Promise<void> {
   const body = JSON.stringify(e.doc);
   const id = webhookId(chainId, txHash, e.event);
@@ -113,6 +127,7 @@ export async function postEvent(
     },
     body,
     timeoutMs,
+    signal,
   );
   if (status < 200 || status > 299) throw new Error(`webhook answered ${status} to event ${e.event}`);
 }
@@ -139,7 +154,17 @@ export function createWebhookActivities(settings: WebhookSettings | undefined): 
       const done = Number(ctx?.info.heartbeatDetails ?? 0) || 0;
       for (let i = done; i < d.events.length; i++) {
         ctx?.heartbeat(i); // alive, and how many are delivered (a retry starts there)
-        await postEvent(settings, target, d.chainId, d.txHash, d.events[i]!, WEBHOOK_ATTEMPT_MS);
+        // A cancelled attempt (timed out, or its workflow moved on) stops here, so it never sends after its retry.
+        if (ctx?.cancellationSignal.aborted) throw new Error('delivery attempt cancelled');
+        await postEvent(
+          settings,
+          target,
+          d.chainId,
+          d.txHash,
+          d.events[i]!,
+          WEBHOOK_ATTEMPT_MS,
+          ctx?.cancellationSignal,
+        );
       }
       return { delivered: d.events.length };
     },

@@ -114,6 +114,8 @@ interface WebhookState {
   queuedThrough: number;
   /** False once a fast attempt failed: its later events go by the delivery activity only. */
   fast?: boolean;
+  /** Continue-as-new: the events not yet acknowledged (the batch in flight first), sent first by the next run. */
+  pending?: WebhookDelivery['events'];
 }
 export interface TrackOutcome {
   state: string;
@@ -189,6 +191,8 @@ export async function trackTransfer(input: TrackInput): Promise<TrackOutcome> {
   });
   let hook: WebhookState | undefined = input.carried?.webhook;
   const undelivered: WebhookDelivery['events'] = [];
+  /** The batch the loop's activity is sending now. */
+  let sending: WebhookDelivery['events'] = [];
   /** The delivery loop while it runs. */
   let delivering: Promise<void> | undefined;
   /** The last version the projection holds (version 0 is the registration row POST /v2/tx/track wrote). */
@@ -196,14 +200,22 @@ export async function trackTransfer(input: TrackInput): Promise<TrackOutcome> {
   const deliverAll = async (url: string) => {
     while (undelivered.length > 0) {
       const events = undelivered.splice(0, WEBHOOK_BATCH);
+      sending = events;
       try {
         await hooks.deliverWebhook({ url, chainId: s.chainId, txHash: s.txHash, events });
       } catch (e) {
         log.warn('webhook events given up', { events: events.map((x) => x.event), error: String(e) });
       }
+      sending = [];
     }
     delivering = undefined;
   };
+  // What the previous run had not delivered goes first (its batch in flight again: a repeat, never a gap).
+  if (hook?.pending?.length) {
+    undelivered.push(...hook.pending);
+    hook = { ...hook, pending: undefined };
+    delivering = deliverAll(hook.url);
+  }
   const queueDelivery = (version: number, doc: StatusDocument) => {
     if (!hook || version <= hook.queuedThrough) return;
     hook = { ...hook, queuedThrough: version };
@@ -221,7 +233,15 @@ export async function trackTransfer(input: TrackInput): Promise<TrackOutcome> {
   const drainDeliveries = async () => {
     while (delivering) await delivering;
   };
-  const carry = () => ({ state: s, progressAt, ...(hook ? { webhook: hook } : {}) });
+  /**
+   * The state a continue-as-new carries. Deliveries are not waited for (a receiver down for days must not hold the
+   * hops): the events not yet acknowledged travel with it.
+   */
+  const carry = () => ({
+    state: s,
+    progressAt,
+    ...(hook ? { webhook: { ...hook, pending: [...sending, ...undelivered] } } : {}),
+  });
 
   const record = async () => {
     s = { ...s, version: s.version + 1 };
@@ -277,7 +297,6 @@ export async function trackTransfer(input: TrackInput): Promise<TrackOutcome> {
         return outcome();
       }
       if (shouldContinueAsNew()) {
-        await drainDeliveries();
         await continueAsNew<typeof trackTransfer>({ ...input, carried: carry() });
       }
     }
@@ -377,7 +396,6 @@ export async function trackTransfer(input: TrackInput): Promise<TrackOutcome> {
       let changed = false;
       for (const r of rest) if (r.res && apply(r.i, r.res, Date.now())) changed = true;
       if (changed) await record();
-      await drainDeliveries();
       await continueAsNew<typeof trackTransfer>({ ...input, carried: carry() });
     }
   }

@@ -106,23 +106,23 @@ function v6Groups(a: string): number[] {
 }
 
 /**
- * Whether an address is globally reachable: not unspecified, loopback, private, shared, link-local, multicast,
- * documentation or reserved (IPv4-mapped and NAT64 IPv6 judged by their IPv4 address).
+ * Whether an address is globally reachable: for IPv4, not unspecified, loopback, private, shared, link-local,
+ * multicast, documentation or reserved; for IPv6, inside global unicast (2000::/3) but not documentation or the
+ * IETF protocol block (2001::/23, Teredo included), with the forms that embed an IPv4 address (mapped, NAT64, 6to4)
+ * judged by that address.
  */
 export function isPublicAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 4) return v4Public(address);
   if (family !== 6) return false;
   const g = v6Groups(address);
-  const v4Tail = () => `${g[6]! >> 8}.${g[6]! & 255}.${g[7]! >> 8}.${g[7]! & 255}`;
-  if (g.slice(0, 5).every((x) => x === 0) && g[5] === 0xffff) return v4Public(v4Tail()); // ::ffff:a.b.c.d
-  if (g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0)) return v4Public(v4Tail()); // NAT64
-  if (g.slice(0, 7).every((x) => x === 0)) return false; // :: and ::1
+  const v4At = (i: number) => `${g[i]! >> 8}.${g[i]! & 255}.${g[i + 1]! >> 8}.${g[i + 1]! & 255}`;
+  if (g.slice(0, 5).every((x) => x === 0) && g[5] === 0xffff) return v4Public(v4At(6)); // ::ffff:a.b.c.d
+  if (g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0)) return v4Public(v4At(6)); // NAT64
   const first = g[0]!;
-  if ((first & 0xfe00) === 0xfc00) return false; // fc00::/7 unique local
-  if ((first & 0xffc0) === 0xfe80) return false; // fe80::/10 link-local
-  if ((first & 0xff00) === 0xff00) return false; // multicast
-  if (first === 0x2001 && g[1] === 0x0db8) return false; // documentation
+  if (first === 0x2002) return v4Public(v4At(1)); // 6to4
+  if ((first & 0xe000) !== 0x2000) return false; // outside global unicast: ::, ::1, ::a.b.c.d, fc00::/7, fe80::/10, …
+  if (first === 0x2001 && (g[1]! < 0x0200 || g[1] === 0x0db8)) return false; // 2001::/23, 2001:db8::/32
   return true;
 }
 

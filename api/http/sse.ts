@@ -86,6 +86,13 @@ export class SseConnection {
     res.setHeader('X-Accel-Buffering', 'no');
     res.flushHeaders();
     res.socket?.setNoDelay(true);
+    // A client that left while the stream was being prepared (an awaited read before this) closed the response
+    // already, and 'close' will not come again: the connection is done from the start, so onClose runs at once.
+    if (res.destroyed || res.closed) {
+      this.ended = true;
+      this.closed = true;
+      return;
+    }
     res.write(sseRetry(opts.retryMs));
     res.on('close', () => {
       this.ended = true;

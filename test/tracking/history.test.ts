@@ -16,6 +16,7 @@ import { transferParties } from '../../workflows/evidence.js';
 import { type Harness, serveRouter, startHarness, terminal } from './harness.js';
 import { openSse, type SseClient } from '../support/sse.js';
 import { until } from '../support/until.js';
+import { workflowIdOf } from '../../tracking/client.js';
 
 let h: Harness;
 let router: { server: Server; url: string };
@@ -123,7 +124,9 @@ describe('history by address', () => {
     const carol = account();
     const first = h.simnet.ibcTransfer({ from: SIM.move, channel: 'channel-0', sender: carol });
     expect((await h.track(first.chainId, first.txHash)).status).toBe(200);
-    await h.waitFor(first.chainId, first.txHash, terminal, 60_000);
+    // Its workflow has returned: every version is stored (the last one follows the terminal state).
+    await h.waitFor(first.chainId, first.txHash, terminal, 60_000); // its workflow is started by then
+    await h.tracking.client.client.workflow.getHandle(workflowIdOf(first.chainId, first.txHash)).result();
     const stored = async (tx: SentTx) =>
       new Map(
         (
@@ -150,7 +153,8 @@ describe('history by address', () => {
       // A new transfer to carol: every version from the one its parties are recorded with to the last, in order.
       const next = h.simnet.deposit({ l2: SIM.move, to: carol });
       expect((await h.track(next.chainId, next.txHash)).status).toBe(200);
-      await h.waitFor(next.chainId, next.txHash, terminal, 60_000);
+      await h.waitFor(next.chainId, next.txHash, terminal, 60_000); // its workflow is started by then
+      await h.tracking.client.client.workflow.getHandle(workflowIdOf(next.chainId, next.txHash)).result();
       const nextDocs = await stored(next);
       const last = Math.max(...nextDocs.keys());
       await until(

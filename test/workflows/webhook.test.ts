@@ -21,7 +21,15 @@ const open: WebhookPolicy = { hosts: ['*'], privateAddresses: false };
 
 describe('webhook target policy', () => {
   it('classifies addresses: only globally reachable ones are public', () => {
-    for (const a of ['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '2a00:1450:4001:80b::200e', '100.63.255.255'])
+    for (const a of [
+      '8.8.8.8',
+      '1.1.1.1',
+      '2606:4700:4700::1111',
+      '2a00:1450:4001:80b::200e',
+      '100.63.255.255',
+      '2002:808:808::1', // 6to4 of 8.8.8.8
+      '::ffff:8.8.8.8',
+    ])
       expect({ a, public: isPublicAddress(a) }).toEqual({ a, public: true });
     for (const a of [
       '127.0.0.1',
@@ -46,6 +54,14 @@ describe('webhook target policy', () => {
       '::ffff:10.0.0.1',
       '64:ff9b::a9fe:a9fe',
       '2001:db8::1',
+      '::7f00:1', // http://[::127.0.0.1]/
+      '::ffff:0:a00:1',
+      '64:ff9b:1::a00:1',
+      '2002:a00:1::1', // 6to4 of 10.0.0.1
+      '2002:7f00:1::1',
+      '2001::1', // Teredo
+      'fec0::1',
+      '100::1',
       'not-an-address',
     ])
       expect({ a, public: isPublicAddress(a) }).toEqual({ a, public: false });

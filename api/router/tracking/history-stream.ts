@@ -8,6 +8,7 @@
 // account is followed). With shared writers (a ClickHouse server, other processes writing too) the stream also
 // re-reads the snapshot every `checkMs` × 5, so another writer's changes arrive within a few seconds.
 import type { Request, Response, Router } from 'express';
+import { notFound } from '../../http/errors.js';
 import { SseConnection, sseComment, sseFrame } from '../../http/sse.js';
 import { type StreamAdmission, tooManyStreams } from '../../http/stream-admission.js';
 import { accountParam, parseHistoryLimit } from './history.js';
@@ -32,7 +33,8 @@ export function mountHistoryStream(
       const address = accountParam(req.query.address);
       const limit = parseHistoryLimit(req.query.limit);
       const { history, latestStatus, watchAccount, followTransfer } = service;
-      if (!history || !latestStatus || !watchAccount || !followTransfer) throw new Error('history streams not wired');
+      if (!history || !latestStatus || !watchAccount || !followTransfer)
+        throw notFound('history streams are not served here');
       const release = admission.admit(req.ip ?? req.socket.remoteAddress ?? 'unknown');
       if (typeof release !== 'function') throw tooManyStreams(release, (k, v) => res.setHeader(k, v));
 
