@@ -153,3 +153,20 @@ export class SseConnection {
     this.res.once('close', () => clearTimeout(timer));
   }
 }
+
+/**
+ * Keep an open stream alive and bounded: a heartbeat comment every `heartbeatMs`, and `onLifetime` (which ends it,
+ * resumably) after `lifetimeMs`. Both timers stop when the connection is done.
+ */
+export function keepAlive(
+  conn: SseConnection,
+  o: { heartbeatMs: number; lifetimeMs: number },
+  onLifetime: () => void,
+): void {
+  const beat = setInterval(() => conn.offer(sseComment('heartbeat')), o.heartbeatMs);
+  const lifetime = setTimeout(onLifetime, o.lifetimeMs);
+  conn.onClose(() => {
+    clearInterval(beat);
+    clearTimeout(lifetime);
+  });
+}

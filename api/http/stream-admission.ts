@@ -1,5 +1,6 @@
 // Event streams' settings, and how many streams may be open: per process and per client address. Streams are unauthenticated long-lived
 // reads, so every service that serves them counts them here before the first byte (a JSON 429 otherwise).
+import type { Request, Response } from 'express';
 import { metrics } from '../../platform/metrics.js';
 import { ApiError, Grpc } from './errors.js';
 
@@ -70,7 +71,7 @@ export class StreamAdmission {
 }
 
 /** The JSON 429 of a refused stream, with `Retry-After` set on the response. */
-export function tooManyStreams(refusal: Refusal, setHeader: (name: string, value: string) => void): ApiError {
+function tooManyStreams(refusal: Refusal, setHeader: (name: string, value: string) => void): ApiError {
   setHeader('Retry-After', '5');
   return new ApiError(
     429,
@@ -79,4 +80,18 @@ export function tooManyStreams(refusal: Refusal, setHeader: (name: string, value
       : `too many open streams on this server (at most ${refusal.max}); retry later`,
     Grpc.RESOURCE_EXHAUSTED,
   );
+}
+
+/**
+ * Admit the request's client (by its address) to one more stream: the release to call once its connection is done,
+ * or the JSON 429 (with Retry-After) to throw.
+ */
+export function admitClient(
+  admission: { admit(client: string): (() => void) | Refusal },
+  req: Request,
+  res: Response,
+): () => void {
+  const release = admission.admit(req.ip ?? req.socket.remoteAddress ?? 'unknown');
+  if (typeof release !== 'function') throw tooManyStreams(release, (k, v) => res.setHeader(k, v));
+  return release;
 }

@@ -8,7 +8,7 @@ import { SEQUENCE_STRIDE } from '../../chain/sequence.js';
 import { badRequest } from '../http/errors.js';
 import { Served } from '../http/edge.js';
 import { SseConnection } from '../http/sse.js';
-import { type StreamSettings, tooManyStreams } from '../http/stream-admission.js';
+import { admitClient, type StreamSettings } from '../http/stream-admission.js';
 import { StreamHub, type StreamSource } from '../http/stream-hub.js';
 import { renderBlock } from './blocks.js';
 import { handle, str, type IndexerContext } from './context.js';
@@ -54,8 +54,7 @@ export function registerStreams(r: Router, ctx: IndexerContext, settings: Stream
   const open = async (req: Request, res: Response, source: StreamSource, after: number | null) => {
     // The tip first: an engine that cannot answer is a JSON error before any byte of the stream is sent.
     await ctx.read.tip();
-    const release = hub.admit(req.ip ?? req.socket.remoteAddress ?? 'unknown');
-    if (typeof release !== 'function') throw tooManyStreams(release, (k, v) => res.setHeader(k, v));
+    const release = admitClient(hub, req, res);
     // The tip is watched while any stream is open: each new indexed height advances the streams at once.
     unwatch ??= ctx.read.status.watch((tip, rewound) => (rewound ? hub.rewind(tip) : hub.advance(tip)));
     const conn = new SseConnection(res, { maxBufferBytes: settings.bufferBytes, retryMs: settings.retryMs });

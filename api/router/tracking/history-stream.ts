@@ -9,8 +9,8 @@
 // re-reads the snapshot every `checkMs` × 5, so another writer's changes arrive within a few seconds.
 import type { Request, Response, Router } from 'express';
 import { notFound } from '../../http/errors.js';
-import { SseConnection, sseComment, sseFrame } from '../../http/sse.js';
-import { type StreamAdmission, tooManyStreams } from '../../http/stream-admission.js';
+import { keepAlive, SseConnection, sseFrame } from '../../http/sse.js';
+import { admitClient, type StreamAdmission } from '../../http/stream-admission.js';
 import { accountParam, parseHistoryLimit } from './history.js';
 import type { AccountTransferVersion, TrackingService } from './service.js';
 import type { StatusStreamSettings } from './status-stream.js';
@@ -35,8 +35,7 @@ export function mountHistoryStream(
       const { history, latestStatus, watchAccount, followTransfer } = service;
       if (!history || !latestStatus || !watchAccount || !followTransfer)
         throw notFound('history streams are not served here');
-      const release = admission.admit(req.ip ?? req.socket.remoteAddress ?? 'unknown');
-      if (typeof release !== 'function') throw tooManyStreams(release, (k, v) => res.setHeader(k, v));
+      const release = admitClient(admission, req, res);
 
       let conn: SseConnection | undefined;
       /** The version last sent per transfer: a version is sent once, and never after a newer one. */
@@ -88,13 +87,10 @@ export function mountHistoryStream(
               () => undefined,
             );
           }, settings.checkMs * 5);
-      const beat = setInterval(() => conn?.offer(sseComment('heartbeat')), settings.heartbeatMs);
-      const lifetime = setTimeout(() => end('lifetime'), settings.lifetimeMs);
+      keepAlive(conn, settings, () => end('lifetime'));
       conn.onClose(() => {
         unwatch();
         if (check) clearInterval(check);
-        clearInterval(beat);
-        clearTimeout(lifetime);
         release();
       });
     } catch (e) {

@@ -7,8 +7,8 @@
 import type { Request, Response, Router } from 'express';
 import { normaliseTxHash } from '../../../chain/hash.js';
 import { badRequest, notFound } from '../../http/errors.js';
-import { SseConnection, sseComment, sseFrame } from '../../http/sse.js';
-import { type StreamAdmission, type StreamSettings, tooManyStreams } from '../../http/stream-admission.js';
+import { keepAlive, SseConnection, sseFrame } from '../../http/sse.js';
+import { admitClient, type StreamAdmission, type StreamSettings } from '../../http/stream-admission.js';
 import { isTerminalState, type TxState } from '../../../workflows/status.js';
 import { CHAIN_ID, stringParam } from './handlers.js';
 import type { TrackingService } from './service.js';
@@ -51,8 +51,7 @@ export function mountStatusStream(
         res.status(204).end();
         return;
       }
-      const release = admission.admit(req.ip ?? req.socket.remoteAddress ?? 'unknown');
-      if (typeof release !== 'function') throw tooManyStreams(release, (k, v) => res.setHeader(k, v));
+      const release = admitClient(admission, req, res);
 
       const conn = new SseConnection(res, { maxBufferBytes: settings.bufferBytes, retryMs: settings.retryMs });
       const end = (reason: string) => {
@@ -86,13 +85,10 @@ export function mountStatusStream(
           () => undefined,
         );
       }, settings.checkMs);
-      const beat = setInterval(() => conn.offer(sseComment('heartbeat')), settings.heartbeatMs);
-      const lifetime = setTimeout(() => end('lifetime'), settings.lifetimeMs);
+      keepAlive(conn, settings, () => end('lifetime'));
       conn.onClose(() => {
         unwatch();
         clearInterval(check);
-        clearInterval(beat);
-        clearTimeout(lifetime);
         release();
       });
       send(latest);
