@@ -19,6 +19,7 @@ import {
   hostOf,
   signWebhook,
   webhookId,
+  type Checked,
   type WebhookSettings,
 } from '../workflows/webhook.js';
 import type { WebhookActivities, WebhookDelivery } from '../workflows/transfer.js';
@@ -26,29 +27,39 @@ import type { WebhookActivities, WebhookDelivery } from '../workflows/transfer.j
 /** One attempt's bound: a receiver that neither answers nor fails within this is retried. */
 export const WEBHOOK_ATTEMPT_MS = 10_000;
 const USER_AGENT = 'chain-infra-webhooks/1';
-/** How long the host's resolution may take before an attempt fails (retryably). */
+/** How long the host's resolution may take (a delivery then fails retryably; a track request is refused). */
 const LOOKUP_MS = 2_000;
 
-/** An address the policy allows for the URL's host (resolved unless it is a literal), else a non-retryable failure. */
-async function pinnedAddress(url: URL, settings: WebhookSettings): Promise<{ address: string; family: number }> {
+/** Where a checked webhook goes: its URL, and the allowed address the request is pinned to. */
+export interface WebhookTarget {
+  url: URL;
+  pinned: { address: string; family: number };
+}
+
+/**
+ * A webhook URL checked against the policy, its host resolved (unless a literal; bounded by LOOKUP_MS) and every
+ * address it resolves to checked: the target, or why not. The track route asks it before registering a URL, and
+ * each delivery again (the DNS answer may have changed since).
+ */
+export async function resolveWebhook(raw: string, settings: WebhookSettings): Promise<Checked<WebhookTarget>> {
+  const checked = checkWebhookUrl(raw, settings);
+  if (!checked.ok) return checked;
+  const url = checked.value;
   const host = hostOf(url);
   const family = isIP(host);
   let timer: NodeJS.Timeout | undefined;
   const found = family
     ? [{ address: host, family }]
     : await Promise.race([
-        lookup(host, { all: true, verbatim: true }),
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new Error(`webhook host ${host} did not resolve in time`)), LOOKUP_MS);
+        lookup(host, { all: true, verbatim: true }).catch(() => []),
+        new Promise<never[]>((resolve) => {
+          timer = setTimeout(() => resolve([]), LOOKUP_MS);
         }),
       ]).finally(() => clearTimeout(timer));
-  const refused = found.filter((a) => !addressAllowed(a.address, settings));
-  if (found.length === 0 || refused.length > 0)
-    throw ApplicationFailure.nonRetryable(
-      `webhook host ${host} resolves to ${refused[0]?.address ?? 'nothing'}, which this deployment may not call`,
-      'WebhookRefused',
-    );
-  return found[0]!;
+  if (found.length === 0) return { ok: false, reason: `host ${host} does not resolve`, transient: true };
+  const refused = found.find((a) => !addressAllowed(a.address, settings));
+  if (refused) return { ok: false, reason: `host ${host} resolves to ${refused.address}, which is not public` };
+  return { ok: true, value: { url, pinned: found[0]! } };
 }
 
 function post(
@@ -89,20 +100,18 @@ function post(
   });
 }
 
-/** A webhook URL checked against the policy and resolved to an address it allows (else a non-retryable failure). */
-export async function webhookTarget(
-  raw: string,
-  settings: WebhookSettings,
-): Promise<{ url: URL; pinned: { address: string; family: number } }> {
-  const checked = checkWebhookUrl(raw, settings);
-  if (!checked.ok) throw ApplicationFailure.nonRetryable(`webhook URL ${checked.reason}`, 'WebhookRefused');
-  return { url: checked.value, pinned: await pinnedAddress(checked.value, settings) };
+/** resolveWebhook for a delivery: a refusal fails for good, a host that does not resolve fails retryably. */
+export async function webhookTarget(raw: string, settings: WebhookSettings): Promise<WebhookTarget> {
+  const r = await resolveWebhook(raw, settings);
+  if (r.ok) return r.value;
+  if (r.transient) throw new Error(`webhook URL ${r.reason}`);
+  throw ApplicationFailure.nonRetryable(`webhook URL ${r.reason}`, 'WebhookRefused');
 }
 
 /** POST one event, signed; resolves on a 2xx answer within `timeoutMs`, throws otherwise. */
 export async function postEvent(
   settings: WebhookSettings,
-  target: { url: URL; pinned: { address: string; family: number } },
+  target: WebhookTarget,
   chainId: string,
   txHash: string,
   e: { event: number; doc: unknown },

@@ -1,7 +1,5 @@
 // The tracking service the router's HTTP routes call (api/router/tracking/service.ts declares the interface;
 // this object satisfies it structurally, so tracking/ imports nothing from api/).
-import { lookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
 import { explorerLink, type ChainDirectory } from '../activities/chains.js';
 import type { TrackingProjection } from '../activities/projection.js';
 import { executorGet } from '../activities/rpc.js';
@@ -10,30 +8,14 @@ import { invalidRequest, unavailableNow, unsupported } from '../routing/errors.j
 import type { RegistrationStarter } from './starter.js';
 import type { Store } from '../clickhouse/client.js';
 import { insertTransferWebhook, webhooksOf } from '../clickhouse/transfer-events.js';
-import { addressAllowed, checkWebhookUrl, hostOf, type Checked, type WebhookSettings } from '../workflows/webhook.js';
-
-/** How long a track request waits for its webhook host to resolve. */
-const WEBHOOK_LOOKUP_MS = 2_000;
+import { resolveWebhook } from '../activities/webhook.js';
+import type { Checked, WebhookSettings } from '../workflows/webhook.js';
 
 /** Whether a webhook URL may be registered: the policy, and (for a host name) every address it resolves to now. */
 async function admissibleWebhook(raw: string, settings: WebhookSettings | undefined): Promise<Checked<string>> {
   if (!settings) return { ok: false, reason: 'is not accepted: this deployment has no WEBHOOK_SECRET' };
-  const checked = checkWebhookUrl(raw, settings);
-  if (!checked.ok) return checked;
-  const host = hostOf(checked.value);
-  if (!isIP(host)) {
-    let timer: NodeJS.Timeout | undefined;
-    const addresses = await Promise.race([
-      lookup(host, { all: true, verbatim: true }).catch(() => []),
-      new Promise<never[]>((r) => {
-        timer = setTimeout(() => r([]), WEBHOOK_LOOKUP_MS);
-      }),
-    ]).finally(() => clearTimeout(timer));
-    if (addresses.length === 0) return { ok: false, reason: `host ${host} does not resolve` };
-    const refused = addresses.find((a) => !addressAllowed(a.address, settings));
-    if (refused) return { ok: false, reason: `host ${host} resolves to ${refused.address}, which is not public` };
-  }
-  return { ok: true, value: checked.value.href };
+  const r = await resolveWebhook(raw, settings);
+  return r.ok ? { ok: true, value: r.value.url.href } : { ok: false, reason: r.reason };
 }
 
 export function createTrackingService(

@@ -24,7 +24,8 @@ export interface WebhookSettings extends WebhookPolicy {
   secret: string;
 }
 
-export type Checked<T> = { ok: true; value: T } | { ok: false; reason: string };
+/** A check's outcome; `transient` marks a refusal that may pass later (the host did not resolve in time). */
+export type Checked<T> = { ok: true; value: T } | { ok: false; reason: string; transient?: boolean };
 
 /** The URL's host without IPv6 brackets, lower case. */
 export function hostOf(url: URL): string {
