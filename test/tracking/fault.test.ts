@@ -3,7 +3,8 @@
 // still reach its correct terminal state, with no lost and no duplicated rows in the projection.
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { killProcess, startHarness, startWorkerProcess, terminal, type Harness } from './harness.js';
+import { startHarness, startWorkerProcess, terminal, type Harness } from './harness.js';
+import { killProcess } from '../support/tracking-worker.js';
 import { SIM, type SentTx } from '../../devnet/simnet/index.js';
 import { startDevServer, type DevServer } from '../../tracking/devserver.js';
 

@@ -1,6 +1,6 @@
 // Shared set-up of the tracking integration tests: real chDB, real Temporal dev server, simnet on loopback,
 // the tracking routes on a real express app.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -18,8 +18,7 @@ import { startTracking, type Tracking } from '../../tracking/index.js';
 import type { TrackingTimings } from '../../workflows/model.js';
 import { Simnet, type SimnetOptions } from '../../devnet/simnet/index.js';
 import type { WebhookSettings } from '../../workflows/webhook.js';
-
-const repo = path.resolve(__dirname, '../..');
+import { spawnTrackingWorker } from '../support/tracking-worker.js';
 
 export const FAST: TrackingTimings = {
   pollIntervalMs: 200,
@@ -162,34 +161,11 @@ export async function serveRouter(
 export function startWorkerProcess(h: Harness, env: Record<string, string> = {}): Promise<ChildProcess> {
   const chainsFile = path.join(h.dataDir, 'chains.json');
   writeFileSync(chainsFile, JSON.stringify(h.simnet.chainInfos()));
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(repo, 'tracking/worker-main.ts')], {
-    cwd: repo,
-    env: {
-      ...process.env,
-      TEMPORAL_ADDRESS: h.tracking.address,
-      TRACKING_CHAINS_FILE: chainsFile,
-      DATA_DIR: path.join(h.dataDir, 'worker'),
-      LOG_LEVEL: 'warn',
-      ROUTER_NETWORK: 'mainnet',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-      if (out.includes('tracking.worker.ready')) resolve(child);
-    });
-    child.once('exit', (code) => reject(new Error(`worker exited early with ${code}`)));
-  });
-}
-
-/** SIGKILL a child process and wait for its exit. */
-export function killProcess(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGKILL');
+  return spawnTrackingWorker({
+    TEMPORAL_ADDRESS: h.tracking.address,
+    TRACKING_CHAINS_FILE: chainsFile,
+    DATA_DIR: path.join(h.dataDir, 'worker'),
+    ROUTER_NETWORK: 'mainnet',
+    ...env,
   });
 }

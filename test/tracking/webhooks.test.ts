@@ -5,7 +5,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { killProcess, serveRouter, startHarness, startWorkerProcess, terminal, type Harness } from './harness.js';
+import { serveRouter, startHarness, startWorkerProcess, terminal, type Harness } from './harness.js';
+import { killProcess } from '../support/tracking-worker.js';
 import { closeServer } from '../../api/http/app.js';
 import { Receiver } from '../support/webhook-receiver.js';
 import { SIM, type SentTx } from '../../devnet/simnet/index.js';

@@ -5,7 +5,7 @@
 // and the failure paths: relayer stopped (in flight, then completes), packet timeout (refund), failed source tx,
 // tracking worker SIGKILLed mid-flight and restarted. Every hash we report is compared with what the nodes say.
 // The chains and the relayer are built once into ~/.cache/chain-infra; a missing piece fails here, never skips.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -35,11 +35,11 @@ import type { AbciEvent } from '../../../chain/events.js';
 import { ibcAckTx } from '../../../devnet/simnet/templates.js';
 import { createLogger } from '../../../platform/log.js';
 import { loadSkipOpenapi } from '../../support/skip-openapi.js';
+import { killProcess, spawnTrackingWorker } from '../../support/tracking-worker.js';
 import { loadRouterRegistry, type Registry } from '../../../routing/registry.js';
 import { startTracking, type Tracking } from '../../../tracking/index.js';
 import { directoryFromRegistry } from '../../../tracking/registry-adapter.js';
 
-const repo = path.resolve(__dirname, '../../..');
 // JSON documents of our own API (any: asserted field by field)
 type Doc = Record<string, any>;
 
@@ -92,36 +92,14 @@ const terminal = (d: Doc) => TERMINAL.includes(d.state);
 
 function startWorker(): Promise<ChildProcess> {
   // The standalone worker loads the devnet registry exactly like the real one (ROUTER_NETWORK=custom).
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(repo, 'tracking/worker-main.ts')], {
-    cwd: repo,
-    env: {
-      ...process.env,
-      TEMPORAL_ADDRESS: tracking.address,
-      ROUTER_NETWORK: 'custom',
-      ROUTER_REGISTRY_FILE: registryDir,
-      TRACKING_RPC_URLS: JSON.stringify(rpcUrls),
-      TRACKING_POLL_INTERVAL_MS: '250',
-      TRACKING_FEED_INTERVAL_MS: '250',
-      DATA_DIR: path.join(dir, 'worker'),
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-      if (out.includes('tracking.worker.ready')) resolve(child);
-    });
-    child.once('exit', (code) => reject(new Error(`tracking worker exited early with ${code}`)));
-  });
-}
-
-function killWorker(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGKILL');
+  return spawnTrackingWorker({
+    TEMPORAL_ADDRESS: tracking.address,
+    ROUTER_NETWORK: 'custom',
+    ROUTER_REGISTRY_FILE: registryDir,
+    TRACKING_RPC_URLS: JSON.stringify(rpcUrls),
+    TRACKING_POLL_INTERVAL_MS: '250',
+    TRACKING_FEED_INTERVAL_MS: '250',
+    DATA_DIR: path.join(dir, 'worker'),
   });
 }
 
@@ -238,7 +216,7 @@ beforeAll(async () => {
 }, 900_000);
 
 afterAll(async () => {
-  if (worker) await killWorker(worker);
+  if (worker) await killProcess(worker);
   if (server) await closeServer(server);
   await tracking?.stop();
   await store?.close();
@@ -429,7 +407,7 @@ describe('real IBC transfer devnet-a → devnet-b (minievm ×2, Go relayer)', ()
     for (const [from, to] of pairs) sent.push(await routeAndSend(from, to, '100'));
     for (const s of sent) await trackOnce(s.txHash);
     for (const s of sent) await waitStatus(s.txHash, (d) => d.transfer_sequence?.length === 1);
-    await killWorker(worker!);
+    await killProcess(worker!);
     await net.startRelayer(); // packets relayed while no tracking worker runs
     await new Promise((r) => setTimeout(r, 4_000));
     worker = await startWorker();
