@@ -199,6 +199,8 @@ export class TrackingProjection {
    */
   async recordParties(chainId: string, txHash: string, parties: TransferParties): Promise<void> {
     const k = keyOf(chainId, txHash);
+    // Written already and no account followed: nothing to do (the common case of every later version).
+    if (this.partiesWritten.has(k) && this.accountWatchers.size === 0) return;
     const rows: TransferPartyRow[] = [];
     for (const role of ['sender', 'receiver'] as const) {
       const address = parties[role] ? accountKey(parties[role]) : null;
@@ -395,8 +397,11 @@ export class TrackingProjection {
   }
 }
 
-/** The fast path's one attempt (workflows/transfer.ts record): short, since the workflow waits on it. */
-export const WEBHOOK_FAST_ATTEMPT_MS = 1_000;
+/**
+ * The fast path's one attempt (workflows/transfer.ts record), the host's resolution included: short, since the
+ * workflow waits on it.
+ */
+export const WEBHOOK_FAST_ATTEMPT_MS = 2_000;
 
 /** `webhooks`: the signing key and target policy for the fast path (absent: every fast attempt fails). */
 export function createProjectionActivities(
@@ -412,28 +417,19 @@ export function createProjectionActivities(
       await projection.append(chainId, txHash, version, phase, doc, at);
       if (!webhook || !webhooks) return webhook ? { webhookDelivered: false } : undefined;
       // After the write: a receiver never hears of a version status cannot show. A crash between the POST and this
-      // activity's completion repeats both, the POST as the same webhook-id.
-      // The host's resolution counts too: the whole attempt is bounded, and torn down when the bound passes, so it
-      // cannot POST after the workflow has handed the event to the delivery loop.
-      const bound = new AbortController();
+      // activity's completion repeats both, the POST as the same webhook-id. The whole attempt is bounded: the
+      // host's resolution by its own bound, the request by what is left, and a request past its deadline is torn
+      // down, so it cannot POST after the workflow has handed the event to the delivery loop.
       const started = Date.now();
-      let timer: NodeJS.Timeout | undefined;
-      const attempt = (async () => {
+      try {
         const target = await webhookTarget(webhook.url, webhooks);
-        if (bound.signal.aborted) return { webhookDelivered: false };
-        const left = Math.max(1, WEBHOOK_FAST_ATTEMPT_MS * 2 - (Date.now() - started));
-        await postEvent(webhooks, target, chainId, txHash, { event: version, doc }, left, bound.signal);
+        const left = WEBHOOK_FAST_ATTEMPT_MS - (Date.now() - started);
+        if (left <= 0) return { webhookDelivered: false };
+        await postEvent(webhooks, target, chainId, txHash, { event: version, doc }, left);
         return { webhookDelivered: true };
-      })();
-      const late = new Promise<{ webhookDelivered: boolean }>((resolve) => {
-        timer = setTimeout(() => {
-          bound.abort();
-          resolve({ webhookDelivered: false });
-        }, WEBHOOK_FAST_ATTEMPT_MS * 2);
-      });
-      return Promise.race([attempt.catch(() => ({ webhookDelivered: false })), late]).finally(() =>
-        clearTimeout(timer),
-      );
+      } catch {
+        return { webhookDelivered: false };
+      }
     },
   };
 }
