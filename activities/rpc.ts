@@ -64,6 +64,16 @@ export class CometClient {
     return h;
   }
 
+  /** The latest block's time (ms since the epoch): the chain's own clock, which trails the wall clock. */
+  async latestTime(): Promise<number> {
+    const body = (await getJson(this.url('status', {}))) as {
+      result?: { sync_info?: { latest_block_time?: string } };
+    };
+    const t = Date.parse(body.result?.sync_info?.latest_block_time ?? '');
+    if (!Number.isFinite(t)) throw new Error(`status of ${this.chainId} has no latest_block_time`);
+    return t;
+  }
+
   /** Every tx with from ≤ height ≤ to (paged tx_search over the height range). */
   async range(from: number, to: number): Promise<ChainTx[]> {
     const out: ChainTx[] = [];

@@ -357,10 +357,22 @@ export function createChainActivities(dir: ChainDirectory, opts: ChainActivityOp
       return { hop: rest, forwards: [] };
     }
     if ((hop.claimableAtMs ?? 0) > Date.now()) return undefined; // still finalizing: the timer waits on
-    if (!hop.claimable || hop.claimProof !== 'ready') {
+    if (!hop.claimable) {
+      // L1 judges finality by its block time (ophost: block time ≥ output time + period), and that clock trails
+      // ours by a block or more, longer on an idle or stalled L1. Claimable once L1's latest block has reached
+      // claimable_at: a claim sent then lands in a later block, which passes; a claim sent on our clock alone
+      // could fail on chain (not finalized) while the status said ready.
+      const l1 = comet(hop.toChainId);
+      return pollUntil(windowMs, intervalMs, async () => {
+        const claimed = await findClaim(hop);
+        if (claimed) return claimed;
+        if ((await l1.latestTime()) < (hop.claimableAtMs ?? 0)) return undefined;
+        return { hop: { ...hop, claimable: true, claimProof: await claimProofState(hop) }, forwards: [] };
+      });
+    }
+    if (hop.claimProof !== 'ready') {
       const claimProof = await claimProofState(hop);
-      if (!hop.claimable || claimProof !== hop.claimProof)
-        return { hop: { ...hop, claimable: true, claimProof }, forwards: [] };
+      if (claimProof !== hop.claimProof) return { hop: { ...hop, claimProof }, forwards: [] };
     }
     const l1 = comet(hop.toChainId);
     const apply = async (t: ChainTx) => {

@@ -270,3 +270,31 @@ describe.concurrent('failures, abandonment and registration', () => {
     expect(nothing.body.message).toMatch(/^nothing to claim: the transfer is STATE_COMPLETED_SUCCESS/);
   });
 });
+
+// Alone (not beside the concurrent scenarios): the L1 makes no block here unless this test includes one.
+describe('OPinit claimability follows the L1 clock', () => {
+  it('a withdrawal is claimable only once an L1 block has reached claimable_at, not when our clock has', async () => {
+    // `stall`: the relayer proposes the output and never claims, so only this test moves the L1
+    const tx = h.simnet.withdraw({ l2: SIM.evm, outcome: 'stall' });
+    await trackOk(tx);
+    const phase = (b: Record<string, any>) => b.transfer_sequence?.[0]?.op_init_transfer?.phase;
+    const proposed = await h.waitFor(tx.chainId, tx.txHash, (b) => phase(b) === 'output_proposed');
+    const claimableAt = Date.parse(proposed.transfer_sequence[0].op_init_transfer.claimable_at);
+    const l1 = h.simnet.chain(SIM.l1);
+    const l1Time = () => Date.parse(l1.block(l1.latestHeight())!.time);
+    // Our clock passes claimable_at; the L1's latest block is still older (a claim now would fail on chain).
+    await new Promise((r) => setTimeout(r, Math.max(0, claimableAt - Date.now()) + 2_500));
+    expect(l1Time()).toBeLessThan(claimableAt);
+    const waiting = (await h.status(tx.chainId, tx.txHash)).body;
+    expect(phase(waiting)).toBe('output_proposed');
+    expect(waiting.next_action).toBeUndefined();
+    const early = await fetch(`${h.url}/v2/tx/claim_msgs?chain_id=${tx.chainId}&tx_hash=${tx.txHash}`);
+    expect([early.status, ((await early.json()) as Record<string, any>).reason]).toEqual([400, 'NOTHING_TO_CLAIM']);
+    // An L1 block at the wall clock (≥ claimable_at): now a claim lands in a later block, which passes.
+    h.simnet.include(SIM.l1, []);
+    expect(l1Time()).toBeGreaterThanOrEqual(claimableAt);
+    const claimable = await h.waitFor(tx.chainId, tx.txHash, (b) => phase(b) === 'claimable', 10_000);
+    expect(claimable.state).toBe('STATE_PENDING');
+    expect(claimable.next_action).toMatchObject({ type: 'CLAIM_WITHDRAWAL', chain_id: SIM.l1, ready: true });
+  });
+});
