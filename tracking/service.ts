@@ -5,7 +5,7 @@ import type { TrackingProjection } from '../activities/projection.js';
 import { executorGet } from '../activities/rpc.js';
 import { claimMessages, parseWithdrawalProof, type ClaimTarget } from '../routing/claim.js';
 import { invalidRequest, unavailableNow, unsupported } from '../routing/errors.js';
-import type { RegistrationStarter } from './starter.js';
+import type { RegistrationStarter, StartOutcome } from './starter.js';
 import type { Store } from '../clickhouse/client.js';
 import { insertTransferWebhook, webhooksOf } from '../clickhouse/transfer-events.js';
 import { resolveWebhook } from '../activities/webhook.js';
@@ -34,8 +34,8 @@ export function createTrackingService(
       const { doc } = await projection.register(chainId, txHash, atMs);
       return { state: doc.state, error: doc.error ?? null };
     },
-    startWorkflow(chainId: string, txHash: string, registeredAtMs: number, webhook?: string): void {
-      starter.enqueue(chainId, txHash, registeredAtMs, webhook);
+    startWorkflow(chainId: string, txHash: string, registeredAtMs: number, webhook?: string): Promise<StartOutcome> {
+      return starter.enqueue(chainId, txHash, registeredAtMs, webhook);
     },
     /** A track request's webhook URL, normalised, or why it is refused. */
     checkWebhook(raw: string): Promise<Checked<string>> {

@@ -7,8 +7,16 @@ import { unfinishedTransfers, webhooksOf } from '../clickhouse/transfer-events.j
 import type { Logger } from '../platform/log.js';
 
 export interface WorkflowStarter {
-  register(chainId: string, txHash: string, registeredAtMs: number, webhook?: string): Promise<unknown>;
+  /** False when the workflow already existed and had ended (nothing was started or signalled). */
+  register(chainId: string, txHash: string, registeredAtMs: number, webhook?: string): Promise<boolean>;
 }
+
+/**
+ * What a start's first attempt found: `running` (started now, or already running; a webhook was handed over),
+ * `ended` (the workflow had already ended: nothing will be delivered to it), `retrying` (Temporal did not answer
+ * or the same start is already queued; the starter keeps trying, and reconcile() covers a crash).
+ */
+export type StartOutcome = 'running' | 'ended' | 'retrying';
 
 interface Job {
   chainId: string;
@@ -17,6 +25,8 @@ interface Job {
   /** The transfer's webhook URL, handed to its workflow with the start. */
   webhook?: string;
   attempt: number;
+  /** Told the first attempt's outcome (once). */
+  firstOutcome?: (o: StartOutcome) => void;
 }
 
 /** A job's dedupe key: a registration naming a webhook is a separate job from one that does not. */
@@ -39,13 +49,18 @@ export class RegistrationStarter {
     private readonly concurrency = 32,
   ) {}
 
-  enqueue(chainId: string, txHash: string, atMs: number, webhook?: string): void {
+  /** Queue a start; resolves with its first attempt's outcome (never rejects). */
+  enqueue(chainId: string, txHash: string, atMs: number, webhook?: string): Promise<StartOutcome> {
     const job: Job = { chainId, txHash, atMs, ...(webhook ? { webhook } : {}), attempt: 0 };
     const k = jobKey(job);
-    if (this.stopped || this.queued.has(k)) return;
+    if (this.stopped || this.queued.has(k)) return Promise.resolve('retrying');
+    const outcome = new Promise<StartOutcome>((r) => {
+      job.firstOutcome = r;
+    });
     this.queued.add(k);
     this.queue.push(job);
     this.pump();
+    return outcome;
   }
 
   /** Jobs queued or running. */
@@ -66,7 +81,8 @@ export class RegistrationStarter {
       store,
       rows.map((r) => ({ chainId: r.chain_id, txHash: r.tx_hash })),
     );
-    for (const r of rows) this.enqueue(r.chain_id, r.tx_hash, Number(r.at), hooks.get(`${r.chain_id}|${r.tx_hash}`));
+    for (const r of rows)
+      void this.enqueue(r.chain_id, r.tx_hash, Number(r.at), hooks.get(`${r.chain_id}|${r.tx_hash}`));
     if (rows.length) this.log.info('tracking.reconcile', { restarted: rows.length });
     return rows.length;
   }
@@ -91,10 +107,13 @@ export class RegistrationStarter {
 
   private async run(job: Job): Promise<void> {
     try {
-      await this.client.register(job.chainId, job.txHash, job.atMs, job.webhook);
+      const running = await this.client.register(job.chainId, job.txHash, job.atMs, job.webhook);
       this.stats.started++;
       this.queued.delete(jobKey(job));
+      job.firstOutcome?.(running ? 'running' : 'ended');
     } catch (e) {
+      job.firstOutcome?.('retrying');
+      job.firstOutcome = undefined;
       this.stats.failures++;
       job.attempt++;
       // Temporal unreachable or overloaded: back off (≤ 10 s) and keep the job; reconcile() covers a crash.

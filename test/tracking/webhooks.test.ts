@@ -135,6 +135,20 @@ describe('transfer webhooks', () => {
     expect(late.body).toMatchObject({ code: 9 });
   }, 120_000);
 
+  it('a webhook named after the workflow ended, while the stored state is not terminal yet, is refused 409', async () => {
+    // The race between the track route's state read and the start: the workflow has ended (here: terminated
+    // by an operator) but the state the route reads is still pending. The route hears it from the start.
+    const tx = h.simnet.ibcTransfer({ from: SIM.l1, channel: 'channel-1' });
+    expect((await h.track(tx.chainId, tx.txHash)).status).toBe(200);
+    await h.waitFor(tx.chainId, tx.txHash, (b) => b.state === 'STATE_PENDING', 30_000);
+    await h.tracking.client.client.workflow.getHandle(workflowIdOf(tx.chainId, tx.txHash)).terminate('test');
+    expect((await h.status(tx.chainId, tx.txHash)).body.state).toBe('STATE_PENDING');
+    const late = await h.track(tx.chainId, tx.txHash, { webhook_url: receiver.url });
+    expect(late.status).toBe(409);
+    expect(late.body).toMatchObject({ code: 9, reason: 'TRANSFER_FINISHED' });
+    expect(receiver.of(tx)).toEqual([]);
+  }, 60_000);
+
   it('refuses targets outside the allow-list, malformed URLs and a second URL with a clear JSON 4xx', async () => {
     const router = await serveRouter(h);
     try {

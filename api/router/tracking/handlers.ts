@@ -20,6 +20,21 @@ export function stringParam(v: unknown, name: string, max: number): string {
   return v;
 }
 
+/**
+ * How long a track request naming a webhook waits for its workflow start's first answer. Past it (Temporal slow or
+ * down) the request is answered 200 and the start goes on with retries, as for a request without one.
+ */
+const WEBHOOK_START_WAIT_MS = 3_000;
+
+/** `p`'s value, or undefined when it has not settled within `ms`. */
+function within<T>(p: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((r) => {
+    timer = setTimeout(() => r(undefined), ms);
+  });
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+}
+
 /** The track request's `webhook_url`, admitted by the deployment's policy, else a JSON 400 saying why. */
 async function admitWebhook(service: TrackingService, raw: unknown): Promise<string> {
   const url = stringParam(raw, 'webhook_url', MAX_WEBHOOK_URL);
@@ -60,7 +75,15 @@ export function mountTrackingHandlers(router: Router, service: TrackingService):
             reason: 'WEBHOOK_CONFLICT',
           });
       }
-      if (!finished) service.startWorkflow(chainId, txHash, now, webhook);
+      if (!finished) {
+        const started = service.startWorkflow(chainId, txHash, now, webhook);
+        // A webhook is answered only once its workflow has it, or is still being started: the transfer may have
+        // ended between the state read above and the start, and then nothing would ever be delivered.
+        if (webhook !== undefined && (await within(started, WEBHOOK_START_WAIT_MS)) === 'ended')
+          throw conflict('tracking of this transfer has ended; its webhook would receive nothing', {
+            reason: 'TRANSFER_FINISHED',
+          });
+      }
       res.json({ tx_hash: txHash, explorer_link: chain.explorerLink(txHash) });
     } catch (e) {
       next(e);

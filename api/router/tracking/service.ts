@@ -50,8 +50,17 @@ export interface TrackingService {
   chain(chainId: string): TrackedChain | undefined;
   /** Write the durable registration row (idempotent) and return the transfer's latest state. */
   register(chainId: string, txHash: string, atMs: number): Promise<TrackedState>;
-  /** Start (idempotently, asynchronously) the tracking workflow of a registered tx, with its webhook if it has one. */
-  startWorkflow(chainId: string, txHash: string, registeredAtMs: number, webhook?: string): void;
+  /**
+   * Start (idempotently, asynchronously, with retries) the tracking workflow of a registered tx, with its webhook if
+   * it has one. Resolves with the first attempt's outcome: `running`, `ended` (the workflow had already ended), or
+   * `retrying`; never rejects.
+   */
+  startWorkflow(
+    chainId: string,
+    txHash: string,
+    registeredAtMs: number,
+    webhook?: string,
+  ): Promise<'running' | 'ended' | 'retrying'>;
   /** A track request's webhook URL, normalised, or the reason it is refused (policy, resolution, none configured). */
   checkWebhook?(raw: string): Promise<{ ok: true; value: string } | { ok: false; reason: string }>;
   /** Record the transfer's webhook durably; `conflict` is the other URL it already has, when it has one. */
