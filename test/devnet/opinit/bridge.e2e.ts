@@ -119,6 +119,17 @@ async function transfer(
   return sent.txHash;
 }
 
+/** A broadcast tx once in a block: its code and log there (broadcast's code 0 is CheckTx, which runs no message). */
+async function inBlock(chainId: string, txHash: string, timeoutMs = 30_000): Promise<{ code: number; log?: string }> {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    const [t] = await net.txSearch(chainId, `tx.hash='${txHash}'`);
+    if (t) return { code: t.tx_result.code, log: t.tx_result.log };
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  throw new Error(`${txHash} was not in a block of ${chainId} within ${timeoutMs} ms`);
+}
+
 /** The txs the nodes report for an event attribute, by hash. */
 async function hashes(chainId: string, query: string): Promise<string[]> {
   return (await net.txSearch(chainId, query)).map((t) => t.hash);
@@ -305,6 +316,8 @@ describe('real OPinit bridge (initiad L1, minievm L2, opinitd executor)', () => 
     expect([claimTx.chain_id, claimTx.signer_address]).toEqual([L1, user.bech32]);
     const sent = await net.signRouterTx(user, claimTx);
     expect({ code: sent.code, log: sent.log }).toMatchObject({ code: 0 });
+    // the claim passed on chain: L1 found the output finalized at its block's time (the status said ready)
+    expect(await inBlock(L1, sent.txHash)).toMatchObject({ code: 0 });
     const done = await waitStatus(L2, txHash, terminal, seen);
     expect(done.state).toBe('STATE_COMPLETED_SUCCESS');
     expect(op(done)).toMatchObject({ state: 'OPINIT_TRANSFER_RECEIVED', phase: 'claimed' });
