@@ -61,8 +61,9 @@ describe.each(['evm', 'move', 'wasm'] as const)('tx pages in one statement or tw
         { msgs, maxSequence: sequenceAbove(top), cursor: null },
         false,
       );
-      const step = Math.max(1, Math.floor(whole.docs.length / 4));
-      const inside = whole.docs.filter((_, i) => i % step === step - 1).slice(0, 4);
+      // Two cursors inside the list (its middle and its last document), besides none.
+      const step = Math.max(1, Math.floor(whole.docs.length / 2));
+      const inside = whole.docs.filter((_, i) => i % step === step - 1).slice(0, 2);
       const cursors = [null, ...inside.map((d) => Number(d.sequence))];
       for (const maxSequence of [sequenceAbove(top), sequenceAbove(Math.max(1, top - 3))])
         for (const desc of [true, false])
