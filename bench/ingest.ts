@@ -81,6 +81,11 @@ const [counts] = await store.rows<{ txs: string; events: string }>(
 const [disk] = await store.rows<{ bytes: string }>(
   'SELECT sum(bytes_on_disk) AS bytes FROM system.parts WHERE active AND database = currentDatabase()',
 );
+// Where the bytes are: the largest tables, bytes on disk per tx (or per block for an empty chain).
+const byTable = await store.rows<{ table: string; bytes: string }>(
+  `SELECT table, sum(bytes_on_disk) AS bytes FROM system.parts WHERE active AND database = currentDatabase()
+   GROUP BY table ORDER BY sum(bytes_on_disk) DESC LIMIT 8`,
+);
 const nTx = Number(counts!.txs);
 const result = {
   machine: `${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, load avg at end ${os.loadavg()[0]!.toFixed(1)}`,
@@ -105,6 +110,9 @@ const result = {
   peak_rss_mib: +(peakRss / 2 ** 20).toFixed(0),
   disk_bytes_per_tx: nTx > 0 ? +(Number(disk!.bytes) / nTx).toFixed(0) : null,
   disk_bytes_per_block: +(Number(disk!.bytes) / chain.blocks).toFixed(0),
+  disk_bytes_by_table: Object.fromEntries(
+    byTable.map((t) => [t.table, +(Number(t.bytes) / (nTx > 0 ? nTx : chain.blocks)).toFixed(0)]),
+  ),
   // A year of a rollup at this rate (60 M blocks: one every 0.5 s); meaningful for the mixed layout.
   hours_for_60m_blocks: +(60e6 / (chain.blocks / secs) / 3600).toFixed(1),
 };

@@ -46,6 +46,7 @@ if (!(scale >= 1 && scale <= 100) || !(seconds >= 1 && seconds <= 120)) {
 
 interface CannonResult {
   requests: { average: number; total: number };
+  throughput: { average: number };
   latency: { p50: number; p99: number };
   non2xx: number;
   errors: number;
@@ -181,6 +182,8 @@ try {
     p99: number;
     rps1: number;
     rps32: number;
+    /** Bytes per response at 32 connections, headers included (autocannon's throughput / requests). */
+    bytes: number;
     non2xx: number;
   }
   const rows: Row[] = [];
@@ -212,11 +215,12 @@ try {
         p99: one.latency.p99,
         rps1: Math.round(one.requests.average),
         rps32: Math.round(many.requests.average),
+        bytes: many.requests.average > 0 ? Math.round(many.throughput.average / many.requests.average) : 0,
         non2xx: one.non2xx + many.non2xx + one.errors + many.errors + one.timeouts + many.timeouts,
       };
       rows.push(row);
       process.stdout.write(
-        `${side.padEnd(9)} ${cache.padEnd(8)} ${endpoint.padEnd(24)} p50 ${row.p50} ms  p99 ${row.p99} ms  ${row.rps32} req/s @32  errors ${row.non2xx}\n`,
+        `${side.padEnd(9)} ${cache.padEnd(8)} ${endpoint.padEnd(24)} p50 ${row.p50} ms  p99 ${row.p99} ms  ${row.rps32} req/s @32  ${row.bytes} B/resp  errors ${row.non2xx}\n`,
       );
     }
   };
@@ -254,8 +258,8 @@ try {
     `| peak RSS during backfill (MB) | ${oursIngest.peakRssMb} | ${theirIngest.peakRssMb} | ${ratio(oursIngest.peakRssMb, theirIngest.peakRssMb)} |`,
     `| bytes on disk per tx | ${Math.round(oursBytes / txs)} | ${Math.round(theirBytes / txs)} | ${ratio(oursBytes, theirBytes)} |`,
     '',
-    '| endpoint | caches | p50 ms ours / theirs | p99 ms ours / theirs | req/s @32 ours / theirs | req/s ratio |',
-    '|---|---|---|---|---|---|',
+    '| endpoint | caches | p50 ms ours / theirs | p99 ms ours / theirs | req/s @32 ours / theirs | req/s ratio | bytes per response ours / theirs |',
+    '|---|---|---|---|---|---|---|',
   ];
   for (const cache of ['default', 'bypassed'] as const) {
     for (const [endpoint] of scenarios) {
@@ -264,7 +268,7 @@ try {
       if (!o || !t) continue;
       const errs = o.non2xx || t.non2xx ? ` (errors: ours ${o.non2xx}, theirs ${t.non2xx})` : '';
       lines.push(
-        `| ${endpoint} | ${cache} | ${o.p50} / ${t.p50} | ${o.p99} / ${t.p99} | ${o.rps32} / ${t.rps32} | ${ratio(o.rps32, t.rps32)}${errs} |`,
+        `| ${endpoint} | ${cache} | ${o.p50} / ${t.p50} | ${o.p99} / ${t.p99} | ${o.rps32} / ${t.rps32} | ${ratio(o.rps32, t.rps32)}${errs} | ${o.bytes} / ${t.bytes} |`,
       );
     }
   }

@@ -159,15 +159,22 @@ export function edgeHandler(app: Express): RequestListener {
   };
 }
 
-/** A 200 JSON answer with the headers express sends for it. */
-function answerJson(res: ServerResponse, cors: Record<string, string>, extra: Record<string, string>, body: string) {
-  res.writeHead(200, {
-    ...cors,
-    ...extra,
-    'Content-Type': 'application/json; charset=utf-8',
-    'Content-Length': Buffer.byteLength(body),
-    [SERVED_BY]: 'edge',
-  });
+/**
+ * A 200 JSON answer with the headers express sends for it (a Buffer body is the UTF-8 bytes, sent as they are).
+ * The headers go as one flat name/value array: node stores it as given, with no header object to build or copy.
+ */
+function answerJson(
+  res: ServerResponse,
+  cors: Record<string, string>,
+  extra: Record<string, string>,
+  body: string | Buffer,
+) {
+  const headers: string[] = [];
+  for (const k in cors) headers.push(k, cors[k]!);
+  for (const k in extra) headers.push(k, extra[k]!);
+  const length = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
+  headers.push('Content-Type', 'application/json; charset=utf-8', 'Content-Length', String(length), SERVED_BY, 'edge');
+  res.writeHead(200, headers);
   res.end(body);
 }
 
@@ -175,7 +182,7 @@ function answerJson(res: ServerResponse, cors: Record<string, string>, extra: Re
 export const CACHE_HIT_ROUTE = 'response_cache_hit';
 
 /** A GET whose raw URL has a fresh body in the response cache (api/indexer/response-cache.ts). */
-export function responseCacheLane(fresh: (url: string) => string | undefined, cors?: CorsSettings): EdgeLane {
+export function responseCacheLane(fresh: (url: string) => Buffer | undefined, cors?: CorsSettings): EdgeLane {
   const corsOf = corsHeadersFor(cors);
   return (req, res) => {
     if (req.method !== 'GET' || req.url === undefined) return null;

@@ -23,8 +23,8 @@ export function ttlFor(path: string): number {
 export interface ResponseCache {
   /** The express middleware: serves hits, stores cacheable 200 answers. */
   middleware: RequestHandler;
-  /** The fresh body kept for this raw URL (what the edge answers with), if any. */
-  fresh(url: string): string | undefined;
+  /** The fresh body kept for this raw URL (what the edge answers with), if any: its UTF-8 bytes. */
+  fresh(url: string): Buffer | undefined;
 }
 
 /** Whether a raw URL can have a kept body (what the middleware keeps: /status and the /indexer/ routes). */
@@ -32,7 +32,9 @@ const cacheable = (url: string): boolean =>
   url.startsWith('/indexer/') || url === '/status' || url.startsWith('/status?') || url.startsWith('/status/');
 
 export function createResponseCache(maxBytes = 64 * 1024 * 1024): ResponseCache {
-  const bodies = new KeyedCache<string>({ name: 'response', maxBytes, sizeOf: (b) => b.length, order: 'insertion' });
+  // Kept as the UTF-8 bytes sent, encoded once when stored: a hit writes them as they are (no per-hit encoding or
+  // length scan, which grows with the body).
+  const bodies = new KeyedCache<Buffer>({ name: 'response', maxBytes, sizeOf: (b) => b.length, order: 'insertion' });
   const inflight = new Map<string, Promise<void>>();
 
   const serveHit = (url: string, res: Response): boolean => {
@@ -48,7 +50,8 @@ export function createResponseCache(maxBytes = 64 * 1024 * 1024): ResponseCache 
     res.setHeader('X-Cache', 'miss');
     const send = res.send.bind(res);
     res.send = ((body: unknown) => {
-      if (res.statusCode === 200 && typeof body === 'string') bodies.set(keys.response(url), body, ttlFor(req.path));
+      if (res.statusCode === 200 && typeof body === 'string')
+        bodies.set(keys.response(url), Buffer.from(body), ttlFor(req.path));
       return send(body);
     }) as typeof res.send;
     next();

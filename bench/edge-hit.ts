@@ -1,0 +1,90 @@
+// What a response-cache hit costs at the edge (api/http/edge.ts), apart from the engine, the chain and rollytics:
+// the indexer's service app with its response cache and edge lane, one route answering a rich-list-shaped body,
+// hit from a separate autocannon process (as bench/rollytics.ts does). `--root` loads the same modules from
+// another checkout (e.g. a worktree of an older commit), so old and new can be run interleaved in one session.
+//
+// Usage: npx tsx bench/edge-hit.ts [--root DIR (this checkout)] [--holders N (13)] [--connections C (32)]
+//          [--seconds S (5)] [--rounds R (1)]
+// Prints one JSON line per round: req/s, p50/p99, bytes per response, and the CPU calibration loop beside it.
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { option } from './side-by-side.js';
+import { cpuCalibrationMs } from './machine.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const args = process.argv.slice(2);
+const root = path.resolve(option(args, '--root', path.join(here, '..')));
+const holders = Number(option(args, '--holders', '13'));
+const connections = Number(option(args, '--connections', '32'));
+const seconds = Number(option(args, '--seconds', '5'));
+const rounds = Number(option(args, '--rounds', '1'));
+if (![holders, connections, seconds, rounds].every((n) => Number.isInteger(n) && n >= 1 && n <= 10_000)) {
+  console.error('usage: bench/edge-hit.ts [--root DIR] [--holders N] [--connections C] [--seconds S] [--rounds R]');
+  process.exit(2);
+}
+
+interface Listening {
+  address(): { port: number } | string | null;
+}
+const load = (rel: string) => import(path.join(root, rel));
+const { createServiceApp, listen, closeServer } = await load('api/http/app.ts');
+const { addEdgeLane, responseCacheLane } = await load('api/http/edge.ts');
+const { createResponseCache } = await load('api/indexer/response-cache.ts');
+
+const app = createServiceApp({ service: 'indexer', openapi: {} });
+const cache = createResponseCache();
+app.use(cache.middleware);
+addEdgeLane(app, responseCacheLane(cache.fresh));
+// The shape and sizes of a rich-list page (bench/rollytics.ts asks one ERC20's first page: 13 holders there).
+const page = {
+  holders: Array.from({ length: holders }, (_, i) => ({
+    account: `0x${(i + 1).toString(16).padStart(40, '0')}`,
+    amount: String(10n ** 21n + BigInt(i) * 12_345_678_901_234_567n),
+  })),
+  pagination: { next_key: null, total: String(holders) },
+};
+app.get('/indexer/richlist/v1/:denom', (_req: unknown, res: { json(b: unknown): void }) => res.json(page));
+const server = (await listen(app, 0)) as Listening;
+const port = (server.address() as { port: number }).port;
+const url = `http://127.0.0.1:${port}/indexer/richlist/v1/0x${'ab'.repeat(20)}`;
+const first = await fetch(url);
+const body = await first.text();
+if (first.headers.get('x-cache') !== 'miss') throw new Error('the first request should have computed the page');
+
+interface Cannon {
+  requests: { average: number };
+  throughput: { average: number };
+  latency: { p50: number; p99: number };
+  non2xx: number;
+  errors: number;
+}
+const autocannon = path.join(here, '..', 'node_modules', '.bin', 'autocannon');
+const cannon = (): Promise<Cannon> =>
+  new Promise((resolve, reject) =>
+    execFile(
+      autocannon,
+      ['-j', '-c', String(connections), '-d', String(seconds), url],
+      { maxBuffer: 1 << 24 },
+      (e, out) => (e ? reject(e) : resolve(JSON.parse(out) as Cannon)),
+    ),
+  );
+for (let r = 0; r < rounds; r++) {
+  const calibration = cpuCalibrationMs();
+  const c = await cannon();
+  console.log(
+    JSON.stringify({
+      root,
+      body_bytes: Buffer.byteLength(body),
+      connections,
+      req_per_s: Math.round(c.requests.average),
+      p50_ms: c.latency.p50,
+      p99_ms: c.latency.p99,
+      bytes_per_response: Math.round(c.throughput.average / c.requests.average),
+      errors: c.non2xx + c.errors,
+      cpu_calibration_ms: calibration,
+    }),
+  );
+}
+await closeServer(server);
+process.exit(0);
