@@ -5,8 +5,9 @@
 //  2. ingest backfill, one indexer at a time, from height 1 to the still head: wall time, blocks/s, txs/s, peak RSS
 //     (ours: the main process; rollytics: indexer + every Postgres process), bytes on disk per tx (our DATA_DIR vs
 //     pg_database_size);
-//  3. API, both running: per endpoint, random keys from the chain (heights, tx hashes, accounts, tokens), p50/p99 at
-//     1 connection and req/s at 32 connections, with each side's default response cache and with caches bypassed
+//  3. API, both running, ours and theirs in turn for each endpoint (the VM's drift falls on both alike): per
+//     endpoint, random keys from the chain (heights, tx hashes, accounts, tokens), p50/p99 at 1 connection and
+//     req/s at 32 connections, with each side's default response cache and with caches bypassed
 //     (ours: INDEXER_RESPONSE_CACHE=false; rollytics has no switch: a unique `_nc` query parameter per request
 //     misses its cache, whose key is the raw query string, and its router ignores unknown parameters);
 //  4. one table of ours / theirs ratios with the machine line and the load average; JSON in bench/results/.
@@ -194,39 +195,40 @@ try {
       duration,
       requests: [{ method: 'GET', setupRequest: (req: Record<string, unknown>) => ({ ...req, path: pathOf() }) }],
     });
-  const measure = async (side: Row['side'], cache: Row['cache'], base: string) => {
-    for (const [endpoint, gen] of scenarios) {
-      let n = 0;
-      const pathOf =
-        side === 'rollytics' && cache === 'bypassed'
-          ? () => {
-              const p = gen();
-              return `${p}${p.includes('?') ? '&' : '?'}_nc=${++n}`;
-            }
-          : gen;
-      await cannon(base, pathOf, 1, 1); // warm-up
-      const one = await cannon(base, pathOf, 1, seconds);
-      const many = await cannon(base, pathOf, 32, seconds);
-      const row: Row = {
-        endpoint,
-        cache,
-        side,
-        p50: one.latency.p50,
-        p99: one.latency.p99,
-        rps1: Math.round(one.requests.average),
-        rps32: Math.round(many.requests.average),
-        bytes: many.requests.average > 0 ? Math.round(many.throughput.average / many.requests.average) : 0,
-        non2xx: one.non2xx + many.non2xx + one.errors + many.errors + one.timeouts + many.timeouts,
-      };
-      rows.push(row);
-      process.stdout.write(
-        `${side.padEnd(9)} ${cache.padEnd(8)} ${endpoint.padEnd(24)} p50 ${row.p50} ms  p99 ${row.p99} ms  ${row.rps32} req/s @32  ${row.bytes} B/resp  errors ${row.non2xx}\n`,
-      );
-    }
+  /** One endpoint on one side: a warm-up, then 1 and 32 connections. */
+  const measure = async (side: Row['side'], cache: Row['cache'], base: string, endpoint: string, gen: () => string) => {
+    let n = 0;
+    const pathOf =
+      side === 'rollytics' && cache === 'bypassed'
+        ? () => {
+            const p = gen();
+            return `${p}${p.includes('?') ? '&' : '?'}_nc=${++n}`;
+          }
+        : gen;
+    await cannon(base, pathOf, 1, 1); // warm-up
+    const one = await cannon(base, pathOf, 1, seconds);
+    const many = await cannon(base, pathOf, 32, seconds);
+    const row: Row = {
+      endpoint,
+      cache,
+      side,
+      p50: one.latency.p50,
+      p99: one.latency.p99,
+      rps1: Math.round(one.requests.average),
+      rps32: Math.round(many.requests.average),
+      bytes: many.requests.average > 0 ? Math.round(many.throughput.average / many.requests.average) : 0,
+      non2xx: one.non2xx + many.non2xx + one.errors + many.errors + one.timeouts + many.timeouts,
+    };
+    rows.push(row);
+    process.stdout.write(
+      `${side.padEnd(9)} ${cache.padEnd(8)} ${endpoint.padEnd(24)} p50 ${row.p50} ms  p99 ${row.p99} ms  ${row.rps32} req/s @32  ${row.bytes} B/resp  errors ${row.non2xx}\n`,
+    );
   };
-  await measure('ours', 'default', ours.baseUrl);
-  await measure('rollytics', 'default', theirs);
-  await measure('rollytics', 'bypassed', theirs);
+  // Ours and theirs take turns endpoint by endpoint, so the VM's drift during the run falls on both sides alike.
+  for (const [endpoint, gen] of scenarios) {
+    await measure('ours', 'default', ours.baseUrl, endpoint, gen);
+    await measure('rollytics', 'default', theirs, endpoint, gen);
+  }
   await ours.stop();
   ours = new IngestProcess({
     endpoints: ep,
@@ -235,7 +237,10 @@ try {
     extraEnv: { ...oursEnv, INDEXER_RESPONSE_CACHE: 'false' },
   });
   await ours.start();
-  await measure('ours', 'bypassed', ours.baseUrl);
+  for (const [endpoint, gen] of scenarios) {
+    await measure('ours', 'bypassed', ours.baseUrl, endpoint, gen);
+    await measure('rollytics', 'bypassed', theirs, endpoint, gen);
+  }
 
   // 4. report
   const cpus = os.cpus();
