@@ -23,6 +23,7 @@ import {
   type WebhookSettings,
 } from '../workflows/webhook.js';
 import type { WebhookActivities, WebhookDelivery } from '../workflows/transfer.js';
+import { valueWithin } from '../platform/deadline.js';
 
 /** One attempt's bound: a receiver that neither answers nor fails within this is retried. */
 export const WEBHOOK_ATTEMPT_MS = 10_000;
@@ -47,15 +48,13 @@ export async function resolveWebhook(raw: string, settings: WebhookSettings): Pr
   const url = checked.value;
   const host = hostOf(url);
   const family = isIP(host);
-  let timer: NodeJS.Timeout | undefined;
   const found = family
     ? [{ address: host, family }]
-    : await Promise.race([
+    : await valueWithin(
         lookup(host, { all: true, verbatim: true }).catch(() => []),
-        new Promise<never[]>((resolve) => {
-          timer = setTimeout(() => resolve([]), LOOKUP_MS);
-        }),
-      ]).finally(() => clearTimeout(timer));
+        LOOKUP_MS,
+        [],
+      );
   if (found.length === 0) return { ok: false, reason: `host ${host} does not resolve`, transient: true };
   const refused = found.find((a) => !addressAllowed(a.address, settings));
   if (refused) return { ok: false, reason: `host ${host} resolves to ${refused.address}, which is not public` };

@@ -7,6 +7,7 @@ import { servedOf } from '../../http/edge.js';
 import { normaliseTxHash } from '../../../chain/hash.js';
 import { isTerminalState, type TxState } from '../../../workflows/status.js';
 import { MAX_WEBHOOK_URL } from '../../../workflows/webhook.js';
+import { valueWithin } from '../../../platform/deadline.js';
 import type { TrackingService } from './service.js';
 
 /** A chain id this service could track (anything else cannot name a registered transfer). */
@@ -25,15 +26,6 @@ export function stringParam(v: unknown, name: string, max: number): string {
  * down) the request is answered 200 and the start goes on with retries, as for a request without one.
  */
 const WEBHOOK_START_WAIT_MS = 3_000;
-
-/** `p`'s value, or undefined when it has not settled within `ms`. */
-function within<T>(p: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<undefined>((r) => {
-    timer = setTimeout(() => r(undefined), ms);
-  });
-  return Promise.race([p, late]).finally(() => clearTimeout(timer));
-}
 
 /** The track request's `webhook_url`, admitted by the deployment's policy, else a JSON 400 saying why. */
 async function admitWebhook(service: TrackingService, raw: unknown): Promise<string> {
@@ -79,7 +71,7 @@ export function mountTrackingHandlers(router: Router, service: TrackingService):
         const started = service.startWorkflow(chainId, txHash, now, webhook);
         // A webhook is answered only once its workflow has it, or is still being started: the transfer may have
         // ended between the state read above and the start, and then nothing would ever be delivered.
-        if (webhook !== undefined && (await within(started, WEBHOOK_START_WAIT_MS)) === 'ended')
+        if (webhook !== undefined && (await valueWithin(started, WEBHOOK_START_WAIT_MS, 'retrying')) === 'ended')
           throw conflict('tracking of this transfer has ended; its webhook would receive nothing', {
             reason: 'TRANSFER_FINISHED',
           });
