@@ -357,12 +357,12 @@ export function createChainActivities(dir: ChainDirectory, opts: ChainActivityOp
       return { hop: rest, forwards: [] };
     }
     if ((hop.claimableAtMs ?? 0) > Date.now()) return undefined; // still finalizing: the timer waits on
+    const l1 = comet(hop.toChainId);
     if (!hop.claimable) {
       // L1 judges finality by its block time (ophost: block time ≥ output time + period), and that clock trails
       // ours by a block or more, longer on an idle or stalled L1. Claimable once L1's latest block has reached
       // claimable_at: a claim sent then lands in a later block, which passes; a claim sent on our clock alone
       // could fail on chain (not finalized) while the status said ready.
-      const l1 = comet(hop.toChainId);
       return pollUntil(windowMs, intervalMs, async () => {
         const claimed = await findClaim(hop);
         if (claimed) return claimed;
@@ -374,7 +374,6 @@ export function createChainActivities(dir: ChainDirectory, opts: ChainActivityOp
       const claimProof = await claimProofState(hop);
       if (claimProof !== hop.claimProof) return { hop: { ...hop, claimProof }, forwards: [] };
     }
-    const l1 = comet(hop.toChainId);
     const apply = async (t: ChainTx) => {
       const next = withdrawalFinalized(hop, await l1.withTime(t), resolver);
       return next ? { hop: next, forwards: [] } : undefined;
