@@ -3,15 +3,15 @@
 import { describe, expect, it } from 'vitest';
 import { valueWithin } from '../../platform/deadline.js';
 
-const after = <T>(ms: number, v: T) => new Promise<T>((r) => setTimeout(() => r(v), ms));
+const resolvesAfter = <T>(ms: number, v: T) => new Promise<T>((r) => setTimeout(() => r(v), ms));
 
 describe('valueWithin', () => {
   it('gives the value of a promise that resolves within the bound', async () => {
-    expect(await valueWithin(after(5, 'running'), 1_000, 'late')).toBe('running');
+    expect(await valueWithin(resolvesAfter(5, 'running'), 1_000, 'late')).toBe('running');
   });
 
   it('gives the fallback at the bound, and the promise still resolves afterwards', async () => {
-    const slow = after(120, 'ended');
+    const slow = resolvesAfter(120, 'ended');
     const t = Date.now();
     expect(await valueWithin(slow, 30, 'late')).toBe('late');
     expect(Date.now() - t).toBeLessThan(110);
