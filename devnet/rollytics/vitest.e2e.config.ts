@@ -7,7 +7,8 @@ export default defineConfig({
   root: new URL('../..', import.meta.url).pathname,
   test: {
     pool: 'forks',
-    fileParallelism: false,
+    fileParallelism: true,
+    poolOptions: { forks: { minForks: 2, maxForks: 2 } },
     testTimeout: 600_000,
     hookTimeout: 600_000,
     include: ['test/devnet/rollytics/**/*.e2e.ts'],

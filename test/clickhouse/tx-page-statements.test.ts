@@ -8,6 +8,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listTxDocs, pickTxDocs, sequenceAbove, type TxList } from '../../clickhouse/queries/txs.js';
 import { ingestSampleChain, type IngestedSample } from '../support/sample.js';
 
+/** Page windows (limit, offset): short, offset inside, longer than any list, offset past the end. */
+const WINDOWS = [
+  [3, 0],
+  [2, 1],
+  [101, 0],
+  [2, 999],
+] as const;
+/** After a cursor the offset is always 0 (a cursor page never skips): its windows differ by limit only. */
+const CURSOR_WINDOWS = [
+  [3, 0],
+  [2, 0],
+  [101, 0],
+] as const;
+
 describe.each(['evm', 'move', 'wasm'] as const)('tx pages in one statement or two (%s)', (kind) => {
   let s: IngestedSample;
 
@@ -68,13 +82,8 @@ describe.each(['evm', 'move', 'wasm'] as const)('tx pages in one statement or tw
       for (const maxSequence of [sequenceAbove(top), sequenceAbove(Math.max(1, top - 3))])
         for (const desc of [true, false])
           for (const cursor of cursors)
-            for (const [limit, offset] of [
-              [3, 0],
-              [2, 1],
-              [101, 0],
-              [2, 999],
-            ] as const) {
-              const w = { desc, limit, offset: cursor === null ? offset : 0 };
+            for (const [limit, offset] of cursor === null ? WINDOWS : CURSOR_WINDOWS) {
+              const w = { desc, limit, offset };
               const scope = { msgs, maxSequence, cursor };
               const one = await pickTxDocs(s.store, list, w, scope, true);
               const two = await listTxDocs(s.store, list, w, scope, true);
