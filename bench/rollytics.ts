@@ -7,12 +7,15 @@
 //     pg_database_size);
 //  3. API, both running, ours and theirs in turn for each endpoint (the VM's drift falls on both alike): per
 //     endpoint, random keys from the chain (heights, tx hashes, accounts, tokens), p50/p99 at 1 connection and
-//     req/s at 32 connections, with each side's default response cache and with caches bypassed
+//     req/s at 32 connections (--rounds turns of 32-connection runs, the median kept: one 5 s run on this VM swings
+//     by up to 2×), with the servers' CPU time per 1,000 requests beside it (ours: the main job; rollytics: its API,
+//     indexer and Postgres processes; the load generator shares the two cores, so CPU per request is the figure the
+//     client does not bound), with each side's default response cache and with caches bypassed
 //     (ours: INDEXER_RESPONSE_CACHE=false; rollytics has no switch: a unique `_nc` query parameter per request
 //     misses its cache, whose key is the raw query string, and its router ignores unknown parameters);
 //  4. one table of ours / theirs ratios with the machine line and the load average; JSON in bench/results/.
 //
-// Usage: npx tsx bench/rollytics.ts [--scale N (1)] [--seconds S (5)] [--endpoints a,b (all)]
+// Usage: npx tsx bench/rollytics.ts [--scale N (1)] [--seconds S (5)] [--rounds R (3)] [--endpoints a,b (all)]
 //   A tiny proof run: --scale 1 --seconds 1. Real figures: a quiet machine (bench/reports/2026-11-24-rollytics.md).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -25,7 +28,7 @@ import { bech32ToEvm } from '../devnet/minievm/accounts.js';
 import { freePort, IngestProcess } from '../devnet/minievm/ingest-process.js';
 import { latestHeight, sleep, type NodeEndpoints } from '../devnet/minievm/node-client.js';
 import { REPO_ROOT, scriptEnv } from '../devnet/run-script.js';
-import { backfill, option, rollyticsIndexerExited, rollyticsPids, sh } from './side-by-side.js';
+import { backfill, cpuMs, option, rollyticsIndexerExited, rollyticsPids, sh, withChildren } from './side-by-side.js';
 import { runTraffic } from '../devnet/minievm/traffic.js';
 import { DEFAULT_SHAPE, planTraffic, type TrafficShape } from '../devnet/minievm/traffic-plan.js';
 import { freePortBase } from '../devnet/minievm/devnet-process.js';
@@ -37,11 +40,14 @@ const args = process.argv.slice(2);
 const opt = (name: string, dflt: string) => option(args, name, dflt);
 const scale = Number(opt('--scale', '1'));
 const seconds = Number(opt('--seconds', '5'));
+const rounds = Number(opt('--rounds', '3'));
 const only = opt('--endpoints', '').split(',').filter(Boolean);
 /** The fixed CPU loop (bench/machine.ts) before anything runs; timed again at the end, both printed with the table. */
 const calibrationStart = cpuCalibrationMs();
-if (!(scale >= 1 && scale <= 100) || !(seconds >= 1 && seconds <= 120)) {
-  console.error('usage: bench/rollytics.ts [--scale 1..100] [--seconds 1..120] [--endpoints name,name]');
+if (!(scale >= 1 && scale <= 100) || !(seconds >= 1 && seconds <= 120) || !(rounds >= 1 && rounds <= 9)) {
+  console.error(
+    'usage: bench/rollytics.ts [--scale 1..100] [--seconds 1..120] [--rounds 1..9] [--endpoints name,name]',
+  );
   process.exit(2);
 }
 
@@ -182,7 +188,11 @@ try {
     p50: number;
     p99: number;
     rps1: number;
+    /** The median of the rounds' req/s at 32 connections, and each round's. */
     rps32: number;
+    rounds: number[];
+    /** The server's CPU time per 1,000 requests at 32 connections (the median round's). */
+    cpuPer1000: number;
     /** Bytes per response at 32 connections, headers included (autocannon's throughput / requests). */
     bytes: number;
     non2xx: number;
@@ -195,8 +205,16 @@ try {
       duration,
       requests: [{ method: 'GET', setupRequest: (req: Record<string, unknown>) => ({ ...req, path: pathOf() }) }],
     });
-  /** One endpoint on one side: a warm-up, then 1 and 32 connections. */
-  const measure = async (side: Row['side'], cache: Row['cache'], base: string, endpoint: string, gen: () => string) => {
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+  /** One endpoint on one side, first round: a warm-up, then 1 and 32 connections. */
+  const measure = async (
+    side: Row['side'],
+    cache: Row['cache'],
+    base: string,
+    pids: () => number[],
+    endpoint: string,
+    gen: () => string,
+  ) => {
     let n = 0;
     const pathOf =
       side === 'rollytics' && cache === 'bypassed'
@@ -207,7 +225,9 @@ try {
         : gen;
     await cannon(base, pathOf, 1, 1); // warm-up
     const one = await cannon(base, pathOf, 1, seconds);
+    const cpu0 = cpuMs(pids());
     const many = await cannon(base, pathOf, 32, seconds);
+    const cpu = cpuMs(pids()) - cpu0;
     const row: Row = {
       endpoint,
       cache,
@@ -216,19 +236,49 @@ try {
       p99: one.latency.p99,
       rps1: Math.round(one.requests.average),
       rps32: Math.round(many.requests.average),
+      rounds: [Math.round(many.requests.average)],
+      cpuPer1000: many.requests.total > 0 ? Math.round((cpu * 1000) / many.requests.total) : 0,
       bytes: many.requests.average > 0 ? Math.round(many.throughput.average / many.requests.average) : 0,
       non2xx: one.non2xx + many.non2xx + one.errors + many.errors + one.timeouts + many.timeouts,
     };
     rows.push(row);
     process.stdout.write(
-      `${side.padEnd(9)} ${cache.padEnd(8)} ${endpoint.padEnd(24)} p50 ${row.p50} ms  p99 ${row.p99} ms  ${row.rps32} req/s @32  ${row.bytes} B/resp  errors ${row.non2xx}\n`,
+      `${side.padEnd(9)} ${cache.padEnd(8)} ${endpoint.padEnd(24)} p50 ${row.p50} ms  p99 ${row.p99} ms  ${row.rps32} req/s @32  ${row.cpuPer1000} CPU ms/1k  ${row.bytes} B/resp  errors ${row.non2xx}\n`,
+    );
+    return { row, pathOf, cpus: [row.cpuPer1000] };
+  };
+  /** Another 32-connection round for a row measured once. */
+  const again = async (m: Awaited<ReturnType<typeof measure>>, base: string, pids: () => number[]) => {
+    const cpu0 = cpuMs(pids());
+    const many = await cannon(base, m.pathOf, 32, seconds);
+    const cpu = cpuMs(pids()) - cpu0;
+    m.row.rounds.push(Math.round(many.requests.average));
+    m.cpus.push(many.requests.total > 0 ? Math.round((cpu * 1000) / many.requests.total) : 0);
+    m.row.non2xx += many.non2xx + many.errors + many.timeouts;
+  };
+  const settle = (m: Awaited<ReturnType<typeof measure>>) => {
+    m.row.rps32 = median(m.row.rounds);
+    m.row.cpuPer1000 = median(m.cpus);
+    process.stdout.write(
+      `${m.row.side.padEnd(9)} ${m.row.cache.padEnd(8)} ${m.row.endpoint.padEnd(24)} rounds ${m.row.rounds.join(' / ')} req/s, median ${m.row.rps32}; CPU ms/1k ${m.cpus.join(' / ')}\n`,
     );
   };
-  // Ours and theirs take turns endpoint by endpoint, so the VM's drift during the run falls on both sides alike.
-  for (const [endpoint, gen] of scenarios) {
-    await measure('ours', 'default', ours.baseUrl, endpoint, gen);
-    await measure('rollytics', 'default', theirs, endpoint, gen);
-  }
+  const oursPids = () => (ours?.pid ? withChildren(ours.pid) : []);
+  const theirPids = () => rollyticsPids(rState);
+  /** Ours and theirs take turns endpoint by endpoint and round by round, so the VM's drift falls on both alike. */
+  const sideBySide = async (cache: Row['cache'], oursBase: string) => {
+    for (const [endpoint, gen] of scenarios) {
+      const o = await measure('ours', cache, oursBase, oursPids, endpoint, gen);
+      const t = await measure('rollytics', cache, theirs, theirPids, endpoint, gen);
+      for (let r = 1; r < rounds; r++) {
+        await again(o, oursBase, oursPids);
+        await again(t, theirs, theirPids);
+      }
+      settle(o);
+      settle(t);
+    }
+  };
+  await sideBySide('default', ours.baseUrl);
   await ours.stop();
   ours = new IngestProcess({
     endpoints: ep,
@@ -237,10 +287,7 @@ try {
     extraEnv: { ...oursEnv, INDEXER_RESPONSE_CACHE: 'false' },
   });
   await ours.start();
-  for (const [endpoint, gen] of scenarios) {
-    await measure('ours', 'bypassed', ours.baseUrl, endpoint, gen);
-    await measure('rollytics', 'bypassed', theirs, endpoint, gen);
-  }
+  await sideBySide('bypassed', ours.baseUrl);
 
   // 4. report
   const cpus = os.cpus();
@@ -253,7 +300,7 @@ try {
   const calibrationEnd = cpuCalibrationMs();
   const lines = [
     `machine: ${machine}; load average at the end: ${load}; CPU calibration loop ${calibrationStart} ms at the start, ${calibrationEnd} ms at the end`,
-    `chain: minievm devnet, height ${height}, ${txs} txs (traffic scale ${scale}); ${seconds} s per API run`,
+    `chain: minievm devnet, height ${height}, ${txs} txs (traffic scale ${scale}); ${seconds} s per API run, ${rounds} rounds at 32 connections (median)`,
     '',
     '| figure | ours | rollytics | ours / rollytics |',
     '|---|---|---|---|',
@@ -263,8 +310,8 @@ try {
     `| peak RSS during backfill (MB) | ${oursIngest.peakRssMb} | ${theirIngest.peakRssMb} | ${ratio(oursIngest.peakRssMb, theirIngest.peakRssMb)} |`,
     `| bytes on disk per tx | ${Math.round(oursBytes / txs)} | ${Math.round(theirBytes / txs)} | ${ratio(oursBytes, theirBytes)} |`,
     '',
-    '| endpoint | caches | p50 ms ours / theirs | p99 ms ours / theirs | req/s @32 ours / theirs | req/s ratio | bytes per response ours / theirs |',
-    '|---|---|---|---|---|---|---|',
+    '| endpoint | caches | p50 ms ours / theirs | p99 ms ours / theirs | req/s @32 ours / theirs | req/s ratio | server CPU ms per 1k requests ours / theirs | bytes per response ours / theirs |',
+    '|---|---|---|---|---|---|---|---|',
   ];
   for (const cache of ['default', 'bypassed'] as const) {
     for (const [endpoint] of scenarios) {
@@ -273,7 +320,7 @@ try {
       if (!o || !t) continue;
       const errs = o.non2xx || t.non2xx ? ` (errors: ours ${o.non2xx}, theirs ${t.non2xx})` : '';
       lines.push(
-        `| ${endpoint} | ${cache} | ${o.p50} / ${t.p50} | ${o.p99} / ${t.p99} | ${o.rps32} / ${t.rps32} | ${ratio(o.rps32, t.rps32)}${errs} | ${o.bytes} / ${t.bytes} |`,
+        `| ${endpoint} | ${cache} | ${o.p50} / ${t.p50} | ${o.p99} / ${t.p99} | ${o.rps32} / ${t.rps32} | ${ratio(o.rps32, t.rps32)}${errs} | ${o.cpuPer1000} / ${t.cpuPer1000} | ${o.bytes} / ${t.bytes} |`,
       );
     }
   }
@@ -289,6 +336,7 @@ try {
         load,
         scale,
         seconds,
+        rounds,
         height,
         txs,
         ingest: { ours: { ...oursIngest, bytes: oursBytes }, rollytics: { ...theirIngest, bytes: theirBytes } },

@@ -1,6 +1,7 @@
 // What the two side-by-side benchmarks with rollytics share (bench/rollytics.ts: API on a devnet;
 // bench/rollytics-ingest.ts: backfill of chain-sim's replicated chain): the scripts run with their stderr shown,
 // process memory from /proc, rollytics' processes, and a backfill timed until an indexer's /status reaches a height.
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { sleep } from '../devnet/minievm/node-client.js';
@@ -23,6 +24,25 @@ export function rssKb(pid: number): number {
   } catch {
     return 0;
   }
+}
+
+/** Clock ticks per second of /proc's CPU times. */
+const ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+
+/** CPU time (user + system, ms) the processes have used so far; a process that has gone counts 0. */
+export function cpuMs(pids: readonly number[]): number {
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // fields 14 and 15 of stat(5) (utime, stime), counted from the state field (3)
+      ticks += Number(f[11]) + Number(f[12]);
+    } catch {
+      // the process ended
+    }
+  }
+  return (ticks * 1000) / ticksPerSecond;
 }
 
 /** pid and every descendant (Postgres backends are children of the postmaster). */
