@@ -3,10 +3,15 @@
 // hit from a separate autocannon process (as bench/rollytics.ts does). `--root` loads the same modules from
 // another checkout (e.g. a worktree of an older commit), so old and new can be run interleaved in one session.
 //
+// `--bare` also runs Node's own HTTP floor in turn with it: a plain `http.createServer` answering the same bytes
+// with the same headers and nothing else (no lane, no metrics, no express), so the edge's own share of a hit shows.
+//
 // Usage: npx tsx bench/edge-hit.ts [--root DIR (this checkout)] [--holders N (13)] [--connections C (32)]
-//          [--seconds S (5)] [--rounds R (1)]
-// Prints one JSON line per round: req/s, p50/p99, bytes per response, and the CPU calibration loop beside it.
+//          [--seconds S (5)] [--rounds R (1)] [--bare]
+// Prints one JSON line per round: req/s, p50/p99, bytes per response, the server's CPU time per 1,000 requests
+// (this process: the server; autocannon runs in its own), and the CPU calibration loop beside it.
 import { execFile } from 'node:child_process';
+import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { option } from './side-by-side.js';
@@ -19,6 +24,7 @@ const holders = Number(option(args, '--holders', '13'));
 const connections = Number(option(args, '--connections', '32'));
 const seconds = Number(option(args, '--seconds', '5'));
 const rounds = Number(option(args, '--rounds', '1'));
+const bare = args.includes('--bare');
 if (![holders, connections, seconds, rounds].every((n) => Number.isInteger(n) && n >= 1 && n <= 10_000)) {
   console.error('usage: bench/edge-hit.ts [--root DIR] [--holders N] [--connections C] [--seconds S] [--rounds R]');
   process.exit(2);
@@ -53,38 +59,70 @@ const body = await first.text();
 if (first.headers.get('x-cache') !== 'miss') throw new Error('the first request should have computed the page');
 
 interface Cannon {
-  requests: { average: number };
+  requests: { average: number; total: number };
   throughput: { average: number };
   latency: { p50: number; p99: number };
   non2xx: number;
   errors: number;
 }
 const autocannon = path.join(here, '..', 'node_modules', '.bin', 'autocannon');
-const cannon = (): Promise<Cannon> =>
+const cannon = (target: string): Promise<Cannon> =>
   new Promise((resolve, reject) =>
     execFile(
       autocannon,
-      ['-j', '-c', String(connections), '-d', String(seconds), url],
+      ['-j', '-c', String(connections), '-d', String(seconds), target],
       { maxBuffer: 1 << 24 },
       (e, out) => (e ? reject(e) : resolve(JSON.parse(out) as Cannon)),
     ),
   );
-for (let r = 0; r < rounds; r++) {
-  const calibration = cpuCalibrationMs();
-  const c = await cannon();
-  console.log(
-    JSON.stringify({
-      root,
-      body_bytes: Buffer.byteLength(body),
-      connections,
-      req_per_s: Math.round(c.requests.average),
-      p50_ms: c.latency.p50,
-      p99_ms: c.latency.p99,
-      bytes_per_response: Math.round(c.throughput.average / c.requests.average),
-      errors: c.non2xx + c.errors,
-      cpu_calibration_ms: calibration,
-    }),
-  );
+// Node's floor: the same status, headers and bytes as the edge's hit, written by a bare server.
+const hitHeaders = await headersOfHit(url);
+const bytes = Buffer.from(body);
+const floor = bare
+  ? http.createServer((_req, res) => {
+      res.writeHead(200, hitHeaders);
+      res.end(bytes);
+    })
+  : undefined;
+if (floor) await new Promise<void>((resolve) => floor.listen(0, '127.0.0.1', resolve));
+const floorUrl = floor ? `http://127.0.0.1:${(floor.address() as { port: number }).port}/` : '';
+
+/** The headers the edge sends on a hit (a flat name/value array, less those node adds itself). */
+async function headersOfHit(target: string): Promise<string[]> {
+  const r = await fetch(target);
+  await r.arrayBuffer();
+  const out: string[] = [];
+  r.headers.forEach((v, k) => {
+    if (!['date', 'connection', 'keep-alive'].includes(k)) out.push(k, v);
+  });
+  return out;
 }
+
+const runs: [string, string][] = [['edge', url]];
+if (floor) runs.push(['node-floor', floorUrl]);
+for (let r = 0; r < rounds; r++) {
+  for (const [server, target] of runs) {
+    const calibration = cpuCalibrationMs();
+    const cpu0 = process.cpuUsage();
+    const c = await cannon(target);
+    const cpu = process.cpuUsage(cpu0);
+    console.log(
+      JSON.stringify({
+        server,
+        root,
+        body_bytes: Buffer.byteLength(body),
+        connections,
+        req_per_s: Math.round(c.requests.average),
+        p50_ms: c.latency.p50,
+        p99_ms: c.latency.p99,
+        bytes_per_response: Math.round(c.throughput.average / c.requests.average),
+        errors: c.non2xx + c.errors,
+        server_cpu_ms_per_1k: Math.round((cpu.user + cpu.system) / c.requests.total),
+        cpu_calibration_ms: calibration,
+      }),
+    );
+  }
+}
+floor?.close();
 await closeServer(server);
 process.exit(0);
