@@ -26,7 +26,9 @@ const seconds = Number(option(args, '--seconds', '5'));
 const rounds = Number(option(args, '--rounds', '1'));
 const bare = args.includes('--bare');
 if (![holders, connections, seconds, rounds].every((n) => Number.isInteger(n) && n >= 1 && n <= 10_000)) {
-  console.error('usage: bench/edge-hit.ts [--root DIR] [--holders N] [--connections C] [--seconds S] [--rounds R]');
+  console.error(
+    'usage: bench/edge-hit.ts [--root DIR] [--holders N] [--connections C] [--seconds S] [--rounds R] [--bare]',
+  );
   process.exit(2);
 }
 

@@ -7,6 +7,8 @@ export default defineConfig({
   root: new URL('../..', import.meta.url).pathname,
   test: {
     pool: 'forks',
+    // Two files at a time: each devnet, PostgreSQL and rollytics takes free ports of its own, and one file alone
+    // leaves the cores half idle while its devnet makes blocks (docs/decisions/009-ci-time.md).
     fileParallelism: true,
     poolOptions: { forks: { minForks: 2, maxForks: 2 } },
     testTimeout: 600_000,
