@@ -78,26 +78,24 @@ const cannon = (target: string): Promise<Cannon> =>
     ),
   );
 // Node's floor: the same status, headers and bytes as the edge's hit, written by a bare server.
-const hitHeaders = await headersOfHit(url);
-const bytes = Buffer.from(body);
-const floor = bare
-  ? http.createServer((_req, res) => {
-      res.writeHead(200, hitHeaders);
-      res.end(bytes);
-    })
-  : undefined;
-if (floor) await new Promise<void>((resolve) => floor.listen(0, '127.0.0.1', resolve));
+const floor = bare ? await bareServer() : undefined;
 const floorUrl = floor ? `http://127.0.0.1:${(floor.address() as { port: number }).port}/` : '';
 
-/** The headers the edge sends on a hit (a flat name/value array, less those node adds itself). */
-async function headersOfHit(target: string): Promise<string[]> {
-  const r = await fetch(target);
+/** A plain server sending the headers the edge sends on a hit (less those node adds itself) and the same bytes. */
+async function bareServer(): Promise<http.Server> {
+  const r = await fetch(url);
   await r.arrayBuffer();
-  const out: string[] = [];
+  const headers: string[] = [];
   r.headers.forEach((v, k) => {
-    if (!['date', 'connection', 'keep-alive'].includes(k)) out.push(k, v);
+    if (!['date', 'connection', 'keep-alive'].includes(k)) headers.push(k, v);
   });
-  return out;
+  const bytes = Buffer.from(body);
+  const s = http.createServer((_req, res) => {
+    res.writeHead(200, headers);
+    res.end(bytes);
+  });
+  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
+  return s;
 }
 
 const runs: [string, string][] = [['edge', url]];

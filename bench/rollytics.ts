@@ -205,6 +205,12 @@ try {
       duration,
       requests: [{ method: 'GET', setupRequest: (req: Record<string, unknown>) => ({ ...req, path: pathOf() }) }],
     });
+  /** A row being measured: its figures so far, its request paths, and each round's CPU per 1,000 requests. */
+  interface Measured {
+    row: Row;
+    pathOf: () => string;
+    cpus: number[];
+  }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
   /** One endpoint on one side, first round: a warm-up, then 1 and 32 connections. */
   const measure = async (
@@ -225,38 +231,45 @@ try {
         : gen;
     await cannon(base, pathOf, 1, 1); // warm-up
     const one = await cannon(base, pathOf, 1, seconds);
-    const cpu0 = cpuMs(pids());
-    const many = await cannon(base, pathOf, 32, seconds);
-    const cpu = cpuMs(pids()) - cpu0;
-    const row: Row = {
-      endpoint,
-      cache,
-      side,
-      p50: one.latency.p50,
-      p99: one.latency.p99,
-      rps1: Math.round(one.requests.average),
-      rps32: Math.round(many.requests.average),
-      rounds: [Math.round(many.requests.average)],
-      cpuPer1000: many.requests.total > 0 ? Math.round((cpu * 1000) / many.requests.total) : 0,
-      bytes: many.requests.average > 0 ? Math.round(many.throughput.average / many.requests.average) : 0,
-      non2xx: one.non2xx + many.non2xx + one.errors + many.errors + one.timeouts + many.timeouts,
+    const m: Measured = {
+      row: {
+        endpoint,
+        cache,
+        side,
+        p50: one.latency.p50,
+        p99: one.latency.p99,
+        rps1: Math.round(one.requests.average),
+        rps32: 0,
+        rounds: [],
+        cpuPer1000: 0,
+        bytes: 0,
+        non2xx: one.non2xx + one.errors + one.timeouts,
+      },
+      pathOf,
+      cpus: [],
     };
+    await again(m, base, pids);
+    const row = m.row;
+    row.rps32 = row.rounds[0] ?? 0;
+    row.cpuPer1000 = m.cpus[0] ?? 0;
     rows.push(row);
     process.stdout.write(
       `${side.padEnd(9)} ${cache.padEnd(8)} ${endpoint.padEnd(24)} p50 ${row.p50} ms  p99 ${row.p99} ms  ${row.rps32} req/s @32  ${row.cpuPer1000} CPU ms/1k  ${row.bytes} B/resp  errors ${row.non2xx}\n`,
     );
-    return { row, pathOf, cpus: [row.cpuPer1000] };
+    return m;
   };
-  /** Another 32-connection round for a row measured once. */
-  const again = async (m: Awaited<ReturnType<typeof measure>>, base: string, pids: () => number[]) => {
+  /** One 32-connection round of a row: its req/s, the servers' CPU per 1,000 requests, bytes per response. */
+  async function again(m: Measured, base: string, pids: () => number[]) {
     const cpu0 = cpuMs(pids());
     const many = await cannon(base, m.pathOf, 32, seconds);
     const cpu = cpuMs(pids()) - cpu0;
     m.row.rounds.push(Math.round(many.requests.average));
     m.cpus.push(many.requests.total > 0 ? Math.round((cpu * 1000) / many.requests.total) : 0);
+    if (m.row.bytes === 0 && many.requests.average > 0)
+      m.row.bytes = Math.round(many.throughput.average / many.requests.average);
     m.row.non2xx += many.non2xx + many.errors + many.timeouts;
-  };
-  const settle = (m: Awaited<ReturnType<typeof measure>>) => {
+  }
+  const settle = (m: Measured) => {
     m.row.rps32 = median(m.row.rounds);
     m.row.cpuPer1000 = median(m.cpus);
     process.stdout.write(

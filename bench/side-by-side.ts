@@ -29,18 +29,24 @@ export function rssKb(pid: number): number {
 /** Clock ticks per second of /proc's CPU times. */
 const ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
 
+/** The fields of `/proc/<pid>/stat` after the command name, from the state (field 3 of stat(5)) on; undefined once
+ * the process has ended. */
+function statFields(pid: number | string): string[] | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return undefined;
+  }
+}
+
 /** CPU time (user + system, ms) the processes have used so far; a process that has gone counts 0. */
 export function cpuMs(pids: readonly number[]): number {
   let ticks = 0;
   for (const pid of pids) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      // fields 14 and 15 of stat(5) (utime, stime), counted from the state field (3)
-      ticks += Number(f[11]) + Number(f[12]);
-    } catch {
-      // the process ended
-    }
+    const f = statFields(pid);
+    // fields 14 and 15 of stat(5): utime, stime
+    if (f) ticks += Number(f[11]) + Number(f[12]);
   }
   return (ticks * 1000) / ticksPerSecond;
 }
@@ -50,12 +56,8 @@ export function withChildren(root: number): number[] {
   const parent = new Map<number, number>();
   for (const d of readdirSync('/proc')) {
     if (!/^\d+$/.test(d)) continue;
-    try {
-      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
-      parent.set(Number(d), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-    } catch {
-      // the process ended while the table was read
-    }
+    const f = statFields(d); // undefined: the process ended while the table was read
+    if (f) parent.set(Number(d), Number(f[1])); // field 4 of stat(5): ppid
   }
   const out = [root];
   for (let i = 0; i < out.length; i++) for (const [p, pp] of parent) if (pp === out[i]) out.push(p);
