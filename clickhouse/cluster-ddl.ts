@@ -56,6 +56,13 @@ export function clusterDdl(): string {
         ]);
         continue;
       }
+      // A later change of a table's columns or settings applies to its local tables; the Distributed table only
+      // routes rows, so it needs neither codecs nor storage settings.
+      const alter = /^ALTER TABLE (\w+) (MODIFY [\s\S]+)$/.exec(stmt);
+      if (alter && tables.has(alter[1]!)) {
+        objects.get(alter[1]!)?.push(`ALTER TABLE ${alter[1]}_local ${ON} ${alter[2]};`, '');
+        continue;
+      }
       const mv = /^CREATE MATERIALIZED VIEW IF NOT EXISTS (\w+) TO (\w+) AS/.exec(stmt);
       if (mv) {
         let body = stmt.replace(mv[0], `CREATE MATERIALIZED VIEW IF NOT EXISTS ${mv[1]} ${ON} TO ${mv[2]}_local AS`);

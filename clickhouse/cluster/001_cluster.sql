@@ -46,6 +46,8 @@ ENGINE = ReplicatedMergeTree('/clickhouse/tables/{shard}/{database}/txs_local', 
 CREATE TABLE IF NOT EXISTS txs ON CLUSTER '{cluster}' AS txs_local
 ENGINE = Distributed('{cluster}', currentDatabase(), txs_local, height);
 
+ALTER TABLE txs_local ON CLUSTER '{cluster}' MODIFY COLUMN hash String CODEC(ZSTD(1));
+
 CREATE TABLE IF NOT EXISTS evm_logs_local ON CLUSTER '{cluster}'
 (
     height    UInt64,
@@ -76,6 +78,8 @@ ENGINE = ReplicatedMergeTree('/clickhouse/tables/{shard}/{database}/evm_txs_loca
 
 CREATE TABLE IF NOT EXISTS evm_txs ON CLUSTER '{cluster}' AS evm_txs_local
 ENGINE = Distributed('{cluster}', currentDatabase(), evm_txs_local, height);
+
+ALTER TABLE evm_txs_local ON CLUSTER '{cluster}' MODIFY COLUMN hash String CODEC(ZSTD(1));
 
 CREATE TABLE IF NOT EXISTS evm_internal_txs_local ON CLUSTER '{cluster}'
 (
@@ -154,6 +158,8 @@ ENGINE = ReplicatedMergeTree('/clickhouse/tables/{shard}/{database}/tx_hashes_lo
 
 CREATE TABLE IF NOT EXISTS tx_hashes ON CLUSTER '{cluster}' AS tx_hashes_local
 ENGINE = Distributed('{cluster}', currentDatabase(), tx_hashes_local, height);
+
+ALTER TABLE tx_hashes_local ON CLUSTER '{cluster}' MODIFY COLUMN hash String CODEC(ZSTD(1));
 
 CREATE MATERIALIZED VIEW IF NOT EXISTS tx_hashes_mv ON CLUSTER '{cluster}' TO tx_hashes_local AS
 SELECT hash, sequence, height FROM txs_local;
@@ -561,6 +567,8 @@ SETTINGS index_granularity = 4, min_compress_block_size = 2048, max_compress_blo
 
 CREATE TABLE IF NOT EXISTS tx_documents ON CLUSTER '{cluster}' AS tx_documents_local
 ENGINE = Distributed('{cluster}', currentDatabase(), tx_documents_local, height);
+
+ALTER TABLE tx_documents_local ON CLUSTER '{cluster}' MODIFY SETTING min_compress_block_size = 16384, max_compress_block_size = 65536;
 
 CREATE MATERIALIZED VIEW IF NOT EXISTS stats_contracts_mv ON CLUSTER '{cluster}' TO stats_contracts_local AS
 SELECT res, toDateTime(intDiv(toUnixTimestamp(t), res) * res, 'UTC') AS bucket, call.1 AS kind, call.2 AS target,

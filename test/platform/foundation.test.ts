@@ -79,6 +79,16 @@ describe('migrations', () => {
       'richlist',
     ])
       expect(tables).toContain(t);
+    // Migration 310's storage changes hold on the tables the ingest writes (decision 010).
+    const codecs = await store.rows<{ table: string; codec: string }>(
+      `SELECT table, compression_codec AS codec FROM system.columns
+       WHERE database = currentDatabase() AND name = 'hash' AND table IN ('txs', 'tx_hashes', 'evm_txs') ORDER BY table`,
+    );
+    expect(codecs).toEqual(['evm_txs', 'tx_hashes', 'txs'].map((table) => ({ table, codec: 'CODEC(ZSTD(1))' })));
+    const [docs] = await store.rows<{ q: string }>(
+      "SELECT create_table_query AS q FROM system.tables WHERE database = currentDatabase() AND name = 'tx_documents'",
+    );
+    expect(docs!.q).toMatch(/index_granularity = 4, min_compress_block_size = 16384, max_compress_block_size = 65536/);
   });
 
   it('cluster DDL beside the single-node DDL parses (formatQuery) and covers every single-node table', async () => {
