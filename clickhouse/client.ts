@@ -130,15 +130,31 @@ export function createStore(opts: StoreOptions): Store {
     }
     return text === '' ? [] : (JSON.parse(`[${text.split('\n').join(',')}]`) as unknown[]);
   };
+  // Inserts go to one more native session as bytes (chdb-node's raw insert): the rows are encoded once, as
+  // JSONEachRow lines, and handed over without the client's row encoder, its stream, or a copy into an inline SQL
+  // statement. Writes stay in the caller's order (the facts store awaits each). Decision 010 has the measurement.
+  const writer = new Session(dir);
+  const write = async (table: string, values: readonly object[], settings?: Record<string, string | number>) => {
+    let body = '';
+    for (const v of values) body += `${JSON.stringify(v)}\n`;
+    await writer.insert({
+      table,
+      values: Buffer.from(body),
+      format: 'JSONEachRow',
+      ...(settings ? { settings } : {}),
+    });
+  };
   const store = wrap(
     'chdb',
     client,
     async () => {
       embedded.delete(dir);
       for (const r of readers) r.session.close();
+      writer.close();
       await client.close();
     },
     read,
+    write,
   );
   embedded.set(dir, store);
   return store;
@@ -149,6 +165,7 @@ function wrap(
   client: ClickHouseClient,
   close: () => Promise<void>,
   read?: (query: string, params?: QueryParams, opts?: ReadOptions) => Promise<unknown[]>,
+  write?: (table: string, values: readonly object[], settings?: Record<string, string | number>) => Promise<void>,
 ): Store {
   // Reads in flight, so close() lets them land first: a background reader (the API's status feed) must never
   // leave an embedded session closing under a running query (chDB then refuses to open another directory).
@@ -174,6 +191,7 @@ function wrap(
     },
     async insert(table: string, values: readonly object[], settings?: Record<string, string | number>) {
       if (values.length === 0) return;
+      if (write) return write(table, values, settings);
       await client.insert({
         table,
         values: values as object[],
