@@ -4,7 +4,11 @@
 // the whole range with no decode and no write (bench/read-floor.ts), (2) our ingest of the range into a fresh
 // embedded chDB, the real pipeline in this process. Prints both rates, their ratio and the calibration loop.
 //   bash devnet/minievm/build.sh && npx tsx bench/minievm-floor.ts       (BLOCKS=100000 BLOCK_INTERVAL=5ms)
-import { mkdtempSync, rmSync } from 'node:fs';
+// The node's sequencer proposes at most every 50 ms (minitia's CometBFT fork, `proposeInterval`), so 100,000 blocks
+// take ~85 minutes to make. NODE_HOME=<dir> keeps the chain there: `--build-only` makes (or extends) it to BLOCKS
+// and stops, which can run while the machine does other work; a later run with the same NODE_HOME finds the
+// blocks made and measures at once, on a quiet machine.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createStore } from '../clickhouse/client.js';
@@ -20,18 +24,28 @@ import { readFloor } from './read-floor.js';
 const BLOCKS = Number(process.env.BLOCKS ?? 100_000);
 const INTERVAL = process.env.BLOCK_INTERVAL ?? '5ms';
 const CONCURRENCY = Number(process.env.FETCH_CONCURRENCY ?? 16);
+const BUILD_ONLY = process.argv.includes('--build-only');
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'minievm-floor-'));
-const home = path.join(tmp, 'node');
+const home = process.env.NODE_HOME ? path.resolve(process.env.NODE_HOME) : path.join(tmp, 'node');
 const log = createLogger({ bench: 'minievm-floor' });
 
-let devnet = await startDevnet(home, { TIMEOUT_COMMIT: '1ms', BLOCK_INTERVAL: INTERVAL });
+const made = existsSync(path.join(home, 'config', 'genesis.json'));
+let devnet = await startDevnet(home, {
+  TIMEOUT_COMMIT: '1ms',
+  BLOCK_INTERVAL: INTERVAL,
+  ...(made ? { RESUME: '1' } : {}),
+});
 try {
   const t0 = Date.now();
-  for (let h = 0; h < BLOCKS; h = await latestHeight(devnet.ep)) {
+  for (let h = await latestHeight(devnet.ep); h < BLOCKS; h = await latestHeight(devnet.ep)) {
     await sleep(5000);
     process.stderr.write(`[minievm-floor] height ${h} of ${BLOCKS} after ${Math.round((Date.now() - t0) / 1000)} s\n`);
   }
   devnet.stop();
+  if (BUILD_ONLY) {
+    rmSync(tmp, { recursive: true, force: true });
+    process.exit(0);
+  }
   devnet = await startDevnet(home, { RESUME: '1', EMPTY_BLOCKS: 'false', TIMEOUT_COMMIT: '1ms' });
   const head = await latestHeight(devnet.ep);
   const source = createChainSource({
