@@ -16,7 +16,10 @@ import { createIngest } from '../ingest/pipeline.js';
 import { createChainSource } from '../ingest/source.js';
 import { createLogger } from '../platform/log.js';
 import { machine } from './machine.js';
+import { withMainJobFlags } from './node-flags.js';
 import { readFloor } from './read-floor.js';
+
+withMainJobFlags();
 
 const count = Number(process.argv[2] ?? 1_000_000);
 const perBlock = process.argv[3] ?? '100';

@@ -19,7 +19,10 @@ import { createIngest } from '../ingest/pipeline.js';
 import { createChainSource } from '../ingest/source.js';
 import { createLogger } from '../platform/log.js';
 import { machine } from './machine.js';
+import { withMainJobFlags } from './node-flags.js';
 import { readFloor } from './read-floor.js';
+
+withMainJobFlags();
 
 const BLOCKS = Number(process.env.BLOCKS ?? 100_000);
 const INTERVAL = process.env.BLOCK_INTERVAL ?? '5ms';
