@@ -19,7 +19,7 @@ import { machine } from './machine.js';
 import { withMainJobFlags } from './node-flags.js';
 import { readFloor } from './read-floor.js';
 
-withMainJobFlags();
+await withMainJobFlags();
 
 const count = Number(process.argv[2] ?? 1_000_000);
 const perBlock = process.argv[3] ?? '100';

@@ -22,12 +22,13 @@ import { machine } from './machine.js';
 import { withMainJobFlags } from './node-flags.js';
 import { readFloor } from './read-floor.js';
 
-withMainJobFlags();
+await withMainJobFlags();
 
 const BLOCKS = Number(process.env.BLOCKS ?? 100_000);
 const INTERVAL = process.env.BLOCK_INTERVAL ?? '5ms';
 const CONCURRENCY = Number(process.env.FETCH_CONCURRENCY ?? 16);
 const BUILD_ONLY = process.argv.includes('--build-only');
+if (BUILD_ONLY && !process.env.NODE_HOME) throw new Error('--build-only keeps the chain in NODE_HOME: set it');
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'minievm-floor-'));
 const home = process.env.NODE_HOME ? path.resolve(process.env.NODE_HOME) : path.join(tmp, 'node');
 const log = createLogger({ bench: 'minievm-floor' });

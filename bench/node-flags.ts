@@ -1,16 +1,25 @@
-// The benchmarks that run the ingest in their own process run it with the V8 flag the launchers give the main job
-// (scripts/start.sh, the Dockerfile, `npm start`: decision 010), so they measure what a deployment runs. A V8 heap
-// flag takes effect only at start-up, so the script starts itself again with it when it was not given.
-import { spawnSync } from 'node:child_process';
+// The benchmarks that run the ingest in their own process (bench/ingest.ts, bench/minievm-floor.ts) run it under
+// the main job's Node flags (platform/node-flags.ts), so they measure what a deployment runs. A V8 heap flag takes
+// effect only at start-up, so the script starts itself again with them when they were not given, and forwards
+// SIGINT and SIGTERM to that run.
+import { spawn } from 'node:child_process';
+import { MAIN_JOB_NODE_FLAGS } from '../platform/node-flags.js';
 
-export const MAIN_JOB_NODE_FLAGS = ['--max-semi-space-size=64'];
-
-/** Re-run this script under the main job's node flags unless it already has them; returns only when it has. */
-export function withMainJobFlags(): void {
+/**
+ * Resolves at once when this process has the main job's flags. Otherwise runs this script again under them and
+ * never resolves: this process exits with the re-run's exit code.
+ */
+export function withMainJobFlags(): Promise<void> {
   const given = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`;
-  if (MAIN_JOB_NODE_FLAGS.every((f) => given.includes(f.split('=')[0]!))) return;
-  const r = spawnSync(process.execPath, [...MAIN_JOB_NODE_FLAGS, ...process.execArgv, ...process.argv.slice(1)], {
+  if (MAIN_JOB_NODE_FLAGS.every((f) => given.includes(f.split('=')[0]!))) return Promise.resolve();
+  const child = spawn(process.execPath, [...MAIN_JOB_NODE_FLAGS, ...process.execArgv, ...process.argv.slice(1)], {
     stdio: 'inherit',
   });
-  process.exit(r.status ?? 1);
+  for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => child.kill(sig));
+  child.on('error', (e) => {
+    console.error(`could not start ${process.argv[1]} under ${MAIN_JOB_NODE_FLAGS.join(' ')}: ${e.message}`);
+    process.exit(1);
+  });
+  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+  return new Promise<void>(() => undefined);
 }

@@ -4,5 +4,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install.sh
-# --max-semi-space-size: a 64 MB young generation for the ingest's allocations (decision 010).
+# --max-semi-space-size: a 64 MB young generation for the ingest's allocations (platform/node-flags.ts, decision 010).
 exec node --max-semi-space-size=64 --import tsx scripts/main.ts

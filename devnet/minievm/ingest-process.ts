@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Vm } from '../../chain/vm.js';
+import { MAIN_JOB_NODE_FLAGS } from '../../platform/node-flags.js';
 import type { NodeEndpoints } from './node-client.js';
 import { sleep } from './node-client.js';
 import { indexedHeight } from './verify.js';
@@ -55,7 +56,7 @@ export class IngestProcess {
   async start(readyTimeoutMs = 60_000): Promise<void> {
     if (this.child) throw new Error('ingest already running');
     const ep = this.opts.endpoints;
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/main.ts'], {
+    const child = spawn(process.execPath, [...MAIN_JOB_NODE_FLAGS, '--import', 'tsx', 'scripts/main.ts'], {
       cwd: ROOT,
       env: {
         ...process.env,
