@@ -25,6 +25,8 @@ export async function readFloor(source: ChainSource, from: number, to: number, c
         );
     }
   };
-  await worker();
+  // As many meta batches in flight as the ingest keeps (ingest/fetch.ts: a pool of concurrency / 4), each followed by
+  // its heights with txs in groups: one worker alone read the metas of an empty chain at a quarter of that.
+  await Promise.all(Array.from({ length: inFlight }, () => worker()));
   return (to - from + 1) / (Number(process.hrtime.bigint() - t0) / 1e9);
 }
