@@ -5,7 +5,10 @@ import { type ChainSource, METAS_PER_CALL } from '../ingest/source.js';
 
 /** Reads heights from..to as the batched ingest does; returns blocks per second. */
 export async function readFloor(source: ChainSource, from: number, to: number, concurrency: number): Promise<number> {
+  // The ingest keeps a pool of concurrency / 4 meta batches and one of `concurrency` groups of heights with txs
+  // (ingest/fetch.ts): that many workers, each with its share of the groups, keep the same reads in flight.
   const inFlight = Math.max(1, Math.ceil(concurrency / 4));
+  const groupsPerWorker = Math.max(1, Math.ceil(concurrency / inFlight));
   const per = Math.max(1, Math.floor(source.rpcBatch() / 2));
   const span = METAS_PER_CALL * source.rpcBatch();
   const t0 = process.hrtime.bigint();
@@ -17,16 +20,15 @@ export async function readFloor(source: ChainSource, from: number, to: number, c
       next = b + 1;
       const metas = await source.blockMetas(a, b);
       const full = [...metas.values()].filter((m) => m.numTxs > 0).map((m) => m.height);
-      for (let i = 0; i < full.length; i += per * inFlight)
+      for (let i = 0; i < full.length; i += per * groupsPerWorker)
         await Promise.all(
-          Array.from({ length: inFlight }, (_, k) => full.slice(i + k * per, i + (k + 1) * per))
+          Array.from({ length: groupsPerWorker }, (_, k) => full.slice(i + k * per, i + (k + 1) * per))
             .filter((g) => g.length > 0)
             .map((g) => source.fetchBlocks(g)),
         );
     }
   };
-  // As many meta batches in flight as the ingest keeps (ingest/fetch.ts: a pool of concurrency / 4), each followed by
-  // its heights with txs in groups: one worker alone read the metas of an empty chain at a quarter of that.
+  // One worker alone read an empty chain's metas at a quarter of the ingest's reads in flight.
   await Promise.all(Array.from({ length: inFlight }, () => worker()));
   return (to - from + 1) / (Number(process.hrtime.bigint() - t0) / 1e9);
 }
