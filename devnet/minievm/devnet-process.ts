@@ -7,6 +7,12 @@ import type { NodeEndpoints } from './node-client.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const PORT_OFFSETS = [17, 45, 46, 56, 57, 90]; // start.sh: REST, JSON-RPC, WS, P2P, RPC, gRPC
+/** Held open for the process's life: another process's freePortBase sees this base as taken. */
+const RESERVATION_OFFSET = 99;
+/** Bases 20000..32600: every derived port stays below the kernel's ephemeral range (32768+), so an outgoing
+ *  connection cannot take a node's port between a stop and a restart on the same base. */
+const BASE_MIN = 20_000;
+const BASE_SLOTS = 127;
 
 async function isFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -16,13 +22,30 @@ async function isFree(port: number): Promise<boolean> {
   });
 }
 
-/** A PORT_BASE whose six derived ports (see start.sh) are all free right now. */
+/** Listens on `port` until the process exits (unref'd: it keeps nothing alive); false if it is taken. */
+async function reserve(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.once('error', () => resolve(false));
+    s.listen(port, '127.0.0.1', () => {
+      s.unref();
+      resolve(true);
+    });
+  });
+}
+
+/**
+ * A PORT_BASE whose six derived ports (see start.sh) are free right now and which no other process using this
+ * function holds: test files run in parallel processes, and two of them checking the same base at once would
+ * both see it free. The reservation port makes the pick exclusive.
+ */
 export async function freePortBase(): Promise<number> {
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const base = 20_000 + 100 * Math.floor(Math.random() * 400);
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const base = BASE_MIN + 100 * Math.floor(Math.random() * BASE_SLOTS);
+    if (!(await reserve(base + RESERVATION_OFFSET))) continue;
     if ((await Promise.all(PORT_OFFSETS.map((d) => isFree(base + d)))).every(Boolean)) return base;
   }
-  throw new Error('no free port base found');
+  throw new Error(`no free port base found in ${BASE_MIN}..${BASE_MIN + 100 * BASE_SLOTS}`);
 }
 
 export interface Devnet {

@@ -7,7 +7,7 @@
 # in <home>/minitiad.pid and its log in <home>/node.log. Stop it with stop.sh.
 #
 # Env (all optional): FLAVOR (minievm), CHAIN_ID (<flavor>-devnet-1), DEVNET_ACCOUNTS (20),
-#   PORT_BASE (36600): RPC=base+57, P2P=base+56, REST=base+17, GRPC=base+90,
+#   PORT_BASE (36600; tests pick a free one below 32768, see devnet-process.ts): RPC=base+57, P2P=base+56, REST=base+17, GRPC=base+90,
 #   JSON-RPC=base+45, JSON-RPC WS=base+46 — away from the 26657/1317/8545
 #   defaults so it never collides with another node on a shared machine.
 #   TIMEOUT_COMMIT (500ms), BLOCK_INTERVAL (unset: minitia's 100ms default).
