@@ -21,16 +21,19 @@ import {
   type HistoryRow,
   insertTransferEvents,
   insertTransferParties,
+  insertTransferWebhooks,
   latestTransferDocs,
   rolesOf,
   storedVersionKeys,
   type TransferEventRow,
   type TransferPartyRow,
+  type TransferWebhookRow,
   transfersOf,
+  webhooksOf,
 } from '../clickhouse/transfer-events.js';
 import { accountKey } from '../chain/address.js';
 import type { TransferParties } from '../workflows/model.js';
-import type { ProjectionActivities } from '../workflows/transfer.js';
+import type { LocalProjectionActivities, ProjectionActivities, RecordStatusArgs } from '../workflows/transfer.js';
 import { isTerminalState, submittedDocument, type StatusDocument, type TxState } from '../workflows/status.js';
 import type { WebhookSettings } from '../workflows/webhook.js';
 import { postEvent, webhookTarget } from './webhook.js';
@@ -105,6 +108,17 @@ export class TrackingProjection {
   private readonly maxStaleMs: number;
   private pendingRows: { row: EventRow; doc: StatusDocument; w: Waiter<void> }[] = [];
   private pendingReads = new Map<string, { chainId: string; txHash: string; ws: Waiter<LatestStatus | null>[] }>();
+  /**
+   * Rows of the side tables, written in the same flush as the versions and before them (a version is never
+   * visible before its transfer's parties). Batched like the versions: one statement per table per flush, since
+   * every statement waits its turn in embedded chDB.
+   */
+  private pendingParties: { rows: TransferPartyRow[]; w: Waiter<void> }[] = [];
+  private pendingWebhooks: { row: TransferWebhookRow; w: Waiter<void> }[] = [];
+  /** Sole writer: each transfer's webhook URL as stored (or being stored) by this process. */
+  private readonly webhookUrls = new Map<string, string>();
+  /** Sole writer: transfers whose registration row this process wrote, so no webhook row can predate it here. */
+  private readonly registeredHere = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
   private busy = false;
   /** Transfers whose parties this process has written (each is written once; a retry after a restart collapses). */
@@ -216,9 +230,49 @@ export class TrackingProjection {
         rows.filter((x) => x.address === r.address).map((x) => x.role),
       );
     if (this.partiesWritten.has(k)) return;
-    if (rows.length > 0) await insertTransferParties(this.store, rows);
+    if (rows.length > 0)
+      await new Promise<void>((resolve, reject) => {
+        this.pendingParties.push({ rows, w: { resolve, reject } });
+        this.schedule();
+      });
     if (this.partiesWritten.size >= this.maxEntries) this.partiesWritten.clear();
     this.partiesWritten.add(k);
+  }
+
+  /**
+   * Record `url` as the transfer's webhook, unless it has one: then that one is returned as `conflict` when it
+   * differs. Sole writer: URLs this process stored are answered from memory, and a transfer whose registration row
+   * this process wrote has none stored yet, so neither asks ClickHouse; shared writers always ask.
+   */
+  async attachWebhook(chainId: string, txHash: string, url: string, atMs: number): Promise<{ conflict?: string }> {
+    const k = keyOf(chainId, txHash);
+    let existing = this.soleWriter ? this.webhookUrls.get(k) : undefined;
+    if (existing === undefined && !(this.soleWriter && this.registeredHere.has(k))) {
+      existing = (await webhooksOf(this.store, [{ chainId, txHash }])).get(`${chainId}|${txHash}`);
+      if (this.soleWriter) existing ??= this.webhookUrls.get(k);
+    }
+    if (existing !== undefined) {
+      if (this.soleWriter) this.rememberWebhook(k, existing);
+      return existing === url ? {} : { conflict: existing };
+    }
+    // Claimed before the write is awaited: a concurrent attach of this transfer here sees it.
+    if (this.soleWriter) this.rememberWebhook(k, url);
+    const row: TransferWebhookRow = { chain_id: chainId, tx_hash: txHash, url, registered_at: ts(atMs) };
+    try {
+      await new Promise<void>((resolve, reject) => {
+        this.pendingWebhooks.push({ row, w: { resolve, reject } });
+        this.schedule();
+      });
+    } catch (e) {
+      if (this.webhookUrls.get(k) === url) this.webhookUrls.delete(k);
+      throw e;
+    }
+    return {};
+  }
+
+  private rememberWebhook(k: string, url: string): void {
+    if (this.webhookUrls.size >= this.maxEntries) this.webhookUrls.delete(this.webhookUrls.keys().next().value!);
+    this.webhookUrls.set(k, url);
   }
 
   /**
@@ -244,6 +298,10 @@ export class TrackingProjection {
     const existing = await this.latest(chainId, txHash);
     if (existing) return existing;
     const doc = submittedDocument();
+    if (this.soleWriter) {
+      if (this.registeredHere.size >= this.maxEntries) this.registeredHere.clear();
+      this.registeredHere.add(keyOf(chainId, txHash));
+    }
     await this.append(chainId, txHash, 0, 'submitted', doc, atMs);
     return { version: 0, doc, json: JSON.stringify(doc) };
   }
@@ -318,10 +376,16 @@ export class TrackingProjection {
     const started = performance.now();
     const rows = this.pendingRows;
     const reads = this.pendingReads;
+    const parties = this.pendingParties;
+    const webhooks = this.pendingWebhooks;
     this.pendingRows = [];
     this.pendingReads = new Map();
+    this.pendingParties = [];
+    this.pendingWebhooks = [];
     try {
-      if (rows.length) await this.writeBatch(rows);
+      const side = await this.writeSide(parties, webhooks);
+      if (rows.length && side) for (const r of rows) r.w.reject(side);
+      else if (rows.length) await this.writeBatch(rows);
       if (reads.size) await this.readBatch(reads);
     } finally {
       const ms = performance.now() - started;
@@ -329,8 +393,44 @@ export class TrackingProjection {
       this.stats.flushMs += Math.round(ms);
       this.stats.maxFlushMs = Math.max(this.stats.maxFlushMs, Math.round(ms));
       this.busy = false;
-      if (this.pendingRows.length || this.pendingReads.size) this.schedule();
+      if (
+        this.pendingRows.length ||
+        this.pendingReads.size ||
+        this.pendingParties.length ||
+        this.pendingWebhooks.length
+      )
+        this.schedule();
     }
+  }
+
+  /** The side tables' rows of one flush; the error when they could not be written (the versions then wait). */
+  private async writeSide(
+    parties: { rows: TransferPartyRow[]; w: Waiter<void> }[],
+    webhooks: { row: TransferWebhookRow; w: Waiter<void> }[],
+  ): Promise<unknown> {
+    const waiters = [...parties.map((p) => p.w), ...webhooks.map((h) => h.w)];
+    if (waiters.length === 0) return undefined;
+    try {
+      if (parties.length) {
+        this.stats.inserts++;
+        await insertTransferParties(
+          this.store,
+          parties.flatMap((p) => p.rows),
+        );
+      }
+      if (webhooks.length) {
+        this.stats.inserts++;
+        await insertTransferWebhooks(
+          this.store,
+          webhooks.map((h) => h.row),
+        );
+      }
+    } catch (e) {
+      for (const w of waiters) w.reject(e);
+      return e ?? new Error('side-table write failed');
+    }
+    for (const w of waiters) w.resolve();
+    return undefined;
   }
 
   private async writeBatch(batch: { row: EventRow; doc: StatusDocument; w: Waiter<void> }[]): Promise<void> {
@@ -403,33 +503,61 @@ export class TrackingProjection {
  */
 export const WEBHOOK_FAST_ATTEMPT_MS = 2_000;
 
-/** `webhooks`: the signing key and target policy for the fast path (absent: every fast attempt fails). */
+/**
+ * Store one status version, then (the fast path) POST it to the transfer's webhook. `atMs` is the row's
+ * recorded_at; a retry passes the same one, and a retried write collapses onto the stored row by its key.
+ * `webhooks`: the signing key and target policy for the fast path (absent: every fast attempt fails).
+ */
+export async function recordStatusVersion(
+  projection: TrackingProjection,
+  webhooks: WebhookSettings | undefined,
+  { chainId, txHash, version, phase, doc, parties, webhook }: RecordStatusArgs,
+  atMs: number,
+): Promise<{ webhookDelivered?: boolean } | undefined> {
+  // Queued together, so one flush writes both, the parties first: once a version is visible, history by address
+  // already lists the transfer.
+  await Promise.all([
+    parties ? projection.recordParties(chainId, txHash, parties) : undefined,
+    projection.append(chainId, txHash, version, phase, doc, atMs),
+  ]);
+  if (!webhook || !webhooks) return webhook ? { webhookDelivered: false } : undefined;
+  // After the write: a receiver never hears of a version status cannot show. A crash between the POST and the
+  // activity's completion repeats both, the POST as the same webhook-id. The whole attempt is bounded: the
+  // host's resolution by its own bound, the request by what is left, and a request past its deadline is torn
+  // down, so it cannot POST after the workflow has handed the event to the delivery loop.
+  const started = Date.now();
+  try {
+    const target = await webhookTarget(webhook.url, webhooks);
+    const left = WEBHOOK_FAST_ATTEMPT_MS - (Date.now() - started);
+    if (left <= 0) return { webhookDelivered: false };
+    await postEvent(webhooks, target, chainId, txHash, { event: version, doc }, left);
+    return { webhookDelivered: true };
+  } catch {
+    return { webhookDelivered: false };
+  }
+}
+
+/** The projection queue's activity (served by the process that owns the store). */
 export function createProjectionActivities(
   projection: TrackingProjection,
   webhooks?: WebhookSettings,
 ): ProjectionActivities {
   return {
-    async recordStatus({ chainId, txHash, version, phase, doc, parties, webhook }) {
-      // The first schedule time is identical on every attempt, keeping a retried row byte-identical.
-      const at = Context.current().info.scheduledTimestampMs;
-      // Parties first: once a version is visible, history by address already lists the transfer.
-      if (parties) await projection.recordParties(chainId, txHash, parties);
-      await projection.append(chainId, txHash, version, phase, doc, at);
-      if (!webhook || !webhooks) return webhook ? { webhookDelivered: false } : undefined;
-      // After the write: a receiver never hears of a version status cannot show. A crash between the POST and this
-      // activity's completion repeats both, the POST as the same webhook-id. The whole attempt is bounded: the
-      // host's resolution by its own bound, the request by what is left, and a request past its deadline is torn
-      // down, so it cannot POST after the workflow has handed the event to the delivery loop.
-      const started = Date.now();
-      try {
-        const target = await webhookTarget(webhook.url, webhooks);
-        const left = WEBHOOK_FAST_ATTEMPT_MS - (Date.now() - started);
-        if (left <= 0) return { webhookDelivered: false };
-        await postEvent(webhooks, target, chainId, txHash, { event: version, doc }, left);
-        return { webhookDelivered: true };
-      } catch {
-        return { webhookDelivered: false };
-      }
+    // The first schedule time is identical on every attempt, keeping a retried row byte-identical.
+    recordStatus: (a) => recordStatusVersion(projection, webhooks, a, Context.current().info.scheduledTimestampMs),
+  };
+}
+
+/** Where a worker's local projection activity sends a version; absent: this worker cannot reach the projection. */
+export type ProjectionSink = (a: RecordStatusArgs, atMs: number) => Promise<{ webhookDelivered?: boolean } | undefined>;
+
+/** The local activity of the worker that runs the workflows (workflows/transfer.ts LocalProjectionActivities). */
+export function createLocalProjectionActivities(sink: ProjectionSink | undefined): LocalProjectionActivities {
+  return {
+    async recordStatusHere(a) {
+      if (!sink) return { stored: false };
+      // As for the activity: when the workflow scheduled the write (a retry that stores nothing new keeps the row).
+      return { stored: true, ...(await sink(a, Context.current().info.scheduledTimestampMs)) };
     },
   };
 }

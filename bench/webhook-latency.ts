@@ -1,10 +1,11 @@
 // Webhook delivery latency (issue 30): N transfers registered with a webhook, all in flight at once; for every
-// state change, the time from the change (the workflow's projection write is scheduled: `transfer_events.recorded_at`)
+// state change, the time from the change (the workflow schedules its status write: `transfer_events.recorded_at`)
 // to the receiver's 2xx answer (its own clock, same machine). Target: p99 < 1 s with 1,000 transfers in flight.
 //   npx tsx bench/webhook-latency.ts [--transfers 1000] [--rate 100]
 // Processes (loopback): this one = the main job (router app with the tracking routes, projection worker, embedded
-// chDB, Temporal dev server child; its projection activity makes the fast-path POST right after each write); the
-// chain worker child (workflows; its webhook queue delivers what the fast path did not), as `npm start` runs them;
+// chDB, Temporal dev server child; it stores each version the chain worker sends over IPC and makes the fast-path
+// POST right after the write); the chain worker child (workflows; its webhook queue delivers what the fast path did
+// not), as `npm start` runs them;
 // the simnet in its own process; the receiver in its own process (answers 204 at once, logs each receipt's time).
 // Version 0 (the registration) sends no event, so events are versions 1 and up.
 // Prints the calibration loop before and after, and writes the figures to bench/results/.

@@ -135,8 +135,8 @@ export interface TransferWebhookRow {
   registered_at: string;
 }
 
-export async function insertTransferWebhook(store: Store, row: TransferWebhookRow): Promise<void> {
-  await store.insert('transfer_webhooks', [row]);
+export async function insertTransferWebhooks(store: Store, rows: readonly TransferWebhookRow[]): Promise<void> {
+  await store.insert('transfer_webhooks', [...rows]);
 }
 
 /** The webhook of each of these transfers that has one (the first registered), by `chain_id|tx_hash`. */

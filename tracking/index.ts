@@ -6,7 +6,7 @@ import type { Logger } from '../platform/log.js';
 import type { Store } from '../clickhouse/client.js';
 import { migrate } from '../clickhouse/migrate.js';
 import type { ChainDirectory } from '../activities/chains.js';
-import { TrackingProjection } from '../activities/projection.js';
+import { recordStatusVersion, TrackingProjection } from '../activities/projection.js';
 import type { TrackingTimings } from '../workflows/model.js';
 import { startDevServer, type DevServer } from './devserver.js';
 import { TrackingClient } from './client.js';
@@ -90,6 +90,7 @@ export async function startTracking(o: StartTrackingOptions): Promise<Tracking> 
         taskQueue: o.config.TEMPORAL_TASK_QUEUE,
         log,
         env: typeof o.chainWorkerProcess === 'object' ? o.chainWorkerProcess.env : undefined,
+        projection: (a, atMs) => recordStatusVersion(projection, webhooks ?? undefined, a, atMs),
       });
   } catch (e) {
     await workers?.stop().catch(() => undefined);
@@ -101,7 +102,6 @@ export async function startTracking(o: StartTrackingOptions): Promise<Tracking> 
   // Registrations whose workflow start was lost in a crash (or never happened) are started again.
   await starter.reconcile(o.store);
   const service = createTrackingService(o.chains, projection, starter, {
-    store: o.store,
     settings: webhooks ?? undefined,
   });
   return {

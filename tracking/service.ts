@@ -6,8 +6,6 @@ import { executorGet } from '../activities/rpc.js';
 import { claimMessages, parseWithdrawalProof, type ClaimTarget } from '../routing/claim.js';
 import { invalidRequest, unavailableNow, unsupported } from '../routing/errors.js';
 import type { RegistrationStarter, StartOutcome } from './starter.js';
-import type { Store } from '../clickhouse/client.js';
-import { insertTransferWebhook, webhooksOf } from '../clickhouse/transfer-events.js';
 import { resolveWebhook } from '../activities/webhook.js';
 import type { Checked, WebhookSettings } from '../workflows/webhook.js';
 
@@ -22,7 +20,7 @@ export function createTrackingService(
   chains: ChainDirectory,
   projection: TrackingProjection,
   starter: RegistrationStarter,
-  webhooks?: { store: Store; settings: WebhookSettings | undefined },
+  webhooks?: { settings: WebhookSettings | undefined },
 ) {
   return {
     chain(chainId: string) {
@@ -45,18 +43,9 @@ export function createTrackingService(
      * Record `url` as the transfer's webhook (durably, before the workflow hears of it). A transfer has one: naming
      * another URL than the one it has is refused (`{ conflict }`).
      */
-    async attachWebhook(chainId: string, txHash: string, url: string, atMs: number): Promise<{ conflict?: string }> {
+    attachWebhook(chainId: string, txHash: string, url: string, atMs: number): Promise<{ conflict?: string }> {
       if (!webhooks) throw new Error('webhooks are not wired into this tracking service');
-      const existing = (await webhooksOf(webhooks.store, [{ chainId, txHash }])).get(`${chainId}|${txHash}`);
-      if (existing !== undefined && existing !== url) return { conflict: existing };
-      if (existing === undefined)
-        await insertTransferWebhook(webhooks.store, {
-          chain_id: chainId,
-          tx_hash: txHash,
-          url,
-          registered_at: new Date(atMs).toISOString().replace('T', ' ').replace('Z', ''),
-        });
-      return {};
+      return projection.attachWebhook(chainId, txHash, url, atMs);
     },
     async latestStatusJson(chainId: string, txHash: string): Promise<string | null> {
       return (await projection.latest(chainId, txHash))?.json ?? null;

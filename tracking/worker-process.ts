@@ -7,7 +7,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import type { ProjectionSink } from '../activities/projection.js';
 import type { Logger } from '../platform/log.js';
+import { PROJECTION_IPC_ENV, serveProjectionOverIpc } from './projection-ipc.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const READY = 'tracking.worker.ready';
@@ -20,6 +22,8 @@ export interface ChainWorkerProcessOptions {
   log: Logger;
   /** Extra environment of the child (tests: TRACKING_CHAINS_FILE); the main job's own environment is inherited. */
   env?: Record<string, string>;
+  /** The main job's projection: the child's workflows write through it over IPC instead of the projection queue. */
+  projection?: ProjectionSink;
   /** How long one start may take (bundling the workflow code takes seconds). */
   readyTimeoutMs?: number;
 }
@@ -54,10 +58,12 @@ export async function startChainWorkerProcess(o: ChainWorkerProcessOptions): Pro
           TEMPORAL_ADDRESS: o.address,
           TEMPORAL_NAMESPACE: o.namespace,
           TEMPORAL_TASK_QUEUE: o.taskQueue,
+          ...(o.projection ? { [PROJECTION_IPC_ENV]: '1' } : {}),
         },
         stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
       });
       child = c;
+      if (o.projection) serveProjectionOverIpc(c, o.projection, log);
       isReady = false;
       // spawn failures (e.g. no node binary) arrive as 'error', possibly without 'exit'.
       c.once('error', (e) => reject(e));

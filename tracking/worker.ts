@@ -4,6 +4,8 @@
 //   <taskQueue>-projection  the ClickHouse projection activity, served by the process that owns the Store
 //                           (embedded chDB binds one directory to one process, so a standalone worker
 //                           without a ClickHouse server leaves projection writes to the main job).
+// The workflows write the projection by a local activity of the chain worker instead wherever it can reach the
+// store (in-process, or over IPC to the main job when it is the main job's child); the queue serves the rest.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -18,7 +20,13 @@ import {
 import type { Logger } from '../platform/log.js';
 import type { ChainDirectory } from '../activities/chains.js';
 import { createChainActivities } from '../activities/tracking.js';
-import { createProjectionActivities, type TrackingProjection } from '../activities/projection.js';
+import {
+  createLocalProjectionActivities,
+  createProjectionActivities,
+  type ProjectionSink,
+  recordStatusVersion,
+  type TrackingProjection,
+} from '../activities/projection.js';
 import { createWebhookActivities } from '../activities/webhook.js';
 import type { WebhookSettings } from '../workflows/webhook.js';
 import { webhookQueue } from '../workflows/model.js';
@@ -52,6 +60,12 @@ export interface WorkerSetOptions {
   chains?: ChainDirectory;
   /** Run the projection worker (needs the projection over the store). */
   projection?: TrackingProjection;
+  /**
+   * Where the chain worker's local projection activity writes when this process has no projection of its own
+   * (a child of the main job: over IPC). Default: `projection` when given, else none (the workflows then use the
+   * projection queue).
+   */
+  projectionSink?: ProjectionSink;
   log: Logger;
   maxConcurrentActivities?: number;
   /** Webhook signing and target policy of the chain worker; default from the WEBHOOK_* variables, null for none. */
@@ -87,6 +101,11 @@ export async function startWorkers(o: WorkerSetOptions): Promise<WorkerSet> {
   const connection = await NativeConnection.connect({ address: o.address });
   const workers: Worker[] = [];
   const webhookSettings = o.webhooks === undefined ? webhookSettingsFromEnv() : (o.webhooks ?? undefined);
+  const projection = o.projection;
+  const direct =
+    (p: TrackingProjection): ProjectionSink =>
+    (a, atMs) =>
+      recordStatusVersion(p, webhookSettings, a, atMs);
   if (o.chains) {
     workers.push(
       await Worker.create({
@@ -94,7 +113,10 @@ export async function startWorkers(o: WorkerSetOptions): Promise<WorkerSet> {
         namespace: o.namespace,
         taskQueue: o.taskQueue,
         workflowBundle: await workflowBundle(),
-        activities: createChainActivities(o.chains, { feedIntervalMs: feedIntervalFromEnv() }),
+        activities: {
+          ...createChainActivities(o.chains, { feedIntervalMs: feedIntervalFromEnv() }),
+          ...createLocalProjectionActivities(o.projectionSink ?? (projection ? direct(projection) : undefined)),
+        },
         // Polls are async I/O: thousands fit in one process; each is bounded by the poll window.
         maxConcurrentActivityTaskExecutions: o.maxConcurrentActivities ?? 2000,
         maxConcurrentWorkflowTaskExecutions: 200,

@@ -1,6 +1,6 @@
 // The durable transfer-tracking workflow: one execution per registered (chain_id, tx_hash).
-// Deterministic: all I/O happens in activities (chain polling on the tracking queue, projection writes on the
-// projection queue); waits on chains are heartbeating activities bounded by a poll window, and the OPinit
+// Deterministic: all I/O happens in activities (chain polling on the tracking queue, projection writes as a local
+// activity or on the projection queue); waits on chains are heartbeating activities bounded by a poll window, and the OPinit
 // finalization period is a durable timer, so no worker slot is held across long waits.
 import {
   continueAsNew,
@@ -9,6 +9,7 @@ import {
   log,
   patched,
   proxyActivities,
+  proxyLocalActivities,
   setHandler,
   sleep,
   workflowInfo,
@@ -80,22 +81,35 @@ export interface WebhookActivities {
 }
 /** Most events one delivery activity carries (a backlog is sent in batches, one activity each). */
 const WEBHOOK_BATCH = 8;
+/** What the workflow stores for one status version (and, on the fast path, POSTs to the webhook). */
+export interface RecordStatusArgs {
+  chainId: string;
+  txHash: string;
+  version: number;
+  phase: string;
+  doc: StatusDocument;
+  /** The transfer's sender and final receiver, once known (the projection indexes them by address). */
+  parties?: TransferParties;
+  /**
+   * Try, once and briefly, to POST this version to the transfer's webhook right after storing it (the fast path:
+   * no activity of its own). Absent from histories before webhooks.
+   */
+  webhook?: { url: string };
+}
 /** Activities on the projection task queue (served by the process owning the ClickHouse store). */
 export interface ProjectionActivities {
-  recordStatus(a: {
-    chainId: string;
-    txHash: string;
-    version: number;
-    phase: string;
-    doc: StatusDocument;
-    /** The transfer's sender and final receiver, once known (the projection indexes them by address). */
-    parties?: TransferParties;
-    /**
-     * Try, once and briefly, to POST this version to the transfer's webhook right after storing it (the fast path:
-     * no activity of its own). Absent from histories before webhooks.
-     */
-    webhook?: { url: string };
-  }): Promise<{ webhookDelivered?: boolean } | undefined>;
+  recordStatus(a: RecordStatusArgs): Promise<{ webhookDelivered?: boolean } | undefined>;
+}
+/**
+ * The same write as a local activity of the worker running the workflow, when that worker can reach the
+ * projection: in-process (the store is a ClickHouse server, or the main job runs the workflows), or over the IPC
+ * channel to the main job that owns embedded chDB (tracking/projection-ipc.ts). It spares the task-queue dispatch,
+ * which on the dev server and two busy cores was most of a status change's delay (decision 011). `stored: false`:
+ * this worker has no way to the projection, and the workflow schedules the projection activity instead.
+ * The row's recorded_at is, as for the activity, when the workflow scheduled the write.
+ */
+export interface LocalProjectionActivities {
+  recordStatusHere(a: RecordStatusArgs): Promise<{ stored: boolean; webhookDelivered?: boolean }>;
 }
 export type { ChainTx };
 
@@ -160,6 +174,18 @@ export async function trackTransfer(input: TrackInput): Promise<TrackOutcome> {
     startToCloseTimeout: '30s',
     retry: { initialInterval: '500ms', backoffCoefficient: 2, maximumInterval: '10s' },
   });
+  const projectionHere = proxyLocalActivities<LocalProjectionActivities>({
+    startToCloseTimeout: '30s',
+    retry: { initialInterval: '500ms', backoffCoefficient: 2, maximumInterval: '10s' },
+  });
+  /** Store one version: by a local activity where the worker can, else (or in histories before it) the queue. */
+  const storeVersion = async (a: RecordStatusArgs): Promise<{ webhookDelivered?: boolean } | undefined> => {
+    if (patched('projection-local')) {
+      const here = await projectionHere.recordStatusHere(a);
+      if (here.stored) return here;
+    }
+    return projection.recordStatus(a);
+  };
 
   let s: TrackingState = input.carried?.state ?? {
     chainId: input.chainId,
@@ -250,7 +276,7 @@ export async function trackTransfer(input: TrackInput): Promise<TrackOutcome> {
     // after storing it (one short attempt), which spares a delivery activity and its workflow task. Anything else
     // (a backlog, a failed attempt) goes through the ordered delivery loop.
     const fast = hook && hook.fast !== false && !delivering && hook.queuedThrough === s.version - 1;
-    const res = await projection.recordStatus({
+    const res = await storeVersion({
       chainId: s.chainId,
       txHash: s.txHash,
       version: s.version,

@@ -52,6 +52,39 @@ describe('TrackingProjection', () => {
     expect(r!.n).toBe('1');
   });
 
+  it("writes 200 transfers' webhooks, parties and versions in few statements, parties and URLs stored exactly", async () => {
+    const p = new TrackingProjection(store);
+    const hs = Array.from({ length: 200 }, (_, i) => hash(3000 + i));
+    await Promise.all(hs.map((h) => p.register('c-5', h, 1_000)));
+    const before = { ...p.stats };
+    // Registered here: attaching asks ClickHouse nothing; the first URL wins, a second one is a conflict.
+    const attached = await Promise.all(hs.map((h, i) => p.attachWebhook('c-5', h, `https://hook.example/${i}`, 2_000)));
+    expect(attached.every((a) => a.conflict === undefined)).toBe(true);
+    expect(await p.attachWebhook('c-5', hs[0]!, 'https://hook.example/0', 2_500)).toEqual({});
+    expect(await p.attachWebhook('c-5', hs[0]!, 'https://other.example/', 2_500)).toEqual({
+      conflict: 'https://hook.example/0',
+    });
+    const parties = { sender: `0x${'22'.repeat(20)}`, receiver: `0x${'11'.repeat(20)}` };
+    await Promise.all(
+      hs.map((h) =>
+        Promise.all([p.recordParties('c-5', h, parties), p.append('c-5', h, 1, 'tracking', doc('tracking'), 3_000)]),
+      ),
+    );
+    expect(p.stats.selects - before.selects).toBe(0);
+    expect(p.stats.inserts - before.inserts).toBeLessThan(30);
+    const [w] = await store.rows<{ n: string; u: string }>(
+      `SELECT count() AS n, uniqExact(tx_hash, url) AS u FROM transfer_webhooks WHERE chain_id = 'c-5'`,
+    );
+    expect(w).toEqual({ n: '200', u: '200' });
+    const [q] = await store.rows<{ n: string }>(`SELECT count() AS n FROM transfer_parties WHERE chain_id = 'c-5'`);
+    expect(q!.n).toBe('400');
+    // Another instance (a restart) has no memory of them: it reads the stored URL, and still refuses another.
+    const fresh = new TrackingProjection(store);
+    expect(await fresh.attachWebhook('c-5', hs[1]!, 'https://other.example/', 4_000)).toEqual({
+      conflict: 'https://hook.example/1',
+    });
+  });
+
   it('coalesces concurrent reads and writes into few statements', async () => {
     const p = new TrackingProjection(store);
     await Promise.all(Array.from({ length: 200 }, (_, i) => p.register('c-1', hash(1000 + i), 1_000)));

@@ -15,7 +15,8 @@ beforeAll(async () => {
   await receiver.up();
   h = await startHarness({
     webhooks: { secret, hosts: ['127.0.0.1'], privateAddresses: true },
-    timings: { pollWindowMs: 500, historyEventLimit: 40 },
+    // Low enough that both transfers continue as new more than once: a status write is one local-activity marker.
+    timings: { pollWindowMs: 500, historyEventLimit: 20 },
     simnet: { delays: { recvMs: 4_000, ackMs: 2_000 }, finalizationPeriodS: 3 },
   });
 });

@@ -1,12 +1,15 @@
 // The chain worker as a child process of the main job (tracking/worker-process.ts, `npm start`'s default):
-// transfers complete with no chain worker in the test process; a SIGKILLed child is restarted and the in-flight
-// transfers still complete exactly once; stop() ends the child.
+// transfers complete with no chain worker in the test process, their status written through the main job's
+// projection over IPC (no projection activity in their histories); a SIGKILLed child is restarted and the
+// in-flight transfers still complete exactly once; stop() ends the child.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChainWorkerProcess, type ChainWorkerProcess } from '../../tracking/worker-process.js';
 import { createLogger } from '../../platform/log.js';
 import { SIM } from '../../devnet/simnet/index.js';
+import { recordStatusVersion } from '../../activities/projection.js';
+import { workflowIdOf } from '../../tracking/client.js';
 import { startHarness, terminal, type Harness } from './harness.js';
 
 let h: Harness;
@@ -21,6 +24,7 @@ beforeAll(async () => {
     taskQueue: 'transfer-tracking',
     log: createLogger({ test: 'worker-process' }),
     env: { TRACKING_CHAINS_FILE: chainsFile, LOG_LEVEL: 'warn' },
+    projection: (a, atMs) => recordStatusVersion(h.tracking.projection, undefined, a, atMs),
   });
 }, 180_000);
 afterAll(async () => {
@@ -63,6 +67,18 @@ describe('chain worker child process', () => {
       { hs: txs.map((t) => t.txHash) },
     );
     expect(rows[0]!.n).toBe(rows[0]!.u);
+    // Every version went over IPC as a local activity: no projection activity was scheduled.
+    for (const tx of [first, ...txs]) {
+      const history = await h.tracking.client.client.workflow
+        .getHandle(workflowIdOf(tx.chainId, tx.txHash))
+        .fetchHistory();
+      const events = history.events ?? [];
+      const scheduled = events.flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
+      expect(scheduled).not.toContain('recordStatus');
+      expect(
+        events.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity').length,
+      ).toBeGreaterThanOrEqual(2);
+    }
 
     const last = worker.pid!;
     await worker.stop();
