@@ -109,6 +109,8 @@ async function measure(clients: number) {
   for (let i = 0; i < clients; i++) conns.push(await openLean(url));
   if (conns.some((c) => c.status !== 200)) throw new Error('a stream was refused');
   const connectedAt = Date.now();
+  // A scrape resets the server's event-loop delay histogram: the one at the end covers the run from here.
+  await (await fetch(`${main.base}/metrics`)).text();
   while (batches.length === 0 || batches[batches.length - 1]!.to < chain.blocks) {
     if (job.exitCode !== null) throw new Error('main job exited');
     await new Promise((r) => setTimeout(r, 50));
@@ -150,6 +152,10 @@ async function measure(clients: number) {
     batches: batches.length,
     backfill_blocks_per_s: Math.round(blocksPerS),
     server_fanout_mean_ms: Math.round(fanoutMeanMs * 10) / 10,
+    // How long the server's event loop was held between turns since the clients connected (prom-client's default
+    // metrics: perf_hooks.monitorEventLoopDelay, reset by each scrape): a fan-out can wait that long.
+    server_loop_delay_p99_ms: Math.round(metric('nodejs_eventloop_lag_p99_seconds') * 1000),
+    server_loop_delay_max_ms: Math.round(metric('nodejs_eventloop_lag_max_seconds') * 1000),
   };
 }
 

@@ -116,6 +116,8 @@ export const configSchema = z
     TRACKING_ENABLED: bool.default(true),
     /** ROLE=all: run the chain worker in a child process (default) or in the API's own process. */
     TRACKING_CHAIN_WORKER: z.enum(['process', 'inline']).default('process'),
+    /** Set by the main job for its chain worker child only: write status versions through the main job over IPC. */
+    TRACKING_PROJECTION_IPC: bool.default(false),
     /** JSON array of ChainInfo (activities/chains.ts); replaces the registry-derived chain directory. */
     TRACKING_CHAINS_FILE: z.string().optional(),
     /** JSON objects chain id → URL (the registry has neither CometBFT RPC nor executor URLs). */

@@ -8,8 +8,6 @@ import type { ProjectionSink } from '../activities/projection.js';
 import type { Logger } from '../platform/log.js';
 import type { RecordStatusArgs } from '../workflows/transfer.js';
 
-/** Set in the child's environment when the main job serves its projection writes. */
-export const PROJECTION_IPC_ENV = 'TRACKING_PROJECTION_IPC';
 /** A write not answered within this fails (the local activity retries it); under its 30 s start-to-close. */
 const REPLY_TIMEOUT_MS = 25_000;
 

@@ -9,7 +9,7 @@ import { createLogger } from '../platform/log.js';
 import { createStore } from '../clickhouse/client.js';
 import { TrackingProjection } from '../activities/projection.js';
 import type { ChainDirectory } from '../activities/chains.js';
-import { PROJECTION_IPC_ENV, projectionSinkOverIpc } from './projection-ipc.js';
+import { projectionSinkOverIpc } from './projection-ipc.js';
 import { startWorkers } from './worker.js';
 
 async function main(): Promise<void> {
@@ -44,7 +44,7 @@ async function main(): Promise<void> {
     chains,
     ...(store ? { projection: new TrackingProjection(store) } : {}),
     // A child of the main job without a store of its own writes through the main job (tracking/projection-ipc.ts).
-    ...(!store && process.env[PROJECTION_IPC_ENV] === '1' ? { projectionSink: projectionSinkOverIpc() } : {}),
+    ...(!store && config.TRACKING_PROJECTION_IPC ? { projectionSink: projectionSinkOverIpc() } : {}),
   });
   const stop = async (signal: string) => {
     log.info('tracking.worker.stopping', { signal });

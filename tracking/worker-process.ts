@@ -9,7 +9,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { ProjectionSink } from '../activities/projection.js';
 import type { Logger } from '../platform/log.js';
-import { PROJECTION_IPC_ENV, serveProjectionOverIpc } from './projection-ipc.js';
+import { serveProjectionOverIpc } from './projection-ipc.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const READY = 'tracking.worker.ready';
@@ -58,7 +58,7 @@ export async function startChainWorkerProcess(o: ChainWorkerProcessOptions): Pro
           TEMPORAL_ADDRESS: o.address,
           TEMPORAL_NAMESPACE: o.namespace,
           TEMPORAL_TASK_QUEUE: o.taskQueue,
-          ...(o.projection ? { [PROJECTION_IPC_ENV]: '1' } : {}),
+          ...(o.projection ? { TRACKING_PROJECTION_IPC: 'true' } : {}),
         },
         stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
       });

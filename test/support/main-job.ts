@@ -4,6 +4,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { MAIN_JOB_NODE_FLAGS } from '../../platform/node-flags.js';
 import type { SampleChain } from './sample.js';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
@@ -62,7 +63,8 @@ export function startMainJob(
   env: Record<string, string> = {},
 ): MainJob {
   let out = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/main.ts'], {
+  // Under the launchers' Node flags: the benches that start it (bench/stream-latency.ts) measure the main job as run.
+  const child = spawn(process.execPath, [...MAIN_JOB_NODE_FLAGS, '--import', 'tsx', 'scripts/main.ts'], {
     cwd: root,
     env: {
       ...process.env,

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeServer } from '../../api/http/app.js';
 import { createTrackingRoutes } from '../../api/router/tracking/index.js';
 import { SIM } from '../../devnet/simnet/index.js';
+import { workflowIdOf } from '../../tracking/client.js';
 import { openSse, type SseClient } from '../support/sse.js';
 import { type Harness, serveRouter, startHarness, terminal } from './harness.js';
 import { until } from '../support/until.js';
@@ -45,6 +46,9 @@ describe('transfer status streams', () => {
     const statuses = c.events.filter((e) => e.event === 'status');
     const versions = statuses.map((e) => Number(e.id));
     expect(versions.length).toBeGreaterThan(2);
+    // The workflow may store versions after the first terminal one (a later hop's own settling): read the stored
+    // versions once it has finished, so the latest is final.
+    await h.tracking.client.client.workflow.getHandle(workflowIdOf(tx.chainId, tx.txHash)).result();
     const stored = await h.store.rows<{ version: number; doc: string }>(
       'SELECT version, doc FROM transfer_events WHERE tx_hash = {h:String} ORDER BY version',
       { h: tx.txHash },
