@@ -46,6 +46,18 @@ export interface Normalisation {
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** Move and Wasm only, on top of NORMALISATIONS. */
+export const NON_EVM_NORMALISATIONS: Normalisation[] = [
+  {
+    id: 'status-richlist-non-evm',
+    reason:
+      'The rich list is EVM-only (SPEC), so ours reports no `rich_list_height` on Move and Wasm. Upstream also builds Move and Wasm rich lists and reports their height once its first pass has run, so whether it shows the field depends on timing; it is dropped from its answer.',
+    apply({ probe }, _o, t) {
+      if (probe.endpoint === '/status' && isObj(t.body)) delete t.body.rich_list_height;
+    },
+  },
+];
+
 export const NORMALISATIONS: Normalisation[] = [
   {
     id: 'status-build',

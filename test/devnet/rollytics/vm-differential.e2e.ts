@@ -17,6 +17,8 @@ import { runWasmTraffic, WASM_ACCOUNTS } from '../../../devnet/miniwasm/traffic.
 import {
   fetchAnswer,
   formatDifferences,
+  NON_EVM_NORMALISATIONS,
+  NORMALISATIONS,
   runProbe,
   runProbes,
   waitForByName,
@@ -112,6 +114,7 @@ for (const c of CASES) {
           const diffs = await runProbe(
             { ours: ours?.baseUrl ?? '', theirs },
             { endpoint: '/status', key: '-', path: '/status' },
+            [...NORMALISATIONS, ...NON_EVM_NORMALISATIONS],
           );
           if (diffs.length === 0) return;
           last = formatDifferences(diffs);
@@ -188,6 +191,7 @@ for (const c of CASES) {
       }
       const { differences, stats } = await runProbes({ ours: ours?.baseUrl ?? '', theirs }, probes, {
         concurrency: 4,
+        norms: [...NORMALISATIONS, ...NON_EVM_NORMALISATIONS],
       });
       mkdirSync(path.join(ROOT, '.tmp'), { recursive: true });
       writeFileSync(
