@@ -116,8 +116,11 @@ export class TrackingProjection {
   private pendingParties: { rows: TransferPartyRow[]; w: Waiter<void> }[] = [];
   private pendingWebhooks: { row: TransferWebhookRow; w: Waiter<void> }[] = [];
   /** Sole writer: each transfer's webhook URL as stored (or being stored) by this process. */
-  private readonly webhookUrls = new Map<string, string>();
-  /** Sole writer: transfers whose registration row this process wrote, so no webhook row can predate it here. */
+  private readonly webhookUrls = new Map<string, { url: string; stored: Promise<void> }>();
+  /**
+   * Sole writer: transfers whose registration row this process wrote and which have no webhook yet, so none can be
+   * stored. A URL held in memory (or one that failed to store) removes the mark.
+   */
   private readonly registeredHere = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
   private busy = false;
@@ -246,33 +249,42 @@ export class TrackingProjection {
    */
   async attachWebhook(chainId: string, txHash: string, url: string, atMs: number): Promise<{ conflict?: string }> {
     const k = keyOf(chainId, txHash);
-    let existing = this.soleWriter ? this.webhookUrls.get(k) : undefined;
-    if (existing === undefined && !(this.soleWriter && this.registeredHere.has(k))) {
-      existing = (await webhooksOf(this.store, [{ chainId, txHash }])).get(`${chainId}|${txHash}`);
-      if (this.soleWriter) existing ??= this.webhookUrls.get(k);
+    const answer = async (held: { url: string; stored: Promise<void> }) => {
+      await held.stored; // a URL claimed by a concurrent attach counts once it is stored
+      return held.url === url ? {} : { conflict: held.url };
+    };
+    const held = this.soleWriter ? this.webhookUrls.get(k) : undefined;
+    if (held) return answer(held);
+    if (!(this.soleWriter && this.registeredHere.has(k))) {
+      const existing = (await webhooksOf(this.store, [{ chainId, txHash }])).get(`${chainId}|${txHash}`);
+      const claimed = this.soleWriter ? this.webhookUrls.get(k) : undefined;
+      if (claimed) return answer(claimed);
+      if (existing !== undefined) {
+        if (this.soleWriter) this.rememberWebhook(k, existing, Promise.resolve());
+        return existing === url ? {} : { conflict: existing };
+      }
     }
-    if (existing !== undefined) {
-      if (this.soleWriter) this.rememberWebhook(k, existing);
-      return existing === url ? {} : { conflict: existing };
-    }
-    // Claimed before the write is awaited: a concurrent attach of this transfer here sees it.
-    if (this.soleWriter) this.rememberWebhook(k, url);
     const row: TransferWebhookRow = { chain_id: chainId, tx_hash: txHash, url, registered_at: ts(atMs) };
+    const stored = new Promise<void>((resolve, reject) => {
+      this.pendingWebhooks.push({ row, w: { resolve, reject } });
+      this.schedule();
+    });
+    // Claimed before the write is awaited: a concurrent attach of this transfer here waits for it.
+    if (this.soleWriter) this.rememberWebhook(k, url, stored);
     try {
-      await new Promise<void>((resolve, reject) => {
-        this.pendingWebhooks.push({ row, w: { resolve, reject } });
-        this.schedule();
-      });
+      await stored;
     } catch (e) {
-      if (this.webhookUrls.get(k) === url) this.webhookUrls.delete(k);
+      if (this.webhookUrls.get(k)?.stored === stored) this.webhookUrls.delete(k);
       throw e;
     }
     return {};
   }
 
-  private rememberWebhook(k: string, url: string): void {
+  /** Hold a transfer's webhook URL; from now on memory answers for it, so the registration mark is dropped. */
+  private rememberWebhook(k: string, url: string, stored: Promise<void>): void {
     if (this.webhookUrls.size >= this.maxEntries) this.webhookUrls.delete(this.webhookUrls.keys().next().value!);
-    this.webhookUrls.set(k, url);
+    this.webhookUrls.set(k, { url, stored });
+    this.registeredHere.delete(k);
   }
 
   /**
@@ -383,9 +395,12 @@ export class TrackingProjection {
     this.pendingParties = [];
     this.pendingWebhooks = [];
     try {
-      const side = await this.writeSide(parties, webhooks);
-      if (rows.length && side) for (const r of rows) r.w.reject(side);
-      else if (rows.length) await this.writeBatch(rows);
+      const failed = await this.writeSide(parties, webhooks);
+      // A version whose transfer's parties could not be written waits for them (its write fails and is retried).
+      const held = rows.filter((r) => failed.has(keyOf(r.row.chain_id, r.row.tx_hash)));
+      for (const r of held) r.w.reject(new Error("the transfer's parties could not be written"));
+      const go = held.length ? rows.filter((r) => !failed.has(keyOf(r.row.chain_id, r.row.tx_hash))) : rows;
+      if (go.length) await this.writeBatch(go);
       if (reads.size) await this.readBatch(reads);
     } finally {
       const ms = performance.now() - started;
@@ -403,34 +418,43 @@ export class TrackingProjection {
     }
   }
 
-  /** The side tables' rows of one flush; the error when they could not be written (the versions then wait). */
+  /**
+   * The side tables' rows of one flush, each table in one statement. Returns the transfers whose parties failed
+   * (their versions must wait); a failed webhook insert fails only its attaches.
+   */
   private async writeSide(
     parties: { rows: TransferPartyRow[]; w: Waiter<void> }[],
     webhooks: { row: TransferWebhookRow; w: Waiter<void> }[],
-  ): Promise<unknown> {
-    const waiters = [...parties.map((p) => p.w), ...webhooks.map((h) => h.w)];
-    if (waiters.length === 0) return undefined;
-    try {
-      if (parties.length) {
+  ): Promise<Set<string>> {
+    const failed = new Set<string>();
+    if (parties.length) {
+      try {
         this.stats.inserts++;
         await insertTransferParties(
           this.store,
           parties.flatMap((p) => p.rows),
         );
+        for (const p of parties) p.w.resolve();
+      } catch (e) {
+        for (const p of parties) {
+          for (const r of p.rows) failed.add(keyOf(r.chain_id, r.tx_hash));
+          p.w.reject(e);
+        }
       }
-      if (webhooks.length) {
+    }
+    if (webhooks.length) {
+      try {
         this.stats.inserts++;
         await insertTransferWebhooks(
           this.store,
           webhooks.map((h) => h.row),
         );
+        for (const h of webhooks) h.w.resolve();
+      } catch (e) {
+        for (const h of webhooks) h.w.reject(e);
       }
-    } catch (e) {
-      for (const w of waiters) w.reject(e);
-      return e ?? new Error('side-table write failed');
     }
-    for (const w of waiters) w.resolve();
-    return undefined;
+    return failed;
   }
 
   private async writeBatch(batch: { row: EventRow; doc: StatusDocument; w: Waiter<void> }[]): Promise<void> {
@@ -505,7 +529,8 @@ export const WEBHOOK_FAST_ATTEMPT_MS = 2_000;
 
 /**
  * Store one status version, then (the fast path) POST it to the transfer's webhook. `atMs` is the row's
- * recorded_at; a retry passes the same one, and a retried write collapses onto the stored row by its key.
+ * recorded_at (when the workflow scheduled the write); a retry whose first attempt stored the row collapses onto it
+ * by its key, so the first attempt's time stays.
  * `webhooks`: the signing key and target policy for the fast path (absent: every fast attempt fails).
  */
 export async function recordStatusVersion(

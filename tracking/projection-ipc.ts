@@ -27,7 +27,8 @@ const isRequest = (m: unknown): m is RecordRequest =>
   (m as RecordRequest).kind === 'projection.record' &&
   Number.isSafeInteger((m as RecordRequest).id) &&
   typeof (m as RecordRequest).atMs === 'number' &&
-  typeof (m as RecordRequest).args === 'object';
+  typeof (m as RecordRequest).args === 'object' &&
+  (m as RecordRequest).args !== null;
 const isReply = (m: unknown): m is RecordReply =>
   typeof m === 'object' && m !== null && (m as RecordReply).kind === 'projection.recorded';
 
@@ -35,8 +36,10 @@ const isReply = (m: unknown): m is RecordReply =>
 export function serveProjectionOverIpc(child: ChildProcess, sink: ProjectionSink, log: Logger): void {
   child.on('message', (m: unknown) => {
     if (!isRequest(m)) return;
+    // A child that died between its request and this reply: the send fails (its callback takes the error, so it is
+    // no 'error' event), and the child's retried workflow task writes again.
     const reply = (r: RecordReply) => {
-      if (child.connected) child.send(r);
+      if (child.connected) child.send(r, (e) => e && log.debug('tracking.projection_ipc.reply_lost', { id: m.id }));
     };
     sink(m.args, m.atMs).then(
       (result) => reply({ kind: 'projection.recorded', id: m.id, ok: true, result: result ?? null }),

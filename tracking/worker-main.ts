@@ -43,8 +43,9 @@ async function main(): Promise<void> {
     log,
     chains,
     ...(store ? { projection: new TrackingProjection(store) } : {}),
-    // A child of the main job without a store of its own writes through the main job (tracking/projection-ipc.ts).
-    ...(!store && config.TRACKING_PROJECTION_IPC ? { projectionSink: projectionSinkOverIpc() } : {}),
+    // A child of the main job writes through the main job (tracking/projection-ipc.ts), store or not: the main job's
+    // projection then learns each version at once, and pushes it to its status streams.
+    ...(config.TRACKING_PROJECTION_IPC ? { projectionSink: projectionSinkOverIpc() } : {}),
   });
   const stop = async (signal: string) => {
     log.info('tracking.worker.stopping', { signal });

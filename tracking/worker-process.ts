@@ -67,6 +67,8 @@ export async function startChainWorkerProcess(o: ChainWorkerProcessOptions): Pro
       isReady = false;
       // spawn failures (e.g. no node binary) arrive as 'error', possibly without 'exit'.
       c.once('error', (e) => reject(e));
+      // Later errors (a failed IPC send to a child that just died) are logged; its exit restarts it.
+      c.on('error', (e) => log.warn('tracking.chain_worker.error', { pid: c.pid, error: e.message }));
       const startedAt = Date.now();
       const timer = setTimeout(() => {
         c.kill('SIGKILL');

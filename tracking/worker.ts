@@ -120,6 +120,8 @@ export async function startWorkers(o: WorkerSetOptions): Promise<WorkerSet> {
         // Polls are async I/O: thousands fit in one process; each is bounded by the poll window.
         maxConcurrentActivityTaskExecutions: o.maxConcurrentActivities ?? 2000,
         maxConcurrentWorkflowTaskExecutions: 200,
+        // Status writes (local activities): as many as the projection queue's worker takes at once.
+        maxConcurrentLocalActivityExecutions: 1000,
         // One poller fetches one task per round trip; bursts of completions (many hops settling in one block)
         // would otherwise queue behind a handful of pollers.
         maxConcurrentWorkflowTaskPolls: 16,

@@ -174,15 +174,23 @@ export async function trackTransfer(input: TrackInput): Promise<TrackOutcome> {
     startToCloseTimeout: '30s',
     retry: { initialInterval: '500ms', backoffCoefficient: 2, maximumInterval: '10s' },
   });
+  // Bounded: a local activity retrying for long keeps its workflow task open, and each task heartbeat adds
+  // history. Past the bound the write goes to the queue, whose activity retries on the server (a projection down for
+  // days costs no history).
   const projectionHere = proxyLocalActivities<LocalProjectionActivities>({
     startToCloseTimeout: '30s',
+    scheduleToCloseTimeout: '2m',
     retry: { initialInterval: '500ms', backoffCoefficient: 2, maximumInterval: '10s' },
   });
   /** Store one version: by a local activity where the worker can, else (or in histories before it) the queue. */
   const storeVersion = async (a: RecordStatusArgs): Promise<{ webhookDelivered?: boolean } | undefined> => {
     if (patched('projection-local')) {
-      const here = await projectionHere.recordStatusHere(a);
-      if (here.stored) return here;
+      try {
+        const here = await projectionHere.recordStatusHere(a);
+        if (here.stored) return here;
+      } catch (e) {
+        log.warn('status write by local activity failed; using the projection queue', { error: String(e) });
+      }
     }
     return projection.recordStatus(a);
   };

@@ -1,6 +1,6 @@
 // Start/stop a devnet (start.sh/stop.sh) from TypeScript on a free loopback port base, for benches and tools.
 import { execFileSync } from 'node:child_process';
-import { createServer } from 'node:net';
+import { createServer, type Server } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { NodeEndpoints } from './node-client.js';
@@ -22,14 +22,14 @@ async function isFree(port: number): Promise<boolean> {
   });
 }
 
-/** Listens on `port` until the process exits (unref'd: it keeps nothing alive); false if it is taken. */
-async function reserve(port: number): Promise<boolean> {
+/** Listens on `port` until closed or the process exits (unref'd: it keeps nothing alive); null if it is taken. */
+async function reserve(port: number): Promise<Server | null> {
   return new Promise((resolve) => {
     const s = createServer();
-    s.once('error', () => resolve(false));
+    s.once('error', () => resolve(null));
     s.listen(port, '127.0.0.1', () => {
       s.unref();
-      resolve(true);
+      resolve(s);
     });
   });
 }
@@ -42,8 +42,10 @@ async function reserve(port: number): Promise<boolean> {
 export async function freePortBase(): Promise<number> {
   for (let attempt = 0; attempt < 200; attempt++) {
     const base = BASE_MIN + 100 * Math.floor(Math.random() * BASE_SLOTS);
-    if (!(await reserve(base + RESERVATION_OFFSET))) continue;
+    const held = await reserve(base + RESERVATION_OFFSET);
+    if (!held) continue;
     if ((await Promise.all(PORT_OFFSETS.map((d) => isFree(base + d)))).every(Boolean)) return base;
+    held.close();
   }
   throw new Error(`no free port base found in ${BASE_MIN}..${BASE_MIN + 100 * BASE_SLOTS}`);
 }

@@ -78,6 +78,19 @@ describe('TrackingProjection', () => {
     expect(w).toEqual({ n: '200', u: '200' });
     const [q] = await store.rows<{ n: string }>(`SELECT count() AS n FROM transfer_parties WHERE chain_id = 'c-5'`);
     expect(q!.n).toBe('400');
+    // Two attaches of one new transfer at once, with different URLs: the first claims it, the second is refused,
+    // and only the first is stored.
+    const late = hash(3999);
+    await p.register('c-5', late, 1_000);
+    const [one, two] = await Promise.all([
+      p.attachWebhook('c-5', late, 'https://first.example/', 2_000),
+      p.attachWebhook('c-5', late, 'https://second.example/', 2_000),
+    ]);
+    expect([one, two]).toEqual([{}, { conflict: 'https://first.example/' }]);
+    const urls = await store.rows<{ url: string }>(`SELECT url FROM transfer_webhooks WHERE tx_hash = {h:String}`, {
+      h: late,
+    });
+    expect(urls).toEqual([{ url: 'https://first.example/' }]);
     // Another instance (a restart) has no memory of them: it reads the stored URL, and still refuses another.
     const fresh = new TrackingProjection(store);
     expect(await fresh.attachWebhook('c-5', hs[1]!, 'https://other.example/', 4_000)).toEqual({

@@ -15,7 +15,7 @@ beforeAll(async () => {
   await receiver.up();
   h = await startHarness({
     webhooks: { secret, hosts: ['127.0.0.1'], privateAddresses: true },
-    // Low enough that both transfers continue as new more than once: a status write is one local-activity marker.
+    // Low enough that both transfers continue as new: a status write is now one local-activity marker, not three events.
     timings: { pollWindowMs: 500, historyEventLimit: 20 },
     simnet: { delays: { recvMs: 4_000, ackMs: 2_000 }, finalizationPeriodS: 3 },
   });
