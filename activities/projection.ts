@@ -397,9 +397,11 @@ export class TrackingProjection {
     try {
       const failed = await this.writeSide(parties, webhooks);
       // A version whose transfer's parties could not be written waits for them (its write fails and is retried).
-      const held = rows.filter((r) => failed.has(keyOf(r.row.chain_id, r.row.tx_hash)));
-      for (const r of held) r.w.reject(new Error("the transfer's parties could not be written"));
-      const go = held.length ? rows.filter((r) => !failed.has(keyOf(r.row.chain_id, r.row.tx_hash))) : rows;
+      const go: typeof rows = [];
+      for (const r of rows)
+        if (failed.has(keyOf(r.row.chain_id, r.row.tx_hash)))
+          r.w.reject(new Error("the transfer's parties could not be written"));
+        else go.push(r);
       if (go.length) await this.writeBatch(go);
       if (reads.size) await this.readBatch(reads);
     } finally {
@@ -427,34 +429,39 @@ export class TrackingProjection {
     webhooks: { row: TransferWebhookRow; w: Waiter<void> }[],
   ): Promise<Set<string>> {
     const failed = new Set<string>();
-    if (parties.length) {
-      try {
-        this.stats.inserts++;
-        await insertTransferParties(
+    if (
+      !(await this.insertQueued(parties, (ps) =>
+        insertTransferParties(
           this.store,
-          parties.flatMap((p) => p.rows),
-        );
-        for (const p of parties) p.w.resolve();
-      } catch (e) {
-        for (const p of parties) {
-          for (const r of p.rows) failed.add(keyOf(r.chain_id, r.tx_hash));
-          p.w.reject(e);
-        }
-      }
-    }
-    if (webhooks.length) {
-      try {
-        this.stats.inserts++;
-        await insertTransferWebhooks(
-          this.store,
-          webhooks.map((h) => h.row),
-        );
-        for (const h of webhooks) h.w.resolve();
-      } catch (e) {
-        for (const h of webhooks) h.w.reject(e);
-      }
-    }
+          ps.flatMap((p) => p.rows),
+        ),
+      ))
+    )
+      for (const p of parties) for (const r of p.rows) failed.add(keyOf(r.chain_id, r.tx_hash));
+    await this.insertQueued(webhooks, (hs) =>
+      insertTransferWebhooks(
+        this.store,
+        hs.map((h) => h.row),
+      ),
+    );
     return failed;
+  }
+
+  /** One statement for the queued entries of a table; each entry's waiter hears the outcome. False if it failed. */
+  private async insertQueued<E extends { w: Waiter<void> }>(
+    queued: E[],
+    insert: (entries: E[]) => Promise<void>,
+  ): Promise<boolean> {
+    if (queued.length === 0) return true;
+    this.stats.inserts++;
+    try {
+      await insert(queued);
+    } catch (e) {
+      for (const q of queued) q.w.reject(e);
+      return false;
+    }
+    for (const q of queued) q.w.resolve();
+    return true;
   }
 
   private async writeBatch(batch: { row: EventRow; doc: StatusDocument; w: Waiter<void> }[]): Promise<void> {
@@ -533,7 +540,7 @@ export const WEBHOOK_FAST_ATTEMPT_MS = 2_000;
  * by its key, so the first attempt's time stays.
  * `webhooks`: the signing key and target policy for the fast path (absent: every fast attempt fails).
  */
-export async function recordStatusVersion(
+async function recordStatusVersion(
   projection: TrackingProjection,
   webhooks: WebhookSettings | undefined,
   { chainId, txHash, version, phase, doc, parties, webhook }: RecordStatusArgs,
@@ -562,19 +569,25 @@ export async function recordStatusVersion(
   }
 }
 
+/** Where a worker's local projection activity sends a version; absent: this worker cannot reach the projection. */
+export type ProjectionSink = (a: RecordStatusArgs, atMs: number) => Promise<{ webhookDelivered?: boolean } | undefined>;
+
+/** The sink of a process that holds the projection itself: `recordStatusVersion` on it. */
+export function projectionSink(projection: TrackingProjection, webhooks?: WebhookSettings): ProjectionSink {
+  return (a, atMs) => recordStatusVersion(projection, webhooks, a, atMs);
+}
+
 /** The projection queue's activity (served by the process that owns the store). */
 export function createProjectionActivities(
   projection: TrackingProjection,
   webhooks?: WebhookSettings,
 ): ProjectionActivities {
+  const sink = projectionSink(projection, webhooks);
   return {
     // The first schedule time is identical on every attempt, keeping a retried row byte-identical.
-    recordStatus: (a) => recordStatusVersion(projection, webhooks, a, Context.current().info.scheduledTimestampMs),
+    recordStatus: (a) => sink(a, Context.current().info.scheduledTimestampMs),
   };
 }
-
-/** Where a worker's local projection activity sends a version; absent: this worker cannot reach the projection. */
-export type ProjectionSink = (a: RecordStatusArgs, atMs: number) => Promise<{ webhookDelivered?: boolean } | undefined>;
 
 /** The local activity of the worker that runs the workflows (workflows/transfer.ts LocalProjectionActivities). */
 export function createLocalProjectionActivities(sink: ProjectionSink | undefined): LocalProjectionActivities {

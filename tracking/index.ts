@@ -6,7 +6,7 @@ import type { Logger } from '../platform/log.js';
 import type { Store } from '../clickhouse/client.js';
 import { migrate } from '../clickhouse/migrate.js';
 import type { ChainDirectory } from '../activities/chains.js';
-import { recordStatusVersion, TrackingProjection } from '../activities/projection.js';
+import { projectionSink, TrackingProjection } from '../activities/projection.js';
 import type { TrackingTimings } from '../workflows/model.js';
 import { startDevServer, type DevServer } from './devserver.js';
 import { TrackingClient } from './client.js';
@@ -90,7 +90,7 @@ export async function startTracking(o: StartTrackingOptions): Promise<Tracking> 
         taskQueue: o.config.TEMPORAL_TASK_QUEUE,
         log,
         env: typeof o.chainWorkerProcess === 'object' ? o.chainWorkerProcess.env : undefined,
-        projection: (a, atMs) => recordStatusVersion(projection, webhooks ?? undefined, a, atMs),
+        projection: projectionSink(projection, webhooks ?? undefined),
       });
   } catch (e) {
     await workers?.stop().catch(() => undefined);

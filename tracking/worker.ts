@@ -24,7 +24,7 @@ import {
   createLocalProjectionActivities,
   createProjectionActivities,
   type ProjectionSink,
-  recordStatusVersion,
+  projectionSink,
   type TrackingProjection,
 } from '../activities/projection.js';
 import { createWebhookActivities } from '../activities/webhook.js';
@@ -101,11 +101,6 @@ export async function startWorkers(o: WorkerSetOptions): Promise<WorkerSet> {
   const connection = await NativeConnection.connect({ address: o.address });
   const workers: Worker[] = [];
   const webhookSettings = o.webhooks === undefined ? webhookSettingsFromEnv() : (o.webhooks ?? undefined);
-  const projection = o.projection;
-  const direct =
-    (p: TrackingProjection): ProjectionSink =>
-    (a, atMs) =>
-      recordStatusVersion(p, webhookSettings, a, atMs);
   if (o.chains) {
     workers.push(
       await Worker.create({
@@ -115,7 +110,9 @@ export async function startWorkers(o: WorkerSetOptions): Promise<WorkerSet> {
         workflowBundle: await workflowBundle(),
         activities: {
           ...createChainActivities(o.chains, { feedIntervalMs: feedIntervalFromEnv() }),
-          ...createLocalProjectionActivities(o.projectionSink ?? (projection ? direct(projection) : undefined)),
+          ...createLocalProjectionActivities(
+            o.projectionSink ?? (o.projection ? projectionSink(o.projection, webhookSettings) : undefined),
+          ),
         },
         // Polls are async I/O: thousands fit in one process; each is bounded by the poll window.
         maxConcurrentActivityTaskExecutions: o.maxConcurrentActivities ?? 2000,

@@ -1,7 +1,7 @@
 // The durable transfer-tracking workflow: one execution per registered (chain_id, tx_hash).
 // Deterministic: all I/O happens in activities (chain polling on the tracking queue, projection writes as a local
-// activity or on the projection queue); waits on chains are heartbeating activities bounded by a poll window, and the OPinit
-// finalization period is a durable timer, so no worker slot is held across long waits.
+// activity or on the projection queue); waits on chains are heartbeating activities bounded by a poll window, and
+// the OPinit finalization period is a durable timer, so no worker slot is held across long waits.
 import {
   continueAsNew,
   defineQuery,

@@ -15,11 +15,10 @@ const BASE_MIN = 20_000;
 const BASE_SLOTS = 127;
 
 async function isFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.once('error', () => resolve(false));
-    s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
-  });
+  const s = await reserve(port);
+  if (!s) return false;
+  await new Promise<void>((r) => s.close(() => r()));
+  return true;
 }
 
 /** Listens on `port` until closed or the process exits (unref'd: it keeps nothing alive); null if it is taken. */

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChainWorkerProcess, type ChainWorkerProcess } from '../../tracking/worker-process.js';
 import { createLogger } from '../../platform/log.js';
 import { SIM } from '../../devnet/simnet/index.js';
-import { recordStatusVersion } from '../../activities/projection.js';
+import { projectionSink } from '../../activities/projection.js';
 import { workflowIdOf } from '../../tracking/client.js';
 import { startHarness, terminal, type Harness } from './harness.js';
 
@@ -24,7 +24,7 @@ beforeAll(async () => {
     taskQueue: 'transfer-tracking',
     log: createLogger({ test: 'worker-process' }),
     env: { TRACKING_CHAINS_FILE: chainsFile, LOG_LEVEL: 'warn' },
-    projection: (a, atMs) => recordStatusVersion(h.tracking.projection, undefined, a, atMs),
+    projection: projectionSink(h.tracking.projection),
   });
 }, 180_000);
 afterAll(async () => {

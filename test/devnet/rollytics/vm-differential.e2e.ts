@@ -31,6 +31,8 @@ const START = path.join(ROOT, 'devnet', 'minievm', 'start.sh');
 const STOP = path.join(ROOT, 'devnet', 'minievm', 'stop.sh');
 const ROLLYTICS = path.join(ROOT, 'devnet', 'rollytics');
 const CATCH_UP_MS = 180_000;
+/** On Move and Wasm: the shared normalisations and those of a chain without the EVM rich list. */
+const VM_NORMALISATIONS = [...NORMALISATIONS, ...NON_EVM_NORMALISATIONS];
 
 function alive(pid: number): boolean {
   try {
@@ -114,7 +116,7 @@ for (const c of CASES) {
           const diffs = await runProbe(
             { ours: ours?.baseUrl ?? '', theirs },
             { endpoint: '/status', key: '-', path: '/status' },
-            [...NORMALISATIONS, ...NON_EVM_NORMALISATIONS],
+            VM_NORMALISATIONS,
           );
           if (diffs.length === 0) return;
           last = formatDifferences(diffs);
@@ -191,7 +193,7 @@ for (const c of CASES) {
       }
       const { differences, stats } = await runProbes({ ours: ours?.baseUrl ?? '', theirs }, probes, {
         concurrency: 4,
-        norms: [...NORMALISATIONS, ...NON_EVM_NORMALISATIONS],
+        norms: VM_NORMALISATIONS,
       });
       mkdirSync(path.join(ROOT, '.tmp'), { recursive: true });
       writeFileSync(
