@@ -6,6 +6,8 @@
 // and the server each run in their own.
 // Run: npx tsx bench/stream-latency.ts [clients=0,1,100,1000] [txs=40000] [txsPerBlock=100] [stream=blocks|txs]
 // The runs are interleaved (each client count in turn, `ROUNDS` times, default 2), the calibration beside each.
+// INGEST_MODES=thread,main also interleaves the ingest on its own thread (INGEST_THREAD, the default) with the ingest
+// on the APIs' thread; `thread:N` runs the thread at nice N (INGEST_THREAD_NICE), `thread` at the configured one.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -20,6 +22,7 @@ const txs = Number(process.argv[3] ?? 40_000);
 const perBlock = process.argv[4] ?? '100';
 const stream = (process.argv[5] ?? 'blocks') as 'blocks' | 'txs';
 const rounds = Number(process.env.ROUNDS ?? 2);
+const ingestModes = (process.env.INGEST_MODES ?? 'thread').split(',');
 const here = path.dirname(new URL(import.meta.url).pathname);
 
 const chainProc = spawn(
@@ -35,46 +38,55 @@ const chain = JSON.parse(
 ) as { rpcUrl: string; restUrl: string; evmUrl: string; chainId: string; blocks: number };
 
 /**
- * A lean stream client: stamps each chunk's arrival and reads only the event ids (a block's cursor holds its height),
- * so 1,000 clients in one process measure the server, not this process's JSON parsing.
+ * A lean stream client: stamps each chunk's arrival and keeps it whole; the events are split and their ids (a
+ * block's cursor holds its height) read after the run, so 1,000 clients in one process measure the server, not
+ * this process's parsing (which, done on arrival, delayed the stamps of the sockets read after it).
  */
 interface LeanClient {
   status: number;
-  /** [height, receipt time] per event. */
-  got: [number, number][];
-  ends: number;
+  /** [chunk, receipt time] in arrival order. */
+  chunks: [Buffer, number][];
   close(): void;
 }
 
 function openLean(url: string): Promise<LeanClient> {
   return new Promise((resolve, reject) => {
     const req = request(url, { headers: { accept: 'text/event-stream' } }, (res) => {
-      const c: LeanClient = { status: res.statusCode ?? 0, got: [], ends: 0, close: () => req.destroy() };
-      res.setEncoding('utf8');
-      let rest = '';
-      res.on('data', (chunk: string) => {
-        const now = Date.now();
-        const text = rest + chunk;
-        const cut = text.lastIndexOf('\n\n');
-        if (cut === -1) {
-          rest = text;
-          return;
-        }
-        rest = text.slice(cut + 2);
-        for (const block of text.slice(0, cut).split('\n\n')) {
-          if (block.includes('event: end')) c.ends++;
-          const m = /^id: (.+)$/m.exec(block);
-          if (!m || block.includes('event: end')) continue;
-          const cursor = JSON.parse(Buffer.from(m[1]!, 'base64').toString()) as { height?: number; sequence?: number };
-          c.got.push([cursor.height ?? Math.floor((cursor.sequence ?? 0) / 1e6), now]);
-        }
-      });
+      const c: LeanClient = { status: res.statusCode ?? 0, chunks: [], close: () => req.destroy() };
+      res.on('data', (chunk: Buffer) => c.chunks.push([chunk, Date.now()]));
       res.on('error', () => undefined);
       resolve(c);
     });
     req.on('error', reject);
     req.end();
   });
+}
+
+/** A client's events as [height, receipt time of the chunk that completed it], and how many `end` events. */
+function eventsOf(c: LeanClient): { got: [number, number][]; ends: number } {
+  const got: [number, number][] = [];
+  let ends = 0;
+  let rest = '';
+  for (const [chunk, at] of c.chunks) {
+    const text = rest + chunk.toString('utf8');
+    const cut = text.lastIndexOf('\n\n');
+    if (cut === -1) {
+      rest = text;
+      continue;
+    }
+    rest = text.slice(cut + 2);
+    for (const block of text.slice(0, cut).split('\n\n')) {
+      if (block.includes('event: end')) {
+        ends++;
+        continue;
+      }
+      const m = /^id: (.+)$/m.exec(block);
+      if (!m) continue;
+      const cursor = JSON.parse(Buffer.from(m[1]!, 'base64').toString()) as { height?: number; sequence?: number };
+      got.push([cursor.height ?? Math.floor((cursor.sequence ?? 0) / 1e6), at]);
+    }
+  }
+  return { got, ends };
 }
 
 interface Batch {
@@ -87,13 +99,16 @@ function quantile(sorted: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 }
 
-async function measure(clients: number) {
+async function measure(clients: number, ingestMode: string) {
+  const [where, nice] = ingestMode.split(':');
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-stream-'));
   const port = await freePort();
   const batches: Batch[] = [];
   const main = startMainJob({ ...chain, vm: 'evm' }, dataDir, port, {
     INGEST_STOP_AT_HEIGHT: String(chain.blocks),
     LOG_LEVEL: 'debug', // the ingest's batch_written lines carry the commit times
+    INGEST_THREAD: String(where === 'thread'),
+    ...(nice === undefined ? {} : { INGEST_THREAD_NICE: nice }),
     STREAMS_MAX: String(Math.max(2000, clients + 10)),
     STREAMS_PER_CLIENT: String(Math.max(20, clients + 10)),
   });
@@ -109,6 +124,7 @@ async function measure(clients: number) {
   for (let i = 0; i < clients; i++) conns.push(await openLean(url));
   if (conns.some((c) => c.status !== 200)) throw new Error('a stream was refused');
   const connectedAt = Date.now();
+  const clientsCpu = process.cpuUsage(); // this process is the clients only (the chain and the server run apart)
   // A scrape resets the server's event-loop delay histogram: the one at the end covers the run from here.
   await (await fetch(`${main.base}/metrics`)).text();
   while (batches.length === 0 || batches[batches.length - 1]!.to < chain.blocks) {
@@ -117,20 +133,28 @@ async function measure(clients: number) {
   }
   // the last events
   await new Promise((r) => setTimeout(r, 1500));
+  const cpu = process.cpuUsage(clientsCpu);
+  const clientsCpuMs = Math.round((cpu.user + cpu.system) / 1000);
+  const windowMs = Date.now() - connectedAt;
   // Clients connect while the backfill runs; events of batches committed before the last one connected are a
   // catch-up, not a push, and are left out.
   const latencies: number[] = [];
+  // Per batch, the earliest receipt by any client: the server's part, before the clients' process spreads the rest.
+  const firstByBatch = new Map<number, number>();
   let missed = 0;
   for (const c of conns) {
-    for (const [h, at] of c.got) {
+    c.close();
+    const { got, ends } = eventsOf(c);
+    for (const [h, at] of got) {
       const batch = batches.find((b) => b.to >= h);
       if (!batch || batch.at < connectedAt) continue; // committed before every client was connected: a catch-up
       latencies.push(at - batch.at);
+      firstByBatch.set(batch.to, Math.min(firstByBatch.get(batch.to) ?? Number.POSITIVE_INFINITY, at - batch.at));
     }
-    missed += c.ends;
-    c.close();
+    missed += ends;
   }
   latencies.sort((a, b) => a - b);
+  const firsts = [...firstByBatch.values()].sort((a, b) => a - b);
   const first = batches[0]!;
   const last = batches[batches.length - 1]!;
   const blocksPerS = ((last.to - first.to) / (last.at - first.at)) * 1000;
@@ -139,19 +163,28 @@ async function measure(clients: number) {
   const metric = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(metricsText)?.[1] ?? Number.NaN);
   const fanouts = metric('indexer_stream_fanout_seconds_count');
   const fanoutMeanMs = fanouts > 0 ? (metric('indexer_stream_fanout_seconds_sum') / fanouts) * 1000 : Number.NaN;
+  const reads = metric('indexer_stream_read_seconds_count');
+  const readMeanMs = reads > 0 ? (metric('indexer_stream_read_seconds_sum') / reads) * 1000 : Number.NaN;
   await main.kill();
   rmSync(dataDir, { recursive: true, force: true });
   return {
     clients,
+    ingest: ingestMode,
     stream,
     events: latencies.length,
     p50_ms: quantile(latencies, 0.5),
     p99_ms: quantile(latencies, 0.99),
     max_ms: latencies.at(-1) ?? Number.NaN,
+    first_receipt_p50_ms: quantile(firsts, 0.5),
+    // The clients' own CPU over the run, on the same two cores as the server and the backfill.
+    clients_cpu_share: Math.round((clientsCpuMs / windowMs) * 100) / 100,
+    first_receipt_max_ms: firsts.at(-1) ?? Number.NaN,
     ended_by_server: missed,
     batches: batches.length,
     backfill_blocks_per_s: Math.round(blocksPerS),
     server_fanout_mean_ms: Math.round(fanoutMeanMs * 10) / 10,
+    // The reads before it: a tip advance's new items, from the engine (its statements queue behind the ingest's).
+    server_read_mean_ms: Math.round(readMeanMs * 10) / 10,
     // How long the server's event loop was held between turns since the clients connected (prom-client's default
     // metrics: perf_hooks.monitorEventLoopDelay, reset by each scrape): a fan-out can wait that long.
     server_loop_delay_p99_ms: Math.round(metric('nodejs_eventloop_lag_p99_seconds') * 1000),
@@ -163,11 +196,12 @@ console.log(
   JSON.stringify({ bench: 'stream-latency', chain: { txs, perBlock, blocks: chain.blocks }, machine: machine() }),
 );
 for (let r = 0; r < rounds; r++) {
-  for (const n of clientCounts) {
-    const calibration = cpuCalibrationMs();
-    const result = await measure(n);
-    console.log(JSON.stringify({ round: r + 1, ...result, cpuCalibrationMs: calibration }));
-  }
+  for (const mode of ingestModes)
+    for (const n of clientCounts) {
+      const calibration = cpuCalibrationMs();
+      const result = await measure(n, mode);
+      console.log(JSON.stringify({ round: r + 1, ...result, cpuCalibrationMs: calibration }));
+    }
 }
 chainProc.kill('SIGKILL');
 process.exit(0);

@@ -88,6 +88,12 @@ export const metrics = {
     buckets: [0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5],
     registers: [registry],
   }),
+  streamReadSeconds: new client.Histogram({
+    name: 'indexer_stream_read_seconds',
+    help: "Time to read one tip advance's new items of a list, from the advance to the last page",
+    buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1],
+    registers: [registry],
+  }),
   ingestHeight: new client.Gauge({
     name: 'ingest_indexed_height',
     help: 'Last fully indexed height',
@@ -113,3 +119,24 @@ export const metrics = {
     registers: [registry],
   }),
 };
+
+/** One metric's values as a registry reports them (prom-client's getMetricsAsJSON), e.g. from another thread. */
+export interface MetricSnapshot {
+  name: string;
+  values: { value: number; labels: Partial<Record<string, string | number>> }[];
+}
+
+/**
+ * Takes over the values another thread's registry counted (the ingest thread's, ingest/thread.ts): this process's
+ * /metrics serves them as its own. The named metrics must be counted only there.
+ */
+export function adoptMetricValues(snapshots: readonly MetricSnapshot[]): void {
+  for (const s of snapshots) {
+    const metric = registry.getSingleMetric(s.name);
+    if (metric instanceof client.Gauge) for (const v of s.values) metric.set(v.labels, v.value);
+    else if (metric instanceof client.Counter) {
+      metric.reset();
+      for (const v of s.values) metric.inc(v.labels, v.value);
+    }
+  }
+}

@@ -7,11 +7,11 @@ import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Server } from 'node:http';
-import { createStore } from '../clickhouse/client.js';
+import { createStore, type StoreOptions } from '../clickhouse/client.js';
 import { migrate } from '../clickhouse/migrate.js';
 import { loadConfigOrExit, type AppConfig } from '../platform/config.js';
 import { log } from '../platform/log.js';
-import type { Ingest } from '../ingest/pipeline.js';
+import type { IngestRunner } from '../ingest/thread.js';
 import { closeServer, listen } from '../api/http/app.js';
 import { corsFromConfig } from '../api/http/cors.js';
 import type { Tracking } from '../tracking/index.js';
@@ -58,8 +58,8 @@ async function chainEndpoints(config: AppConfig): Promise<ChainEndpoints | null>
 
 /** Hooks a test child process injects (devnet/tools/ingest-crash-main.ts); production passes none. */
 export interface MainHooks {
-  /** Called after each table's inserts of an ingest batch. */
-  afterInsert?: (table: string) => void;
+  /** SIGKILL the process (no cleanup) right after the n-th insert into `table` of the ingest's batches. */
+  crashAfterInsert?: { table: string; n: number };
 }
 
 export async function main(hooks: MainHooks = {}): Promise<void> {
@@ -70,16 +70,15 @@ export async function main(hooks: MainHooks = {}): Promise<void> {
     await import('../tracking/worker-main.js');
     return;
   }
-  const store = createStore(
-    config.CLICKHOUSE_URL
-      ? {
-          url: config.CLICKHOUSE_URL,
-          user: config.CLICKHOUSE_USER,
-          password: config.CLICKHOUSE_PASSWORD,
-          database: config.CLICKHOUSE_DATABASE,
-        }
-      : { dataDir: path.join(config.DATA_DIR, 'clickhouse'), readSessions: config.CHDB_READ_SESSIONS },
-  );
+  const storeOptions: StoreOptions = config.CLICKHOUSE_URL
+    ? {
+        url: config.CLICKHOUSE_URL,
+        user: config.CLICKHOUSE_USER,
+        password: config.CLICKHOUSE_PASSWORD,
+        database: config.CLICKHOUSE_DATABASE,
+      }
+    : { dataDir: path.join(config.DATA_DIR, 'clickhouse'), readSessions: config.CHDB_READ_SESSIONS };
+  const store = createStore(storeOptions);
   const applied = await migrate(store);
   log.info('storage.ready', { engine: store.kind, migrations_applied: applied });
   if (applied.includes('200_analytics')) {
@@ -91,7 +90,7 @@ export async function main(hooks: MainHooks = {}): Promise<void> {
   }
 
   const servers: Server[] = [];
-  let ingest: Ingest | undefined;
+  let ingest: IngestRunner | undefined;
   let tracking: Tracking | undefined;
   const needsChain = role === 'all' || role === 'ingest' || role === 'indexer';
   const chain = needsChain ? await chainEndpoints(config) : null;
@@ -125,20 +124,15 @@ export async function main(hooks: MainHooks = {}): Promise<void> {
   const indexedListeners: (() => void)[] = [];
   const committedListeners: ((height: number) => void)[] = [];
   if ((role === 'all' || role === 'ingest') && config.INGEST_ENABLED && chain) {
-    const { createIngest } = await import('../ingest/pipeline.js');
-    const { createChainSource } = await import('../ingest/source.js');
-    const source = createChainSource({
+    const sourceOptions = {
       rpcUrl: chain.rpcUrl,
       restUrl: chain.restUrl,
       evmUrl: chain.vm === 'evm' ? chain.evmUrl : undefined,
       evmTraces: config.EVM_INTERNAL_TXS,
       rpcBatch: config.RPC_BATCH,
-    });
-    ingest = createIngest({
-      store,
-      source,
+    };
+    const ingestOptions = {
       vm: chain.vm,
-      log: log.child({ component: 'ingest' }),
       prefix: config.BECH32_PREFIX,
       startHeight: config.START_HEIGHT,
       fetchConcurrency: config.FETCH_CONCURRENCY,
@@ -146,14 +140,45 @@ export async function main(hooks: MainHooks = {}): Promise<void> {
       pollIntervalMs: config.POLL_INTERVAL_MS,
       richListIntervalMs: config.RICHLIST_INTERVAL_MS,
       stopAtHeight: config.INGEST_STOP_AT_HEIGHT,
-      afterInsert: hooks.afterInsert,
-      onIndexed: () => {
-        for (const l of indexedListeners) l();
-      },
-      onCommitted: (height) => {
-        for (const l of committedListeners) l(height);
-      },
-    });
+    };
+    const onIndexed = () => {
+      for (const l of indexedListeners) l();
+    };
+    const onCommitted = (height: number) => {
+      for (const l of committedListeners) l(height);
+    };
+    if (config.INGEST_THREAD) {
+      const { startIngestThread } = await import('../ingest/thread.js');
+      ingest = startIngestThread(
+        {
+          // The thread's own reads are few (the enricher's and the rich list's lookups): two sessions.
+          store: { ...storeOptions, readSessions: 2 },
+          source: sourceOptions,
+          ingest: ingestOptions,
+          crashAfterInsert: hooks.crashAfterInsert,
+          nice: config.INGEST_THREAD_NICE,
+        },
+        { log, onIndexed, onCommitted },
+      );
+    } else {
+      const { createIngest } = await import('../ingest/pipeline.js');
+      const { createChainSource } = await import('../ingest/source.js');
+      const crash = hooks.crashAfterInsert;
+      let inserts = 0;
+      ingest = createIngest({
+        ...ingestOptions,
+        store,
+        source: createChainSource(sourceOptions),
+        log: log.child({ component: 'ingest' }),
+        afterInsert: crash
+          ? (t) => {
+              if (t === crash.table && ++inserts === crash.n) process.kill(process.pid, 'SIGKILL');
+            }
+          : undefined,
+        onIndexed,
+        onCommitted,
+      });
+    }
     ingest.run().then(
       () => {
         if (role === 'ingest') void shutdown(0, 'ingest finished');

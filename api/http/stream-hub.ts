@@ -212,6 +212,7 @@ export class StreamHub {
           continue;
         }
         const items: StreamItem[] = [];
+        const reading = performance.now();
         let after = g.source.edge(g.through);
         for (;;) {
           const page = await g.source.read(after, target, this.opts.pageSize);
@@ -219,8 +220,9 @@ export class StreamHub {
           if (page.length < this.opts.pageSize) break;
           after = page[page.length - 1]!.pos;
         }
-        if (epoch !== this.epoch) continue; // a rewind happened meanwhile: these items may be gone
         const started = performance.now();
+        metrics.streamReadSeconds.observe((started - reading) / 1000);
+        if (epoch !== this.epoch) continue; // a rewind happened meanwhile: these items may be gone
         // Synchronously from here: `through` moves and every member gets the items, with no await between.
         g.through = target;
         if (items.length > 0) {

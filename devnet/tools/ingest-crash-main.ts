@@ -6,9 +6,4 @@ import { runMain } from '../../scripts/main.js';
 
 const [table, n = '1'] = (process.argv[2] ?? '').split(':');
 if (!table) throw new Error('usage: ingest-crash-main.ts <table>:<n>');
-let count = 0;
-runMain({
-  afterInsert: (t) => {
-    if (t === table && ++count === Number(n)) process.kill(process.pid, 'SIGKILL');
-  },
-});
+runMain({ crashAfterInsert: { table, n: Number(n) } });

@@ -1,0 +1,56 @@
+// The ingest thread's entry (ingest/thread.ts starts it): the same ingest as in-process (ingest/pipeline.ts), on
+// its own store sessions over the same data directory, telling the host thread what it committed.
+// Invariant: this thread never exits on its own. Its end is the process's: chDB's native binding stops answering
+// the other thread's queries once a thread that used it has exited, so after run() ends or stop() it stays idle.
+import os from 'node:os';
+import { parentPort, workerData } from 'node:worker_threads';
+import { createStore } from '../clickhouse/client.js';
+import { log } from '../platform/log.js';
+import { type MetricSnapshot, registry } from '../platform/metrics.js';
+import { createIngest } from './pipeline.js';
+import { createChainSource } from './source.js';
+import { INGEST_METRICS, type HostMessage, type IngestThreadSettings, type ThreadMessage } from './thread-protocol.js';
+
+const settings = workerData as IngestThreadSettings;
+// Linux gives each thread its own nice value (setpriority on the calling thread): a busy API thread comes before
+// the backfill, which takes every cycle the API leaves.
+if (settings.nice) os.setPriority(0, settings.nice);
+const port = parentPort!;
+const post = (m: ThreadMessage) => port.postMessage(m);
+
+async function metricsSnapshot(): Promise<MetricSnapshot[]> {
+  const all = await registry.getMetricsAsJSON();
+  return all
+    .filter((m) => INGEST_METRICS.includes(m.name))
+    .map((m) => ({ name: m.name, values: m.values.map((v) => ({ value: v.value, labels: { ...v.labels } })) }));
+}
+
+const store = createStore(settings.store);
+const source = createChainSource(settings.source);
+let crashCount = 0;
+const crash = settings.crashAfterInsert;
+const ingest = createIngest({
+  ...settings.ingest,
+  store,
+  source,
+  log: log.child({ component: 'ingest' }),
+  // The crash test's hook: SIGKILL (the whole process, no cleanup) right after the n-th insert into a table.
+  afterInsert: crash
+    ? (t) => {
+        if (t === crash.table && ++crashCount === crash.n) process.kill(process.pid, 'SIGKILL');
+      }
+    : undefined,
+  onIndexed: (height) => post({ type: 'indexed', height }),
+  onCommitted: (height) => {
+    post({ type: 'committed', height });
+    void metricsSnapshot().then((metrics) => post({ type: 'metrics', metrics }));
+  },
+});
+
+port.on('message', (m: HostMessage) => {
+  if (m.type === 'stop') void ingest.stop().then(() => post({ type: 'stopped' }));
+});
+ingest.run().then(
+  () => post({ type: 'done' }),
+  (e: Error) => post({ type: 'failed', error: e.message }),
+);

@@ -1,0 +1,35 @@
+// The messages between the ingest thread (ingest/thread-main.ts) and its host (ingest/thread.ts). Only plain data
+// crosses: the settings are cloned into the thread, the hooks become messages.
+import type { StoreOptions } from '../clickhouse/client.js';
+import type { MetricSnapshot } from '../platform/metrics.js';
+import type { IngestOptions } from './pipeline.js';
+import type { ChainSourceOptions } from './source.js';
+
+export interface IngestThreadSettings {
+  store: StoreOptions;
+  source: ChainSourceOptions;
+  /** IngestOptions without the store, source, logger and hooks, which the thread makes or relays. */
+  ingest: Omit<IngestOptions, 'store' | 'source' | 'log' | 'afterInsert' | 'onIndexed' | 'onCommitted'>;
+  /** The thread's nice value (INGEST_THREAD_NICE; 0 leaves it as the process's). */
+  nice?: number;
+  /** The crash test's hook (devnet/tools/ingest-crash-main.ts): SIGKILL after the n-th insert into `table`. */
+  crashAfterInsert?: { table: string; n: number };
+}
+
+/** The ingest's metrics (platform/metrics.ts), which the thread counts and the host's /metrics serves. */
+export const INGEST_METRICS: readonly string[] = [
+  'ingest_indexed_height',
+  'ingest_blocks_total',
+  'ingest_txs_total',
+  'ingest_errors_total',
+];
+
+export type ThreadMessage =
+  | { type: 'indexed'; height: number }
+  | { type: 'committed'; height: number }
+  | { type: 'metrics'; metrics: MetricSnapshot[] }
+  | { type: 'done' }
+  | { type: 'failed'; error: string }
+  | { type: 'stopped' };
+
+export type HostMessage = { type: 'stop' };
