@@ -158,6 +158,13 @@ async function measure(clients: number, ingestMode: string) {
   const first = batches[0]!;
   const last = batches[batches.length - 1]!;
   const blocksPerS = ((last.to - first.to) / (last.at - first.at)) * 1000;
+  // The same rate over the batches committed once every client was connected (their catch-ups are over): the
+  // backfill's pace while the clients follow it.
+  const following = batches.filter((b) => b.at >= connectedAt);
+  const followingPerS =
+    following.length > 1
+      ? ((following.at(-1)!.to - following[0]!.to) / (following.at(-1)!.at - following[0]!.at)) * 1000
+      : Number.NaN;
   // The server's own share: the time to offer one tip advance to every live client (indexer_stream_fanout_seconds).
   const metricsText = await (await fetch(`${main.base}/metrics`)).text();
   const metric = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(metricsText)?.[1] ?? Number.NaN);
@@ -182,6 +189,7 @@ async function measure(clients: number, ingestMode: string) {
     ended_by_server: missed,
     batches: batches.length,
     backfill_blocks_per_s: Math.round(blocksPerS),
+    backfill_blocks_per_s_following: Math.round(followingPerS),
     server_fanout_mean_ms: Math.round(fanoutMeanMs * 10) / 10,
     // The reads before it: a tip advance's new items, from the engine (its statements queue behind the ingest's).
     server_read_mean_ms: Math.round(readMeanMs * 10) / 10,

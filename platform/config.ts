@@ -56,8 +56,8 @@ export const configSchema = z
     INGEST_ENABLED: bool.default(true),
     /** Run the ingest on a thread of its own (ingest/thread.ts), off the APIs' event loop. */
     INGEST_THREAD: bool.default(true),
-    /** The ingest thread's nice value: above 0, the APIs' thread is scheduled before it on a busy machine. */
-    INGEST_THREAD_NICE: z.coerce.number().int().min(0).max(19).default(0),
+    /** ROLE=all: the ingest thread's nice value; above 0, the APIs' thread is scheduled before it when both wait. */
+    INGEST_THREAD_NICE: z.coerce.number().int().min(0).max(19).default(10),
     /** Stop the ingest (and exit the ingest role) once this height is indexed: backfills and tests. */
     INGEST_STOP_AT_HEIGHT: z.coerce.number().int().min(1).optional(),
     RICHLIST_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).default(10_000),

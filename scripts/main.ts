@@ -156,7 +156,8 @@ export async function main(hooks: MainHooks = {}): Promise<void> {
           source: sourceOptions,
           ingest: ingestOptions,
           crashAfterInsert: hooks.crashAfterInsert,
-          nice: config.INGEST_THREAD_NICE,
+          // Only where the APIs share the process: a ROLE=ingest process has no API thread to make room for.
+          nice: role === 'all' ? config.INGEST_THREAD_NICE : 0,
         },
         { log, onIndexed, onCommitted },
       );
