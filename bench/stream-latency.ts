@@ -125,6 +125,19 @@ async function measure(clients: number, ingestMode: string) {
   if (conns.some((c) => c.status !== 200)) throw new Error('a stream was refused');
   const connectedAt = Date.now();
   const clientsCpu = process.cpuUsage(); // this process is the clients only (the chain and the server run apart)
+  // A REST reader beside the streams: the first page of blocks, one request at a time every 25 ms, as a
+  // dashboard's poll would be. Its latency shows what the backfill costs every other request of the server.
+  const probes: number[] = [];
+  let probing = true;
+  const probe = (async () => {
+    while (probing) {
+      const t = performance.now();
+      const res = await fetch(`${main.base}/indexer/block/v1/blocks?pagination.limit=10`);
+      await res.text();
+      if (res.ok) probes.push(performance.now() - t);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  })();
   // A scrape resets the server's event-loop delay histogram: the one at the end covers the run from here.
   await (await fetch(`${main.base}/metrics`)).text();
   while (batches.length === 0 || batches[batches.length - 1]!.to < chain.blocks) {
@@ -133,6 +146,9 @@ async function measure(clients: number, ingestMode: string) {
   }
   // the last events
   await new Promise((r) => setTimeout(r, 1500));
+  probing = false;
+  await probe;
+  probes.sort((a, b) => a - b);
   const cpu = process.cpuUsage(clientsCpu);
   const clientsCpuMs = Math.round((cpu.user + cpu.system) / 1000);
   const windowMs = Date.now() - connectedAt;
@@ -188,6 +204,8 @@ async function measure(clients: number, ingestMode: string) {
     first_receipt_max_ms: firsts.at(-1) ?? Number.NaN,
     ended_by_server: missed,
     batches: batches.length,
+    rest_probe_p50_ms: Math.round(quantile(probes, 0.5) * 10) / 10,
+    rest_probe_p99_ms: Math.round(quantile(probes, 0.99) * 10) / 10,
     backfill_blocks_per_s: Math.round(blocksPerS),
     backfill_blocks_per_s_following: Math.round(followingPerS),
     server_fanout_mean_ms: Math.round(fanoutMeanMs * 10) / 10,
