@@ -53,6 +53,17 @@ export interface IngestOptions {
 }
 
 /**
+ * The crash test's `afterInsert` (devnet/tools/ingest-crash-main.ts): SIGKILL the whole process, with no cleanup,
+ * right after the n-th insert into `table`.
+ */
+export function killAfterInsert(at: { table: string; n: number }): (table: string) => void {
+  let count = 0;
+  return (table) => {
+    if (table === at.table && ++count === at.n) process.kill(process.pid, 'SIGKILL');
+  };
+}
+
+/**
  * Target size of a write batch, in txs: batches are sized in blocks from the recent txs/block, so memory stays
  * bounded. A block counts as BLOCK_WEIGHT of a tx (its one row against a tx's rows in five tables), so a stretch of
  * empty blocks is written 20,000 blocks to a batch instead of paying a statement per table every few blocks.

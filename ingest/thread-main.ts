@@ -7,7 +7,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { createStore } from '../clickhouse/client.js';
 import { log } from '../platform/log.js';
 import { type MetricSnapshot, registry } from '../platform/metrics.js';
-import { createIngest } from './pipeline.js';
+import { createIngest, killAfterInsert } from './pipeline.js';
 import { createChainSource } from './source.js';
 import { INGEST_METRICS, type HostMessage, type IngestThreadSettings, type ThreadMessage } from './thread-protocol.js';
 
@@ -19,27 +19,22 @@ const port = parentPort!;
 const post = (m: ThreadMessage) => port.postMessage(m);
 
 async function metricsSnapshot(): Promise<MetricSnapshot[]> {
-  const all = await registry.getMetricsAsJSON();
-  return all
-    .filter((m) => INGEST_METRICS.includes(m.name))
-    .map((m) => ({ name: m.name, values: m.values.map((v) => ({ value: v.value, labels: { ...v.labels } })) }));
+  const snapshots: MetricSnapshot[] = [];
+  for (const name of INGEST_METRICS) {
+    const m = await registry.getSingleMetric(name)?.get();
+    if (m) snapshots.push({ name, values: m.values.map((v) => ({ value: v.value, labels: { ...v.labels } })) });
+  }
+  return snapshots;
 }
 
 const store = createStore(settings.store);
 const source = createChainSource(settings.source);
-let crashCount = 0;
-const crash = settings.crashAfterInsert;
 const ingest = createIngest({
   ...settings.ingest,
   store,
   source,
   log: log.child({ component: 'ingest' }),
-  // The crash test's hook: SIGKILL (the whole process, no cleanup) right after the n-th insert into a table.
-  afterInsert: crash
-    ? (t) => {
-        if (t === crash.table && ++crashCount === crash.n) process.kill(process.pid, 'SIGKILL');
-      }
-    : undefined,
+  afterInsert: settings.crashAfterInsert && killAfterInsert(settings.crashAfterInsert),
   onIndexed: (height) => post({ type: 'indexed', height }),
   onCommitted: (height) => {
     post({ type: 'committed', height });

@@ -162,20 +162,14 @@ export async function main(hooks: MainHooks = {}): Promise<void> {
         { log, onIndexed, onCommitted },
       );
     } else {
-      const { createIngest } = await import('../ingest/pipeline.js');
+      const { createIngest, killAfterInsert } = await import('../ingest/pipeline.js');
       const { createChainSource } = await import('../ingest/source.js');
-      const crash = hooks.crashAfterInsert;
-      let inserts = 0;
       ingest = createIngest({
         ...ingestOptions,
         store,
         source: createChainSource(sourceOptions),
         log: log.child({ component: 'ingest' }),
-        afterInsert: crash
-          ? (t) => {
-              if (t === crash.table && ++inserts === crash.n) process.kill(process.pid, 'SIGKILL');
-            }
-          : undefined,
+        afterInsert: hooks.crashAfterInsert && killAfterInsert(hooks.crashAfterInsert),
         onIndexed,
         onCommitted,
       });
