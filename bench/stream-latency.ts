@@ -206,8 +206,8 @@ async function measure(clients: number, ingestMode: string) {
     batches: batches.length,
     rest_probe_p50_ms: Math.round(quantile(probes, 0.5) * 10) / 10,
     rest_probe_p99_ms: Math.round(quantile(probes, 0.99) * 10) / 10,
-    backfill_blocks_per_s: Math.round(blocksPerS),
-    backfill_blocks_per_s_following: Math.round(followingPerS),
+    backfill_blocks_per_s: Math.round(blocksPerS * 10) / 10,
+    backfill_blocks_per_s_following: Math.round(followingPerS * 10) / 10,
     server_fanout_mean_ms: Math.round(fanoutMeanMs * 10) / 10,
     // The reads before it: a tip advance's new items, from the engine (its statements queue behind the ingest's).
     server_read_mean_ms: Math.round(readMeanMs * 10) / 10,
