@@ -84,7 +84,7 @@ export const metrics = {
   }),
   streamFanoutSeconds: new client.Histogram({
     name: 'indexer_stream_fanout_seconds',
-    help: 'Time to offer one tip advance to every live client of a list',
+    help: "Time to hand one tip advance's events to every live client's socket (the writes and their flush)",
     buckets: [0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5],
     registers: [registry],
   }),
