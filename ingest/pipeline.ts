@@ -39,6 +39,11 @@ export interface IngestOptions {
    * (on by default; ingest/balance-seed.ts).
    */
   seedBalances?: boolean;
+  /**
+   * Draw a live progress line on stderr (by default when stderr is a terminal; a worker thread's stderr is not,
+   * so its host says whether its own is).
+   */
+  statusLine?: boolean;
   /** Look up NFT names/URIs over RPC (on by default). */
   enrich?: boolean;
   /** Called after each table's inserts of a batch (fault injection for the crash test; FactsStore.insertBatch). */
@@ -184,7 +189,7 @@ export function createIngest(opts: IngestOptions): Ingest {
       if (await openRichList(store, source, next, log, prefix)) richList.markDirty();
     prevTimeNanos = next - 1 < 1 ? null : await facts.blockTimeNs(next - 1);
     log.info('ingest.start', { from: next, checkpoint });
-    const progress = createBackfillReporter(log);
+    const progress = createBackfillReporter(log, opts.statusLine);
     type Pending = { from: number; p: Promise<DecodedBlock[]> };
     let prefetch: Pending | null = null;
     let head = 0;

@@ -7,13 +7,18 @@ export interface BackfillReporter {
   done(): void;
 }
 
-export function createBackfillReporter(log: Logger, everyMs = 5000): BackfillReporter {
+/** `statusLine`: draw the live line on stderr (by default when stderr is a terminal; a worker thread is told). */
+export function createBackfillReporter(
+  log: Logger,
+  statusLine = process.stderr.isTTY === true,
+  everyMs = 5000,
+): BackfillReporter {
   const start = Date.now();
   let last = start;
   let blocks = 0;
   let txs = 0;
   let events = 0;
-  const tty = process.stderr.isTTY === true;
+  const tty = statusLine;
   return {
     add(b, t, e, height, head) {
       blocks += b;

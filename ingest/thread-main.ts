@@ -13,8 +13,16 @@ import { INGEST_METRICS, type HostMessage, type IngestThreadSettings, type Threa
 
 const settings = workerData as IngestThreadSettings;
 // Linux gives each thread its own nice value (setpriority on the calling thread): a busy API thread comes before
-// the backfill, which takes every cycle the API leaves.
-if (settings.nice) os.setPriority(0, settings.nice);
+// the backfill, which takes every cycle the API leaves. The value is absolute: a process already running nicer
+// keeps its own (raising a priority needs a privilege, and would put the ingest before the APIs).
+if (settings.nice) {
+  try {
+    const current = os.getPriority(0);
+    if (settings.nice > current) os.setPriority(0, settings.nice);
+  } catch (e) {
+    log.warn('ingest.thread_nice_failed', { nice: settings.nice, error: (e as Error).message });
+  }
+}
 const port = parentPort!;
 const post = (m: ThreadMessage) => port.postMessage(m);
 
@@ -27,6 +35,8 @@ async function metricsSnapshot(): Promise<MetricSnapshot[]> {
   return snapshots;
 }
 
+const relayMetrics = () => metricsSnapshot().then((metrics) => post({ type: 'metrics', metrics }));
+
 const store = createStore(settings.store);
 const source = createChainSource(settings.source);
 const ingest = createIngest({
@@ -38,14 +48,22 @@ const ingest = createIngest({
   onIndexed: (height) => post({ type: 'indexed', height }),
   onCommitted: (height) => {
     post({ type: 'committed', height });
-    void metricsSnapshot().then((metrics) => post({ type: 'metrics', metrics }));
+    void relayMetrics();
   },
 });
+// Also on a timer and before the end: the error counters move while no batch commits (a source down).
+setInterval(() => void relayMetrics(), 5000).unref();
 
 port.on('message', (m: HostMessage) => {
   if (m.type === 'stop') void ingest.stop().then(() => post({ type: 'stopped' }));
 });
 ingest.run().then(
-  () => post({ type: 'done' }),
-  (e: Error) => post({ type: 'failed', error: e.message }),
+  async () => {
+    await relayMetrics();
+    post({ type: 'done' });
+  },
+  async (e: Error) => {
+    await relayMetrics();
+    post({ type: 'failed', error: e.message });
+  },
 );

@@ -25,14 +25,19 @@ export function startIngestThread(settings: IngestThreadSettings, hooks: IngestT
     ? `import('tsx/esm/api').then((t) => { t.register(); return import(${JSON.stringify(entry)}); })`
     : `import(${JSON.stringify(entry)})`;
   const worker = new Worker(bootstrap, { eval: true, workerData: settings });
-  let settle: { resolve: () => void; reject: (e: Error) => void } | null = null;
-  let ended: { error?: Error } | null = null;
+  let settle!: { resolve: () => void; reject: (e: Error) => void };
+  // Settles once, when the thread's ingest ends; run() returns it however often it is called.
+  const finished = new Promise<void>((resolve, reject) => {
+    settle = { resolve, reject };
+  });
+  finished.catch(() => undefined); // surfaced by run()
+  let ended = false;
   const stopWaiters: (() => void)[] = [];
   const end = (error?: Error) => {
     if (ended) return;
-    ended = { error };
-    if (error) settle?.reject(error);
-    else settle?.resolve();
+    ended = true;
+    if (error) settle.reject(error);
+    else settle.resolve();
     for (const w of stopWaiters.splice(0)) w();
   };
   worker.on('message', (m: ThreadMessage) => {
@@ -51,11 +56,7 @@ export function startIngestThread(settings: IngestThreadSettings, hooks: IngestT
     process.exit(1);
   });
   return {
-    run: () =>
-      new Promise<void>((resolve, reject) => {
-        if (ended) return ended.error ? reject(ended.error) : resolve();
-        settle = { resolve, reject };
-      }),
+    run: () => finished,
     stop: () =>
       new Promise<void>((resolve) => {
         if (ended) return resolve();

@@ -154,7 +154,7 @@ export async function main(hooks: MainHooks = {}): Promise<void> {
           // The thread's own reads are few (the enricher's and the rich list's lookups): two sessions.
           store: { ...storeOptions, readSessions: 2 },
           source: sourceOptions,
-          ingest: ingestOptions,
+          ingest: { ...ingestOptions, statusLine: process.stderr.isTTY === true },
           crashAfterInsert: hooks.crashAfterInsert,
           // Only where the APIs share the process: a ROLE=ingest process has no API thread to make room for.
           nice: role === 'all' ? config.INGEST_THREAD_NICE : 0,

@@ -61,4 +61,32 @@ describe('the ingest thread', () => {
     expect(onThread).toEqual(onMain);
     expect(onThread.exitCode).toBe(0); // a clean stop with the thread alive until the process ends
   }, 180_000);
+
+  it('relays its error count while no batch commits (the node failing from the first blocks)', async () => {
+    sample ??= await startSampleChain('evm');
+    tmp ??= mkdtempSync(path.join(os.tmpdir(), 'ingest-thread-'));
+    sample.server.faults.failHeight(2, { kind: 'http500', times: 1_000_000 });
+    const job = startMainJob(sample, path.join(tmp, 'faults'), await freePort(), {
+      INGEST_STOP_AT_HEIGHT: String(sample.manifest.latestHeight),
+    });
+    jobs.push(job);
+    try {
+      await job.up();
+      let text = '';
+      await until(
+        async () => {
+          text = await (await fetch(`${job.base}/metrics`)).text();
+          return metric(text, 'ingest_errors_total\\{kind="rpc"\\}') >= 2;
+        },
+        30_000,
+        () => `the thread's retries on /metrics:\n${text.split('\n').filter((l) => l.startsWith('ingest_')).join('\n')}`,
+        200,
+      );
+      // Nothing was committed: only the thread's timer can have brought the count over.
+      expect(Number.isNaN(metric(text, 'ingest_indexed_height')) ? 0 : metric(text, 'ingest_indexed_height')).toBe(0);
+    } finally {
+      sample.server.faults.clear();
+      await job.kill();
+    }
+  }, 60_000);
 });
