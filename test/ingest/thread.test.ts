@@ -79,7 +79,11 @@ describe('the ingest thread', () => {
           return metric(text, 'ingest_errors_total\\{kind="rpc"\\}') >= 2;
         },
         30_000,
-        () => `the thread's retries on /metrics:\n${text.split('\n').filter((l) => l.startsWith('ingest_')).join('\n')}`,
+        () =>
+          `the thread's retries on /metrics:\n${text
+            .split('\n')
+            .filter((l) => l.startsWith('ingest_'))
+            .join('\n')}`,
         200,
       );
       // Nothing was committed: only the thread's timer can have brought the count over.
