@@ -17,7 +17,7 @@ import { blockFetcher, type DecodedBlock, IngestFatalError } from './fetch.js';
 import { createBackfillReporter } from './progress.js';
 import { richListSchedule } from './richlist-schedule.js';
 import { batchRows, type BlockBatchItem } from './rows.js';
-import type { ChainSource } from './source.js';
+import { type ChainSource, type ChainSourceOptions, createChainSource } from './source.js';
 
 export interface IngestOptions {
   store: Store;
@@ -57,11 +57,34 @@ export interface IngestOptions {
   onCommitted?: (height: number) => void;
 }
 
-/**
- * The crash test's `afterInsert` (devnet/tools/ingest-crash-main.ts): SIGKILL the whole process, with no cleanup,
- * right after the n-th insert into `table`.
- */
-export function killAfterInsert(at: { table: string; n: number }): (table: string) => void {
+/** The ingest as the main job configures it: plain data, so it can be cloned into the ingest's thread. */
+export interface IngestSettings {
+  source: ChainSourceOptions;
+  /** IngestOptions without the store, source, logger and hooks, which `ingestFromSettings` makes or takes. */
+  ingest: Omit<IngestOptions, 'store' | 'source' | 'log' | 'afterInsert' | 'onIndexed' | 'onCommitted'>;
+  /** The crash test's hook (devnet/tools/ingest-crash-main.ts): SIGKILL after the n-th insert into `table`. */
+  crashAfterInsert?: { table: string; n: number };
+}
+
+/** The main job's ingest over `store`, on whichever thread calls it (ingest/thread-main.ts or scripts/main.ts). */
+export function ingestFromSettings(
+  s: IngestSettings,
+  store: Store,
+  log: Logger,
+  hooks: Pick<IngestOptions, 'onIndexed' | 'onCommitted'>,
+): Ingest {
+  return createIngest({
+    ...s.ingest,
+    store,
+    source: createChainSource(s.source),
+    log: log.child({ component: 'ingest' }),
+    afterInsert: s.crashAfterInsert && killAfterInsert(s.crashAfterInsert),
+    ...hooks,
+  });
+}
+
+/** The crash test's `afterInsert`: SIGKILL the whole process, with no cleanup, right after the n-th insert into `table`. */
+function killAfterInsert(at: { table: string; n: number }): (table: string) => void {
   let count = 0;
   return (table) => {
     if (table === at.table && ++count === at.n) process.kill(process.pid, 'SIGKILL');

@@ -18,7 +18,6 @@ export function createBackfillReporter(
   let blocks = 0;
   let txs = 0;
   let events = 0;
-  const tty = statusLine;
   return {
     add(b, t, e, height, head) {
       blocks += b;
@@ -29,7 +28,7 @@ export function createBackfillReporter(
       const bps = blocks / secs;
       const remaining = Math.max(head - height, 0);
       const eta = bps > 0 ? Math.round(remaining / bps) : null;
-      if (tty)
+      if (statusLine)
         process.stderr.write(
           `\r  height ${height}/${head}  ${bps.toFixed(0)} blocks/s  ${(txs / secs).toFixed(0)} txs/s  ${(events / secs).toFixed(0)} events/s  ETA ${eta ?? '?'}s   `,
         );
@@ -46,7 +45,7 @@ export function createBackfillReporter(
       }
     },
     done() {
-      if (tty) process.stderr.write('\n');
+      if (statusLine) process.stderr.write('\n');
     },
   };
 }

@@ -7,8 +7,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { createStore } from '../clickhouse/client.js';
 import { log } from '../platform/log.js';
 import { type MetricSnapshot, registry } from '../platform/metrics.js';
-import { createIngest, killAfterInsert } from './pipeline.js';
-import { createChainSource } from './source.js';
+import { ingestFromSettings } from './pipeline.js';
 import { INGEST_METRICS, type HostMessage, type IngestThreadSettings, type ThreadMessage } from './thread-protocol.js';
 
 const settings = workerData as IngestThreadSettings;
@@ -37,14 +36,7 @@ async function metricsSnapshot(): Promise<MetricSnapshot[]> {
 
 const relayMetrics = () => metricsSnapshot().then((metrics) => post({ type: 'metrics', metrics }));
 
-const store = createStore(settings.store);
-const source = createChainSource(settings.source);
-const ingest = createIngest({
-  ...settings.ingest,
-  store,
-  source,
-  log: log.child({ component: 'ingest' }),
-  afterInsert: settings.crashAfterInsert && killAfterInsert(settings.crashAfterInsert),
+const ingest = ingestFromSettings(settings, createStore(settings.store), log, {
   onIndexed: (height) => post({ type: 'indexed', height }),
   onCommitted: (height) => {
     post({ type: 'committed', height });

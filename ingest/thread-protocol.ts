@@ -2,18 +2,13 @@
 // crosses: the settings are cloned into the thread, the hooks become messages.
 import type { StoreOptions } from '../clickhouse/client.js';
 import type { MetricSnapshot } from '../platform/metrics.js';
-import type { IngestOptions } from './pipeline.js';
-import type { ChainSourceOptions } from './source.js';
+import type { IngestSettings } from './pipeline.js';
 
-export interface IngestThreadSettings {
+export interface IngestThreadSettings extends IngestSettings {
+  /** The thread opens its own store on these options. */
   store: StoreOptions;
-  source: ChainSourceOptions;
-  /** IngestOptions without the store, source, logger and hooks, which the thread makes or relays. */
-  ingest: Omit<IngestOptions, 'store' | 'source' | 'log' | 'afterInsert' | 'onIndexed' | 'onCommitted'>;
   /** The thread's nice value (INGEST_THREAD_NICE; 0 leaves it as the process's). */
   nice?: number;
-  /** The crash test's hook (devnet/tools/ingest-crash-main.ts): SIGKILL after the n-th insert into `table`. */
-  crashAfterInsert?: { table: string; n: number };
 }
 
 /** The ingest's metrics (platform/metrics.ts), which the thread counts and the host's /metrics serves. */

@@ -11,6 +11,7 @@ import { createStore, type StoreOptions } from '../clickhouse/client.js';
 import { migrate } from '../clickhouse/migrate.js';
 import { loadConfigOrExit, type AppConfig } from '../platform/config.js';
 import { log } from '../platform/log.js';
+import type { IngestSettings } from '../ingest/pipeline.js';
 import type { IngestRunner } from '../ingest/thread.js';
 import { closeServer, listen } from '../api/http/app.js';
 import { corsFromConfig } from '../api/http/cors.js';
@@ -124,22 +125,26 @@ export async function main(hooks: MainHooks = {}): Promise<void> {
   const indexedListeners: (() => void)[] = [];
   const committedListeners: ((height: number) => void)[] = [];
   if ((role === 'all' || role === 'ingest') && config.INGEST_ENABLED && chain) {
-    const sourceOptions = {
-      rpcUrl: chain.rpcUrl,
-      restUrl: chain.restUrl,
-      evmUrl: chain.vm === 'evm' ? chain.evmUrl : undefined,
-      evmTraces: config.EVM_INTERNAL_TXS,
-      rpcBatch: config.RPC_BATCH,
-    };
-    const ingestOptions = {
-      vm: chain.vm,
-      prefix: config.BECH32_PREFIX,
-      startHeight: config.START_HEIGHT,
-      fetchConcurrency: config.FETCH_CONCURRENCY,
-      batchBlocks: config.BATCH_BLOCKS,
-      pollIntervalMs: config.POLL_INTERVAL_MS,
-      richListIntervalMs: config.RICHLIST_INTERVAL_MS,
-      stopAtHeight: config.INGEST_STOP_AT_HEIGHT,
+    const settings: IngestSettings = {
+      source: {
+        rpcUrl: chain.rpcUrl,
+        restUrl: chain.restUrl,
+        evmUrl: chain.vm === 'evm' ? chain.evmUrl : undefined,
+        evmTraces: config.EVM_INTERNAL_TXS,
+        rpcBatch: config.RPC_BATCH,
+      },
+      ingest: {
+        vm: chain.vm,
+        prefix: config.BECH32_PREFIX,
+        startHeight: config.START_HEIGHT,
+        fetchConcurrency: config.FETCH_CONCURRENCY,
+        batchBlocks: config.BATCH_BLOCKS,
+        pollIntervalMs: config.POLL_INTERVAL_MS,
+        richListIntervalMs: config.RICHLIST_INTERVAL_MS,
+        stopAtHeight: config.INGEST_STOP_AT_HEIGHT,
+        statusLine: process.stderr.isTTY === true,
+      },
+      crashAfterInsert: hooks.crashAfterInsert,
     };
     const onIndexed = () => {
       for (const l of indexedListeners) l();
@@ -151,28 +156,17 @@ export async function main(hooks: MainHooks = {}): Promise<void> {
       const { startIngestThread } = await import('../ingest/thread.js');
       ingest = startIngestThread(
         {
+          ...settings,
           // The thread's own reads are few (the enricher's and the rich list's lookups): two sessions.
           store: { ...storeOptions, readSessions: 2 },
-          source: sourceOptions,
-          ingest: { ...ingestOptions, statusLine: process.stderr.isTTY === true },
-          crashAfterInsert: hooks.crashAfterInsert,
           // Only where the APIs share the process: a ROLE=ingest process has no API thread to make room for.
           nice: role === 'all' ? config.INGEST_THREAD_NICE : 0,
         },
         { log, onIndexed, onCommitted },
       );
     } else {
-      const { createIngest, killAfterInsert } = await import('../ingest/pipeline.js');
-      const { createChainSource } = await import('../ingest/source.js');
-      ingest = createIngest({
-        ...ingestOptions,
-        store,
-        source: createChainSource(sourceOptions),
-        log: log.child({ component: 'ingest' }),
-        afterInsert: hooks.crashAfterInsert && killAfterInsert(hooks.crashAfterInsert),
-        onIndexed,
-        onCommitted,
-      });
+      const { ingestFromSettings } = await import('../ingest/pipeline.js');
+      ingest = ingestFromSettings(settings, store, log, { onIndexed, onCommitted });
     }
     ingest.run().then(
       () => {
