@@ -17,6 +17,17 @@ export interface StoreOptions {
   dataDir?: string;
   /** Embedded engine: native sessions that serve reads in parallel (CHDB_READ_SESSIONS; 6 by default). */
   readSessions?: number;
+  /**
+   * Embedded engine: the nice value of the engine threads that run this store's statements (reads, inserts and the
+   * materialized views they feed), while they run them. The ingest thread's store sets it so that the engine's
+   * work for a backfill, not only the ingest's own thread, yields to the APIs' thread (decision 013).
+   */
+  queryNice?: number;
+  /**
+   * Embedded engine: the nice value of the engine's background merges. A server setting: it takes effect only in the
+   * store that starts the engine, the first one opened in the process.
+   */
+  mergeNice?: number;
 }
 
 export type QueryParams = Record<string, unknown>;
@@ -70,10 +81,22 @@ export function createStore(opts: StoreOptions): Store {
   if (embedded.size > 0)
     throw new Error(`chDB already bound to ${[...embedded.keys()][0]} in this process; cannot open ${dir}`);
   mkdirSync(dir, { recursive: true });
+  // The engine (one per process) starts with the arguments of the first session opened on it: the writer, opened
+  // first for that reason. Its server settings are the nice value of merges.
+  const writer = new Session(dir, {
+    connectionArgs: opts.mergeNice ? [`--os_threads_nice_value_merge_mutate=${opts.mergeNice}`] : [],
+  });
+  // Settings of every statement of this store. The engine sets the nice values on each thread it attaches to a
+  // statement and puts them back after; where the process lacks CAP_SYS_NICE (needed to put them back), it leaves
+  // them alone.
+  const nice: Record<string, number> = opts.queryNice
+    ? { os_threads_nice_value_query: opts.queryNice, os_threads_nice_value_materialized_view: opts.queryNice }
+    : {};
+  const storeSettings: Record<string, string | number> = { ...settings, ...nice };
   const client = createClient({
     // The `connection` option is how @clickhouse/client plugs in chDB (the chdb package documents this).
     connection: createChdbConnection({ path: dir }),
-    clickhouse_settings: settings,
+    clickhouse_settings: storeSettings,
   } as Parameters<typeof createClient>[0]);
   // Reads go straight to a pool of native sessions on the same directory (chDB allows several per directory): the
   // same engine as the @clickhouse/client connection, without its stream framing and without the `SET` statements
@@ -83,7 +106,7 @@ export function createStore(opts: StoreOptions): Store {
   const readers = Array.from({ length: Math.max(1, opts.readSessions ?? 6) }, () => {
     const session = new Session(dir);
     const ready = (async () => {
-      for (const [k, v] of Object.entries(settings))
+      for (const [k, v] of Object.entries(storeSettings))
         await session.queryAsync(`SET ${k} = ${typeof v === 'number' ? v : `'${v}'`}`);
     })();
     ready.catch(() => undefined); // surfaced by the first read
@@ -130,18 +153,18 @@ export function createStore(opts: StoreOptions): Store {
     }
     return text === '' ? [] : (JSON.parse(`[${text.split('\n').join(',')}]`) as unknown[]);
   };
-  // Inserts go to one more native session as bytes (chdb-node's raw insert): the rows are encoded once, as
+  // Inserts go to the writer's native session (opened above) as bytes (chdb-node's raw insert): the rows are encoded once, as
   // JSONEachRow lines, and handed over without the client's row encoder, its stream, or a copy into an inline SQL
   // statement. Writes stay in the caller's order (the facts store awaits each). Decision 010 has the measurement.
-  const writer = new Session(dir);
   const write = async (table: string, values: readonly object[], settings?: Record<string, string | number>) => {
     let body = '';
     for (const v of values) body += `${JSON.stringify(v)}\n`;
+    const all = { ...nice, ...settings };
     await writer.insert({
       table,
       values: Buffer.from(body),
       format: 'JSONEachRow',
-      ...(settings ? { settings } : {}),
+      ...(Object.keys(all).length > 0 ? { settings: all } : {}),
     });
   };
   const store = wrap(

@@ -71,6 +71,9 @@ export async function main(hooks: MainHooks = {}): Promise<void> {
     await import('../tracking/worker-main.js');
     return;
   }
+  // Only where the APIs share the process with an ingest thread: a ROLE=ingest process has no API thread to make
+  // room for, and an ingest on the APIs' own thread cannot be told apart from them.
+  const ingestNice = role === 'all' && config.INGEST_THREAD && config.INGEST_ENABLED ? config.INGEST_THREAD_NICE : 0;
   const storeOptions: StoreOptions = config.CLICKHOUSE_URL
     ? {
         url: config.CLICKHOUSE_URL,
@@ -78,7 +81,12 @@ export async function main(hooks: MainHooks = {}): Promise<void> {
         password: config.CLICKHOUSE_PASSWORD,
         database: config.CLICKHOUSE_DATABASE,
       }
-    : { dataDir: path.join(config.DATA_DIR, 'clickhouse'), readSessions: config.CHDB_READ_SESSIONS };
+    : {
+        dataDir: path.join(config.DATA_DIR, 'clickhouse'),
+        readSessions: config.CHDB_READ_SESSIONS,
+        // The engine's merges serve the ingest: where it runs niced beside the APIs, they run at its nice value.
+        mergeNice: ingestNice,
+      };
   const store = createStore(storeOptions);
   const applied = await migrate(store);
   log.info('storage.ready', { engine: store.kind, migrations_applied: applied });
@@ -158,9 +166,9 @@ export async function main(hooks: MainHooks = {}): Promise<void> {
         {
           ...settings,
           // The thread's own reads are few (the enricher's and the rich list's lookups): two sessions.
-          store: { ...storeOptions, readSessions: 2 },
-          // Only where the APIs share the process: a ROLE=ingest process has no API thread to make room for.
-          nice: role === 'all' ? config.INGEST_THREAD_NICE : 0,
+          // Its statements' engine threads run at its nice value too.
+          store: { ...storeOptions, readSessions: 2, queryNice: ingestNice },
+          nice: ingestNice,
         },
         { log, onIndexed, onCommitted },
       );
