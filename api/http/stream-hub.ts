@@ -13,13 +13,13 @@
 // resume point; it never holds the group or the ingest back.
 import { metrics } from '../../platform/metrics.js';
 import { type Refusal, StreamAdmission } from './stream-admission.js';
-import { type SseEvent, sseComment, sseFrame } from './sse.js';
+import { SharedFrames, type SseEvent, sseComment, sseFrame } from './sse.js';
 
 /** One client's open stream, as the hub uses it (api/http/sse.ts `SseConnection` on a response). */
 export interface StreamConn {
   readonly open: boolean;
   /** Queue frames; false, writing nothing, when closed or the client still has more than its bound unread. */
-  offer(frames: string | Buffer): boolean;
+  offer(frames: string | SharedFrames): boolean;
   /** Resolves when the client has taken most of its buffer (or is gone). */
   drained(): Promise<void>;
   onClose(listener: () => void): void;
@@ -279,12 +279,12 @@ export class StreamHub {
 }
 
 interface Frames {
-  /** Every item's frame, as one Buffer: every connection queues the same bytes (no copy per client). */
-  all: Buffer;
+  /** Every item's frame, shared: every connection queues the same bytes (no copy per client). */
+  all: SharedFrames;
   each: string[];
 }
 
 function framesOf(source: StreamSource, items: readonly StreamItem[]): Frames {
   const each = items.map((i) => sseFrame({ id: source.idOf(i.pos), event: source.event, data: i.data }));
-  return { all: Buffer.from(each.join('')), each };
+  return { all: new SharedFrames(Buffer.from(each.join(''))), each };
 }

@@ -4,7 +4,7 @@
 // lifetime and the admission limits end or refuse streams as documented. The HTTP and engine side is covered by
 // test/api/indexer/streams.test.ts.
 import { afterEach, describe, expect, it } from 'vitest';
-import { type SseEvent, sseComment, sseFrame, sseRetry } from '../../../api/http/sse.js';
+import { type SharedFrames, type SseEvent, sseComment, sseFrame, sseRetry } from '../../../api/http/sse.js';
 import { type StreamConn, StreamHub, type StreamSource } from '../../../api/http/stream-hub.js';
 import { type ParsedEvent, parseEvents } from '../../support/sse.js';
 import { until } from '../../support/until.js';
@@ -23,9 +23,9 @@ class MemConn implements StreamConn {
     /** false: a client that never reads (everything stays buffered). */
     private readonly reads = true,
   ) {}
-  offer(frames: string | Buffer): boolean {
+  offer(frames: string | SharedFrames): boolean {
     if (!this.open || this.unread > this.maxBuffer) return false;
-    const text = frames.toString();
+    const text = typeof frames === 'string' ? frames : frames.bytes.toString();
     this.text += text;
     if (!this.reads) this.unread += text.length;
     return true;
