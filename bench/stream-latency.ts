@@ -166,6 +166,10 @@ async function measure(clients: number, ingestMode: string) {
   await new Promise((r) => setTimeout(r, 1500));
   probing = false;
   await probe;
+  // The server's own share: the time to offer one tip advance to every live client (indexer_stream_fanout_seconds).
+  // Read before the clients' events are parsed: that takes seconds on a long chain, past the server's keep-alive
+  // timeout, and a pooled connection it is closing meanwhile fails the request.
+  const metricsText = await (await fetch(`${main.base}/metrics`)).text();
   probes.sort((a, b) => a - b);
   const cpu = process.cpuUsage(clientsCpu);
   clientsLoop.disable();
@@ -200,8 +204,6 @@ async function measure(clients: number, ingestMode: string) {
     following.length > 1
       ? ((following.at(-1)!.to - following[0]!.to) / (following.at(-1)!.at - following[0]!.at)) * 1000
       : Number.NaN;
-  // The server's own share: the time to offer one tip advance to every live client (indexer_stream_fanout_seconds).
-  const metricsText = await (await fetch(`${main.base}/metrics`)).text();
   const metric = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(metricsText)?.[1] ?? Number.NaN);
   const fanouts = metric('indexer_stream_fanout_seconds_count');
   const fanoutMeanMs = fanouts > 0 ? (metric('indexer_stream_fanout_seconds_sum') / fanouts) * 1000 : Number.NaN;
