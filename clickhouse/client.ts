@@ -19,7 +19,7 @@ export interface StoreOptions {
   readSessions?: number;
   /**
    * Embedded engine: the nice value of the engine threads that run this store's statements (reads, inserts and the
-   * materialized views they feed), while they run them. The ingest thread's store sets it so that the engine's
+   * materialized views they feed), while they run them; 0 after (not the process's own value: see scripts/main.ts). The ingest thread's store sets it so that the engine's
    * work for a backfill, not only the ingest's own thread, yields to the APIs' thread (decision 013).
    */
   queryNice?: number;
@@ -83,12 +83,13 @@ export function createStore(opts: StoreOptions): Store {
   mkdirSync(dir, { recursive: true });
   // The engine (one per process) starts with the arguments of the first session opened on it: the writer, opened
   // first for that reason. Its server settings are the nice value of merges.
-  const writer = new Session(dir, {
-    connectionArgs: opts.mergeNice ? [`--os_threads_nice_value_merge_mutate=${opts.mergeNice}`] : [],
-  });
-  // Settings of every statement of this store. The engine sets the nice values on each thread it attaches to a
-  // statement and puts them back after; where the process lacks CAP_SYS_NICE (needed to put them back), it leaves
-  // them alone.
+  const writer = opts.mergeNice
+    ? new Session(dir, { connectionArgs: [`--os_threads_nice_value_merge_mutate=${opts.mergeNice}`] })
+    : new Session(dir);
+  // Settings of every statement of this store. The engine sets the nice value of each thread it attaches to a
+  // statement, and sets it to 0 after; where the process lacks CAP_SYS_NICE (needed for the way back), it leaves
+  // them alone. A pool thread the engine creates while working niced inherits the value until its first niced
+  // statement ends; meanwhile a read of the APIs it runs is niced too (as before, level with the backfill).
   const nice: Record<string, number> = opts.queryNice
     ? { os_threads_nice_value_query: opts.queryNice, os_threads_nice_value_materialized_view: opts.queryNice }
     : {};

@@ -4,6 +4,7 @@
 // the chain worker in a child process unless TRACKING_CHAIN_WORKER=inline).
 // ROLE=ingest|indexer|router|worker runs one part, as in docker-compose.yml.
 import { realpathSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Server } from 'node:http';
@@ -74,6 +75,9 @@ export async function main(hooks: MainHooks = {}): Promise<void> {
   // Only where the APIs share the process with an ingest thread: a ROLE=ingest process has no API thread to make
   // room for, and an ingest on the APIs' own thread cannot be told apart from them.
   const ingestNice = role === 'all' && config.INGEST_THREAD && config.INGEST_ENABLED ? config.INGEST_THREAD_NICE : 0;
+  // The engine sets a thread it niced back to 0, not to the process's value: in a process started nicer than 0 that
+  // would put the backfill's engine work ahead of the APIs, so there the engine's threads are left alone.
+  const engineNice = os.getPriority(0) === 0 ? ingestNice : 0;
   const storeOptions: StoreOptions = config.CLICKHOUSE_URL
     ? {
         url: config.CLICKHOUSE_URL,
@@ -85,7 +89,7 @@ export async function main(hooks: MainHooks = {}): Promise<void> {
         dataDir: path.join(config.DATA_DIR, 'clickhouse'),
         readSessions: config.CHDB_READ_SESSIONS,
         // The engine's merges serve the ingest: where it runs niced beside the APIs, they run at its nice value.
-        mergeNice: ingestNice,
+        mergeNice: engineNice,
       };
   const store = createStore(storeOptions);
   const applied = await migrate(store);
@@ -167,7 +171,7 @@ export async function main(hooks: MainHooks = {}): Promise<void> {
           ...settings,
           // The thread's own reads are few (the enricher's and the rich list's lookups): two sessions.
           // Its statements' engine threads run at its nice value too.
-          store: { ...storeOptions, readSessions: 2, queryNice: ingestNice },
+          store: { ...storeOptions, readSessions: 2, queryNice: engineNice, mergeNice: undefined },
           nice: ingestNice,
         },
         { log, onIndexed, onCommitted },

@@ -62,16 +62,20 @@ function oneLine(v: string, field: string): string {
 export class SharedFrames {
   private framed: Buffer | undefined;
   constructor(readonly bytes: Buffer) {}
+  /** The bytes as one chunk; empty when there are none (a zero-length chunk would end the body). */
   get chunk(): Buffer {
-    this.framed ??= Buffer.concat([Buffer.from(`${this.bytes.length.toString(16)}\r\n`), this.bytes, CRLF]);
+    this.framed ??=
+      this.bytes.length === 0
+        ? this.bytes
+        : Buffer.concat([Buffer.from(`${this.bytes.length.toString(16)}\r\n`), this.bytes, CRLF]);
     return this.framed;
   }
 }
 
 const CRLF = Buffer.from('\r\n');
 
-/** A string as one chunk of HTTP/1.1 chunked framing. */
-const chunkOf = (s: string): string => `${Buffer.byteLength(s).toString(16)}\r\n${s}\r\n`;
+/** A string as one chunk of HTTP/1.1 chunked framing; empty for an empty string (that chunk would end the body). */
+const chunkOf = (s: string): string => (s === '' ? '' : `${Buffer.byteLength(s).toString(16)}\r\n${s}\r\n`);
 
 export interface SseConnectionOptions {
   /** Bytes buffered for this client (written, not yet taken by the socket) past which `offer` refuses. */
@@ -94,11 +98,12 @@ export class SseConnection {
   private readonly closeListeners: (() => void)[] = [];
   /**
    * The socket the frames go to directly, framed as chunks here, or null to write through the response. Node's
-   * own write corks the socket and frames each chunk as three buffers, flushed on the next tick: at 1,000 clients
-   * that was about a third of a fan-out's time (decision 013). Direct only when the response has its socket to
-   * itself with nothing of its own still buffered (not a pipelined response waiting for its turn) and frames its body
-   * in chunks (every HTTP/1.1 client; HTTP/1.0 has none). The response still ends itself, which writes the last
-   * chunk after ours on the same socket.
+   * own write corks the socket, writes each chunk's size line, data and line end separately, and flushes on the next
+   * tick: at 1,000 clients that was about a third of a fan-out's time (decision 013). Direct only when:
+   * - the response has a socket (a response pipelined behind another has none until its turn);
+   * - it holds nothing of its own unwritten (its headers went straight to that socket);
+   * - it frames its body in chunks (every HTTP/1.1 GET; HTTP/1.0 and HEAD have no chunks).
+   * The response still ends itself, which writes the last chunk after ours on the same socket.
    */
   private readonly socket: Socket | null;
 
@@ -132,7 +137,12 @@ export class SseConnection {
   }
 
   get open(): boolean {
-    return !this.ended && !this.res.destroyed;
+    return !this.ended && !this.res.destroyed && !this.res.writableEnded;
+  }
+
+  /** Whether frames go straight to the socket (see `socket`); false once through the response. */
+  get direct(): boolean {
+    return this.socket !== null;
   }
 
   /**
@@ -147,13 +157,18 @@ export class SseConnection {
 
   /** Resolves once the client's unread bytes are back under the bound, or the connection is done. */
   drained(): Promise<void> {
-    if (!this.open || this.unread <= this.opts.maxBufferBytes) return Promise.resolve();
-    // The bound is at least the socket's high-water mark (16 KiB), so a buffer above it means a write returned
-    // false and `drain` will come (on the socket, or on the response for what went through it); `close` ends the
-    // wait otherwise.
+    const bound = this.opts.maxBufferBytes;
+    if (!this.open || this.unread <= bound) return Promise.resolve();
+    // `drain` comes once a write returned false (a buffer past the stream's high-water mark) and the buffer is
+    // empty; `close` ends the wait otherwise. A bound below the high-water mark (16 KiB on Node 20, more on later
+    // versions) can be passed with no `drain` to come, so a timer also looks again meanwhile.
     const writer = this.socket ?? this.res;
     return new Promise((resolve) => {
+      const look = setInterval(() => {
+        if (!this.open || this.unread <= bound) done();
+      }, 20);
       const done = () => {
+        clearInterval(look);
         writer.off('drain', done);
         this.res.off('close', done);
         resolve();
@@ -169,8 +184,15 @@ export class SseConnection {
   }
 
   private write(frames: string | SharedFrames): void {
-    if (this.socket) this.socket.write(typeof frames === 'string' ? chunkOf(frames) : frames.chunk);
-    else this.res.write(typeof frames === 'string' ? frames : frames.bytes);
+    if (!this.socket) {
+      this.res.write(typeof frames === 'string' ? frames : frames.bytes);
+      return;
+    }
+    // Nothing after the response's end (its last chunk) or once the socket is no longer this response's or no
+    // longer writable (the client half-closed and the server ended its side): 'close' follows.
+    if (this.res.writableEnded || this.res.socket !== this.socket || !this.socket.writable) return;
+    const bytes = typeof frames === 'string' ? chunkOf(frames) : frames.chunk;
+    if (bytes.length > 0) this.socket.write(bytes);
   }
 
   /** Run `listener` once the connection is done (at once if it already is). */

@@ -228,8 +228,9 @@ export class StreamHub {
         if (items.length > 0) {
           const frames = framesOf(g.source, items);
           for (const m of [...g.members]) this.offer(m, items, frames);
-          // Each response's write is flushed to its socket on the next tick (node's chunked framing corks it):
-          // a tick queued after theirs sees every client's bytes handed to the kernel.
+          // Frames go straight to each socket (api/http/sse.ts), except a response's written through node's
+          // chunked framing, which corks its socket until the next tick: a tick queued after those sees every
+          // client's bytes handed to the kernel.
           process.nextTick(() => metrics.streamFanoutSeconds.observe((performance.now() - started) / 1000));
         }
       }

@@ -6,6 +6,7 @@
 import { rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Session } from 'chdb';
 import { afterAll, expect, it } from 'vitest';
 import { createStore } from '../../clickhouse/client.js';
 
@@ -38,4 +39,16 @@ it('starts the engine with the merges’ nice value', async () => {
     "SELECT value FROM system.server_settings WHERE name = 'os_threads_nice_value_merge_mutate'",
   );
   expect(rows).toEqual([{ value: '9' }]);
+});
+
+it('leaves the statements of other sessions on the same engine at nice 0 (the APIs’ reads)', async () => {
+  const other = new Session(dir);
+  try {
+    const text = (await other.queryAsync("SELECT getSetting('os_threads_nice_value_query') AS q", { format: 'CSV' }))
+      .text()
+      .trim();
+    expect(text).toBe('0');
+  } finally {
+    other.close();
+  }
 });

@@ -1,7 +1,9 @@
 // One event stream on a real HTTP server (api/http/sse.ts `SseConnection`), read by raw loopback sockets so the
 // bytes on the wire are checked: frames written straight to the socket carry HTTP/1.1 chunked framing and the
 // response's own end follows them (the connection then serves another request), a stream pipelined behind a slower
-// response waits for it (its frames go through the response), an HTTP/1.0 client gets the body unframed, and a client that stops reading is refused more frames once its bound is passed, then drains.
+// response waits for it (its frames go through the response), an HTTP/1.0 client gets the body unframed, a client
+// that stops reading is refused more frames once its bound is passed, then drains, and a client that half-closes gets
+// nothing more. Each test also checks which path its stream took (`SseConnection.direct`).
 import type { Server } from 'node:http';
 import net from 'node:net';
 import express from 'express';
@@ -13,10 +15,16 @@ const events = [
   { id: 'a2', event: 'block', data: '{"height":"2"}' },
 ];
 const shared = new SharedFrames(Buffer.from(events.map(sseFrame).join('')));
-const expected = `${sseRetry(1000)}${sseFrame({ data: 'one' })}${events.map(sseFrame).join('')}${sseFrame({ event: 'end', data: 'bye' })}`;
+// A payload beyond ASCII: a chunk's size counts bytes, not characters.
+const wide = 'héllo ✓ 世界';
+const expected = `${sseRetry(1000)}${sseFrame({ data: wide })}${events.map(sseFrame).join('')}${sseFrame({ event: 'end', data: 'bye' })}`;
 
 let server: Server;
 let port = 0;
+/** Per stream request in arrival order: whether its frames went straight to the socket. */
+const direct: boolean[] = [];
+/** The half-closing client's connection. */
+const held: { conn?: SseConnection } = {};
 /** The stalled client's connection, and what the server saw offering to it. */
 const stalled: { conn?: SseConnection; offered: number; refusedAt?: number } = { offered: 0 };
 
@@ -24,14 +32,20 @@ beforeAll(async () => {
   const app = express();
   app.get('/short', (_req, res) => {
     const conn = new SseConnection(res, { maxBufferBytes: 64 * 1024, retryMs: 1000 });
-    expect(conn.offer(sseFrame({ data: 'one' }))).toBe(true);
+    direct.push(conn.direct);
+    expect(conn.offer(sseFrame({ data: wide }))).toBe(true);
+    expect(conn.offer('')).toBe(true); // writes nothing (an empty chunk would end the body)
     expect(conn.offer(shared)).toBe(true);
     conn.end({ event: 'end', data: 'bye' });
+  });
+  app.get('/hold', (_req, res) => {
+    held.conn = new SseConnection(res, { maxBufferBytes: 64 * 1024, retryMs: 1000 });
   });
   app.get('/plain', (_req, res) => res.json({ ok: true }));
   app.get('/slow', (_req, res) => setTimeout(() => res.json({ slow: true }), 100));
   app.get('/stall', (_req, res) => {
     const conn = new SseConnection(res, { maxBufferBytes: 64 * 1024, retryMs: 1000 });
+    direct.push(conn.direct);
     stalled.conn = conn;
     const big = new SharedFrames(Buffer.from(sseFrame({ data: 'x'.repeat(256 * 1024) })));
     // Offer until refused: the kernel's socket buffers take some, then the bound holds.
@@ -74,6 +88,9 @@ function exchange(request: string, done: (received: string) => boolean): Promise
   });
 }
 
+/** Bytes read as latin1 (one character a byte, so chunk sizes are offsets), as the UTF-8 text they are. */
+const utf8 = (latin1: string): string => Buffer.from(latin1, 'latin1').toString('utf8');
+
 /** A chunked body decoded, and what follows its last chunk. */
 function dechunk(body: string): { text: string; rest: string } {
   let text = '';
@@ -95,34 +112,41 @@ function dechunk(body: string): { text: string; rest: string } {
 
 it('frames an HTTP/1.1 stream as chunks, ends it with the last chunk, and keeps the connection for the next request', async () => {
   const request = `GET /short HTTP/1.1\r\nHost: x\r\n\r\nGET /plain HTTP/1.1\r\nHost: x\r\n\r\n`;
+  direct.length = 0;
   const received = await exchange(request, (r) => r.includes('{"ok":true}'));
+  expect(direct).toEqual([true]); // framed here, straight to the socket
   const head = received.indexOf('\r\n\r\n');
   expect(received.slice(0, head)).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*Transfer-Encoding: chunked/i);
   expect(received.slice(0, head)).toMatch(/Content-Type: text\/event-stream/i);
   const { text, rest } = dechunk(received.slice(head + 4));
-  expect(text).toBe(expected);
+  expect(utf8(text)).toBe(expected);
   // The pipelined request after it got its own whole response on the same connection.
   expect(rest).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*\r\n\r\n\{"ok":true\}$/);
 });
 
 it('queues a stream pipelined behind a slower response and sends it whole after that one', async () => {
   const request = `GET /slow HTTP/1.1\r\nHost: x\r\n\r\nGET /short HTTP/1.1\r\nHost: x\r\n\r\n`;
+  direct.length = 0;
   const received = await exchange(request, (r) => r.endsWith('0\r\n\r\n'));
+  expect(direct).toEqual([false]); // through the response, which waits for its turn on the socket
   expect(received).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*?\r\n\r\n\{"slow":true\}HTTP\/1\.1 200 OK\r\n/);
   const second = received.slice(received.indexOf('{"slow":true}') + '{"slow":true}'.length);
   const { text, rest } = dechunk(second.slice(second.indexOf('\r\n\r\n') + 4));
-  expect(text).toBe(expected);
+  expect(utf8(text)).toBe(expected);
   expect(rest).toBe('');
 });
 
 it('sends an HTTP/1.0 client the same events without chunked framing', async () => {
+  direct.length = 0;
   const received = await exchange('GET /short HTTP/1.0\r\n\r\n', () => false);
+  expect(direct).toEqual([false]);
   const head = received.indexOf('\r\n\r\n');
   expect(received.slice(0, head)).not.toMatch(/Transfer-Encoding/i);
-  expect(received.slice(head + 4)).toBe(expected);
+  expect(utf8(received.slice(head + 4))).toBe(expected);
 });
 
 it('refuses frames to a client that stopped reading once its bound is passed, and drains when it reads', async () => {
+  direct.length = 0;
   const socket = net.connect(port, '127.0.0.1', () => socket.write('GET /stall HTTP/1.1\r\nHost: x\r\n\r\n'));
   socket.pause(); // reads nothing
   const deadline = Date.now() + 10_000;
@@ -130,6 +154,7 @@ it('refuses frames to a client that stopped reading once its bound is passed, an
   expect(stalled.refusedAt).toBeDefined();
   // What was accepted is what the kernel's loopback buffers held plus at most the bound and one frame.
   expect(stalled.refusedAt!).toBeLessThan(64 * 1024 * 1024);
+  expect(direct).toEqual([true]);
   const conn = stalled.conn!;
   expect(conn.open).toBe(true);
   let drained = false;
@@ -145,4 +170,22 @@ it('refuses frames to a client that stopped reading once its bound is passed, an
   expect(conn.offer(sseFrame({ data: 'again' }))).toBe(true);
   conn.end();
   socket.destroy();
+});
+
+it('writes nothing more after the client half-closes, and closes the stream', async () => {
+  const socket = net.connect(port, '127.0.0.1', () => socket.write('GET /hold HTTP/1.1\r\nHost: x\r\n\r\n'));
+  const received: Buffer[] = [];
+  socket.on('data', (b) => received.push(b));
+  while (!held.conn) await new Promise((r) => setTimeout(r, 10));
+  const conn = held.conn;
+  expect(conn.direct).toBe(true);
+  const closed = new Promise<void>((r) => conn.onClose(r));
+  await new Promise((r) => setTimeout(r, 50));
+  socket.end(); // the client's side is done: the server ends its side too
+  await new Promise((r) => setTimeout(r, 50));
+  // Offers after that write nothing and raise nothing; the connection then closes.
+  for (let i = 0; i < 3; i++) conn.offer(sseFrame({ data: `late ${i}` }));
+  await closed;
+  expect(conn.open).toBe(false);
+  expect(Buffer.concat(received).toString('latin1')).not.toContain('late');
 });
