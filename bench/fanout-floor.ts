@@ -9,6 +9,7 @@
 import { fork } from 'node:child_process';
 import http, { type ServerResponse } from 'node:http';
 import net from 'node:net';
+import { SharedFrames } from '../api/http/sse.js';
 import { cpuCalibrationMs, machine } from './machine.js';
 
 if (process.argv[2] === '--clients') {
@@ -46,7 +47,7 @@ if (process.argv[2] === '--clients') {
       for (const mode of ['res', 'socket'] as const) {
         const calibration = cpuCalibrationMs();
         const body = Buffer.alloc(bytes, 'a');
-        const chunk = Buffer.concat([Buffer.from(`${bytes.toString(16)}\r\n`), body, Buffer.from('\r\n')]);
+        const chunk = new SharedFrames(body).chunk; // the server's own framing
         const times: number[] = [];
         for (let i = 0; i < WRITES; i++) {
           const t = performance.now();

@@ -19,8 +19,9 @@ export interface StoreOptions {
   readSessions?: number;
   /**
    * Embedded engine: the nice value of the engine threads that run this store's statements (reads, inserts and the
-   * materialized views they feed), while they run them; 0 after (not the process's own value: see scripts/main.ts). The ingest thread's store sets it so that the engine's
-   * work for a backfill, not only the ingest's own thread, yields to the APIs' thread (decision 013).
+   * materialized views they feed), while they run them; 0 after (not the process's own value: see scripts/main.ts).
+   * The ingest thread's store sets it so that the engine's work for a backfill, not only the ingest's own thread,
+   * yields to the APIs' thread (decision 013).
    */
   queryNice?: number;
   /**
@@ -154,9 +155,9 @@ export function createStore(opts: StoreOptions): Store {
     }
     return text === '' ? [] : (JSON.parse(`[${text.split('\n').join(',')}]`) as unknown[]);
   };
-  // Inserts go to the writer's native session (opened above) as bytes (chdb-node's raw insert): the rows are encoded once, as
-  // JSONEachRow lines, and handed over without the client's row encoder, its stream, or a copy into an inline SQL
-  // statement. Writes stay in the caller's order (the facts store awaits each). Decision 010 has the measurement.
+  // Inserts go to the writer's native session (opened above) as bytes (chdb-node's raw insert): the rows are
+  // encoded once, as JSONEachRow lines, and handed over without the client's row encoder, its stream, or a copy into
+  // an inline SQL statement. Writes stay in the caller's order (the facts store awaits each). Decision 010 has the measurement.
   const write = async (table: string, values: readonly object[], settings?: Record<string, string | number>) => {
     let body = '';
     for (const v of values) body += `${JSON.stringify(v)}\n`;

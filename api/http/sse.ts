@@ -140,7 +140,7 @@ export class SseConnection {
     return !this.ended && !this.res.destroyed && !this.res.writableEnded;
   }
 
-  /** Whether frames go straight to the socket (see `socket`); false once through the response. */
+  /** Whether frames go straight to the socket (see `socket`), decided once at the start; false: through the response. */
   get direct(): boolean {
     return this.socket !== null;
   }
@@ -188,9 +188,10 @@ export class SseConnection {
       this.res.write(typeof frames === 'string' ? frames : frames.bytes);
       return;
     }
-    // Nothing after the response's end (its last chunk) or once the socket is no longer this response's or no
-    // longer writable (the client half-closed and the server ended its side): 'close' follows.
-    if (this.res.writableEnded || this.res.socket !== this.socket || !this.socket.writable) return;
+    // Every write comes before the response's end (`offer` and `end` check `open`; the constructor's comes first).
+    // Nothing once the socket is no longer this response's or no longer writable (the client half-closed and the
+    // server ended its side): 'close' follows.
+    if (this.res.socket !== this.socket || !this.socket.writable) return;
     const bytes = typeof frames === 'string' ? chunkOf(frames) : frames.chunk;
     if (bytes.length > 0) this.socket.write(bytes);
   }
