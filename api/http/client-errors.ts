@@ -1,11 +1,19 @@
 // Node answers malformed requests and over-long request lines (> 16 KB, HTTP 431) itself, before express,
 // with an empty text body. Every response of both services must be JSON, so answer those in the same error shape.
-import { STATUS_CODES, type Server } from 'node:http';
+import { STATUS_CODES, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
+
+/** The response Node is still writing on this connection, if any (node:http's own field, set per request). */
+function responseInFlight(socket: Duplex): ServerResponse | undefined {
+  return (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage ?? undefined;
+}
 
 export function installJsonClientErrors(server: Server): void {
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
-    if (err.code === 'ECONNRESET' || !socket.writable) {
+    // Garbage pipelined behind a response still in flight (an open event stream, a slow page): an answer written
+    // now would land inside that response's body (a chunked stream would read it as a broken chunk), so the
+    // connection closes instead; the client of the first response sees it end and reconnects.
+    if (err.code === 'ECONNRESET' || !socket.writable || responseInFlight(socket)) {
       socket.destroy();
       return;
     }

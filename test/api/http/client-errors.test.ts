@@ -1,0 +1,92 @@
+// Node's own answers to unparsable requests (api/http/client-errors.ts), on a real server read by raw loopback
+// sockets: a malformed request and over-long headers get the services' JSON error shape, and garbage pipelined
+// behind a response still in flight (an open event stream) closes the connection instead of writing a second
+// response into the first one's chunked body.
+import { createServer, type Server } from 'node:http';
+import net from 'node:net';
+import express from 'express';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { installJsonClientErrors } from '../../../api/http/client-errors.js';
+import { SseConnection, sseFrame } from '../../../api/http/sse.js';
+
+let server: Server;
+let port = 0;
+const streams: SseConnection[] = [];
+
+beforeAll(async () => {
+  const app = express();
+  app.get('/plain', (_req, res) => res.json({ ok: true }));
+  app.get('/stream', (_req, res) => {
+    const conn = new SseConnection(res, { maxBufferBytes: 64 * 1024, retryMs: 1000 });
+    conn.offer(sseFrame({ id: '1', data: '{"n":1}' }));
+    streams.push(conn);
+  });
+  server = createServer(app);
+  installJsonClientErrors(server);
+  server.listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  port = (server.address() as net.AddressInfo).port;
+});
+
+afterAll(() => {
+  server.closeAllConnections();
+  server.close();
+});
+
+/** Everything a raw socket receives until the peer closes (or `done` says it has enough). */
+function exchange(parts: string[], done: (received: string) => boolean = () => false): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', async () => {
+      for (const part of parts) {
+        socket.write(part);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    });
+    let received = '';
+    socket.on('data', (b) => {
+      received += b.toString('latin1');
+      if (done(received)) {
+        socket.destroy();
+        resolve(received);
+      }
+    });
+    socket.on('close', () => resolve(received));
+    socket.on('error', reject);
+  });
+}
+
+it('answers a malformed request with a JSON 400 and closes', async () => {
+  const received = await exchange(['GET /plain HTTP/1.1\r\nHost x\r\n\r\n']);
+  expect(received).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+  expect(received).toMatch(/Content-Type: application\/json/);
+  expect(JSON.parse(received.slice(received.indexOf('\r\n\r\n') + 4))).toEqual({
+    code: 400,
+    message: 'malformed HTTP request',
+  });
+});
+
+it('answers over-long headers with a JSON 431', async () => {
+  const received = await exchange([`GET /plain HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`]);
+  expect(received).toMatch(/^HTTP\/1\.1 431 /);
+  expect(JSON.parse(received.slice(received.indexOf('\r\n\r\n') + 4)).code).toBe(431);
+});
+
+it('answers garbage after a finished response with a JSON 400 on the same connection', async () => {
+  const received = await exchange(['GET /plain HTTP/1.1\r\nHost: x\r\n\r\n', 'NOT HTTP\r\n\r\n']);
+  expect(received).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*\{"ok":true\}HTTP\/1\.1 400 Bad Request\r\n/);
+});
+
+it('closes a connection whose open event stream is followed by garbage, writing nothing into the stream', async () => {
+  streams.length = 0;
+  const received = await exchange(['GET /stream HTTP/1.1\r\nHost: x\r\n\r\n', 'NOT HTTP\r\n\r\n']);
+  expect(streams).toHaveLength(1);
+  const head = received.indexOf('\r\n\r\n');
+  expect(received.slice(0, head)).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*Transfer-Encoding: chunked/i);
+  const body = received.slice(head + 4);
+  // Only whole chunks of the stream: no second status line inside the body.
+  expect(body).not.toContain('HTTP/1.1');
+  expect(body).toContain('data: {"n":1}');
+  // The stream learns its client is gone.
+  await new Promise<void>((r) => (streams[0]!.open ? streams[0]!.onClose(r) : r()));
+  expect(streams[0]!.open).toBe(false);
+});
