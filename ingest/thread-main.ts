@@ -6,9 +6,9 @@ import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { createStore } from '../clickhouse/client.js';
 import { log } from '../platform/log.js';
-import { type MetricSnapshot, registry } from '../platform/metrics.js';
+import { ingestMetrics, type MetricSnapshot } from '../platform/metrics.js';
 import { ingestFromSettings } from './pipeline.js';
-import { INGEST_METRICS, type HostMessage, type IngestThreadSettings, type ThreadMessage } from './thread-protocol.js';
+import type { HostMessage, IngestThreadSettings, ThreadMessage } from './thread-protocol.js';
 
 const settings = workerData as IngestThreadSettings;
 // Linux gives each thread its own nice value (setpriority on the calling thread): a busy API thread comes before
@@ -27,9 +27,9 @@ const post = (m: ThreadMessage) => port.postMessage(m);
 
 async function metricsSnapshot(): Promise<MetricSnapshot[]> {
   const snapshots: MetricSnapshot[] = [];
-  for (const name of INGEST_METRICS) {
-    const m = await registry.getSingleMetric(name)?.get();
-    if (m) snapshots.push({ name, values: m.values.map((v) => ({ value: v.value, labels: { ...v.labels } })) });
+  for (const metric of ingestMetrics) {
+    const m = await metric.get();
+    snapshots.push({ name: m.name, values: m.values.map((v) => ({ value: v.value, labels: { ...v.labels } })) });
   }
   return snapshots;
 }

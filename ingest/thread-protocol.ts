@@ -11,14 +11,6 @@ export interface IngestThreadSettings extends IngestSettings {
   nice?: number;
 }
 
-/** The ingest's metrics (platform/metrics.ts), which the thread counts and the host's /metrics serves. */
-export const INGEST_METRICS: readonly string[] = [
-  'ingest_indexed_height',
-  'ingest_blocks_total',
-  'ingest_txs_total',
-  'ingest_errors_total',
-];
-
 export type ThreadMessage =
   | { type: 'indexed'; height: number }
   | { type: 'committed'; height: number }

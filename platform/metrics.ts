@@ -120,6 +120,12 @@ export const metrics = {
   }),
 };
 
+/**
+ * The ingest's metrics. With the ingest in its own thread (ingest/thread.ts) they are counted there and relayed to
+ * this process's registry (adoptMetricValues), so this list is the one place that says which metrics cross.
+ */
+export const ingestMetrics = [metrics.ingestHeight, metrics.ingestBlocks, metrics.ingestTxs, metrics.ingestErrors];
+
 /** One metric's values as a registry reports them (prom-client's getMetricsAsJSON), e.g. from another thread. */
 export interface MetricSnapshot {
   name: string;
