@@ -36,7 +36,7 @@ for _ in $(seq 1 300); do
 done
 [ -n "${port:-}" ] || { echo "fuzz-router: server did not start" >&2; exit 1; }
 echo "fuzz-router: router on 127.0.0.1:$port, $examples examples per operation"
-"$venv/bin/st" run "http://127.0.0.1:$port/swagger/doc.json" \
+"$venv/bin/st" --config-file scripts/fuzz-router.toml run "http://127.0.0.1:$port/swagger/doc.json" \
   --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance,negative_data_rejection \
   --max-examples "$examples" --seed 4 --workers 1 --request-timeout 10 \
   --suppress-health-check all --warnings off --no-shrink
