@@ -3,11 +3,12 @@
 // behind a response still in flight (an open event stream) closes the connection instead of writing a second
 // response into the first one's chunked body.
 import { createServer, type Server } from 'node:http';
-import net from 'node:net';
+import type net from 'node:net';
 import express from 'express';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { installJsonClientErrors } from '../../../api/http/client-errors.js';
 import { SseConnection, sseFrame } from '../../../api/http/sse.js';
+import { rawExchange } from '../../support/raw-http.js';
 
 let server: Server;
 let port = 0;
@@ -33,27 +34,7 @@ afterAll(() => {
   server.close();
 });
 
-/** Everything a raw socket receives until the peer closes (or `done` says it has enough). */
-function exchange(parts: string[], done: (received: string) => boolean = () => false): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1', async () => {
-      for (const part of parts) {
-        socket.write(part);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    });
-    let received = '';
-    socket.on('data', (b) => {
-      received += b.toString('latin1');
-      if (done(received)) {
-        socket.destroy();
-        resolve(received);
-      }
-    });
-    socket.on('close', () => resolve(received));
-    socket.on('error', reject);
-  });
-}
+const exchange = (parts: string[]) => rawExchange(port, parts);
 
 it('answers a malformed request with a JSON 400 and closes', async () => {
   const received = await exchange(['GET /plain HTTP/1.1\r\nHost x\r\n\r\n']);

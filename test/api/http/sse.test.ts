@@ -9,6 +9,7 @@ import net from 'node:net';
 import express from 'express';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { SharedFrames, SseConnection, sseFrame, sseRetry } from '../../../api/http/sse.js';
+import { rawExchange } from '../../support/raw-http.js';
 
 const events = [
   { id: 'a1', event: 'block', data: '{"height":"1"}' },
@@ -71,22 +72,7 @@ afterAll(() => {
   server.close();
 });
 
-/** Everything a raw socket receives until `done(bytes)` says it has enough (or the peer closes). */
-function exchange(request: string, done: (received: string) => boolean): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1', () => socket.write(request));
-    let received = '';
-    socket.on('data', (b) => {
-      received += b.toString('latin1');
-      if (done(received)) {
-        socket.destroy();
-        resolve(received);
-      }
-    });
-    socket.on('end', () => resolve(received));
-    socket.on('error', reject);
-  });
-}
+const exchange = (request: string, done: (received: string) => boolean) => rawExchange(port, request, done);
 
 /** Bytes read as latin1 (one character a byte, so chunk sizes are offsets), as the UTF-8 text they are. */
 const utf8 = (latin1: string): string => Buffer.from(latin1, 'latin1').toString('utf8');
