@@ -43,23 +43,38 @@ if ! bash devnet/rollytics/build.sh >/dev/null || ! bash devnet/rollytics/instal
   rollytics_ready=0
   echo "rollytics: FAILED to build rollytics or install PostgreSQL (see the [rollytics-build] / [rollytics-pg] lines above); the differential test cannot run" >&2
 fi
-echo "== lint and format (biome)"
-npx biome ci --reporter=summary .
-echo "== import rules (dependency-cruiser, docs/architecture.md)"
-node scripts/check-imports.mjs
-echo "== typecheck"
-npx tsc --noEmit -p tsconfig.json
+# Lint, import rules and typecheck: each failed one counts as one failed test in the closing line. They run beside the
+# minievm devnet suite below, whose node leaves about a quarter of the two cores idle while it makes blocks (vmstat
+# over a whole run, docs/decisions/009-ci-time.md); their output is printed when they are judged, after that suite.
+run_checks() {
+  local failed=0
+  echo "== lint and format (biome)"
+  npx biome ci --reporter=summary . || failed=$((failed + 1))
+  echo "== import rules (dependency-cruiser, docs/architecture.md)"
+  node scripts/check-imports.mjs || failed=$((failed + 1))
+  echo "== typecheck"
+  npx tsc --noEmit -p tsconfig.json || failed=$((failed + 1))
+  echo "$failed" >.tmp/checks.failed
+}
 echo "== vitest"
 status=0
 rm -f .tmp/vitest.json
 npx vitest run --reporter=default --reporter=json --outputFile=.tmp/vitest.json || status=$?
 rm -f .tmp/vitest-e2e.json
+rm -f .tmp/checks.failed
+run_checks >.tmp/checks.log 2>&1 &
+checks_pid=$!
 if [ "$minievm_ready" = 1 ]; then
   echo "== minievm devnet end-to-end (a real minitiad on loopback)"
   npx vitest run -c devnet/minievm/vitest.e2e.config.ts --reporter=default --reporter=json --outputFile=.tmp/vitest-e2e.json || status=$?
 else
   status=1
 fi
+wait "$checks_pid" || true
+cat .tmp/checks.log
+# no verdict file: the checks themselves broke off, which is three failures, never none
+checks_failed=$(cat .tmp/checks.failed 2>/dev/null || echo 3)
+[ "$checks_failed" -eq 0 ] || status=1
 rm -f .tmp/vitest-vm-nodes.json
 vm_nodes_ready=1
 wait "$vm_nodes_build" || vm_nodes_ready=0
@@ -151,7 +166,8 @@ node -e '
   const brokenFiles = runs.reduce((n, r) => n + (r.testResults ?? []).filter((f) => f.status === "failed" && !(f.assertionResults ?? []).some((a) => a.status === "failed")).length, 0);
   // a devnet suite that could not run (node, relayer or rollytics build failed) counts as one failed test, never as nothing
   const e2eMissing = suites.filter((f) => !fs.existsSync(f)).length;
-  const passed = sum("numPassedTests") + Number(process.argv[1]), failed = sum("numFailedTests") + brokenFiles + Number(process.argv[2]) + e2eMissing, skipped = sum("numPendingTests") + sum("numTodoTests");
+  // argv: the passed fuzz operations and the failed fuzzers, then the failed checks (lint, import rules, typecheck)
+  const passed = sum("numPassedTests") + Number(process.argv[1]), failed = sum("numFailedTests") + brokenFiles + Number(process.argv[2]) + Number(process.argv[3]) + e2eMissing, skipped = sum("numPendingTests") + sum("numTodoTests");
   console.log(`tests: ${passed} passed, ${failed} failed` + (skipped ? `, ${skipped} skipped` : ""));
-' "$fuzz_passed" "$fuzz_failed"
+' "$fuzz_passed" "$fuzz_failed" "$checks_failed"
 [ "$status" -eq 0 ] && [ "$fuzz_failed" -eq 0 ]
