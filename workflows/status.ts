@@ -104,7 +104,7 @@ function nextAction(s: TrackingState): NextAction | undefined {
   if (s.phase !== 'tracking') return undefined;
   const i = s.hops.findIndex((h) => h.kind === 'op_withdrawal' && withdrawalPhase(h) === 'claimable');
   const h = s.hops[i];
-  if (!h || h.kind !== 'op_withdrawal') return undefined;
+  if (h?.kind !== 'op_withdrawal') return undefined;
   const a: NextAction = {
     type: 'CLAIM_WITHDRAWAL',
     transfer_sequence_index: i,
