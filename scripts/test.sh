@@ -135,11 +135,12 @@ fuzz_failed=0
 # The indexer's three sample chains are fuzzed side by side (each serves its own API on a free loopback port and
 # drives it one request at a time, so no one of them fills a core alone); each fuzzer is judged from its own exit code
 # and log, the router's (started beside the IBC suite) with them.
-fuzzers=("fuzz-router.sh" "fuzz-indexer.sh evm" "fuzz-indexer.sh move" "fuzz-indexer.sh wasm")
+fuzzers=("fuzz-router.sh")
 fuzz_pids=("$router_fuzz_pid")
 fuzz_logs=(".tmp/fuzz-router.log")
 for kind in evm move wasm; do
   bash scripts/fuzz-indexer.sh "$kind" >".tmp/fuzz-indexer-$kind.log" 2>&1 &
+  fuzzers+=("fuzz-indexer.sh $kind")
   fuzz_pids+=($!)
   fuzz_logs+=(".tmp/fuzz-indexer-$kind.log")
 done
