@@ -7,7 +7,8 @@ import path from 'node:path';
 import { registry } from '../../platform/metrics.js';
 import { installJsonClientErrors } from './client-errors.js';
 import { type CorsSettings, corsMiddleware } from './cors.js';
-import { edgeHandler, requestAccounting } from './edge.js';
+import { countEdgeAnswer, edgeHandler, edgeLanesOf, requestAccounting } from './edge.js';
+import { installWireFront } from './edge-wire.js';
 
 export interface ServiceAppOptions {
   service: 'indexer' | 'router';
@@ -54,10 +55,19 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
   return app;
 }
 
-/** Listen and resolve once bound; port 0 picks a free port (tests). The edge (api/http/edge.ts) runs first. */
+/**
+ * Listen and resolve once bound; port 0 picks a free port (tests). The edge runs first: the app's lanes answer on the
+ * wire (api/http/edge-wire.ts), then in node's request handler (api/http/edge.ts), then express.
+ */
 export function listen(app: Express, port: number, host = '127.0.0.1'): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = createServer(edgeHandler(app)).listen(port, host);
+    const server = createServer(edgeHandler(app));
+    const lane = edgeLanesOf(app);
+    if (lane) {
+      const service = app.get('service') as string;
+      installWireFront(server, lane, (route, start) => countEdgeAnswer(service, route, start));
+    }
+    server.listen(port, host);
     installJsonClientErrors(server);
     server.once('listening', () => resolve(server));
     server.once('error', reject);

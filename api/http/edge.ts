@@ -6,9 +6,10 @@
 // (router). Express's per-request work (router, middleware chain, validator) was most of such a request's cost
 // (docs/decisions/006-the-edge.md). A lane answers exactly as the full stack would, headers and bytes (CORS
 // included, computed per request by the same rules as the cors middleware); anything else, errors included, is
-// handed on. test/api/http/edge.test.ts sends the same requests through both and compares them.
+// handed on. test/api/http/edge.test.ts sends the same requests through both and compares them. The same lanes also
+// answer on the wire, before node's HTTP parser, for plain keep-alive GETs (api/http/edge-wire.ts).
 import type { Express, RequestHandler, Response } from 'express';
-import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { RequestListener } from 'node:http';
 import { normaliseTxHash } from '../../chain/hash.js';
 import { type CorsSettings, corsHeadersFor } from './cors.js';
 import { metrics } from '../../platform/metrics.js';
@@ -130,8 +131,19 @@ export function requestAccounting(service: string): RequestHandler {
   };
 }
 
-/** Answers a request (returning its route label for the metrics) or hands it on (null). */
-export type EdgeLane = (req: IncomingMessage, res: ServerResponse) => string | null;
+/**
+ * A lane's answer to a GET: always 200 JSON, its headers as one flat name/value array (node stores it as given, with
+ * no header object to build or copy; the wire front writes them in the same order).
+ */
+export interface EdgeAnswer {
+  /** The route label of the request metrics. */
+  route: string;
+  headers: string[];
+  body: string | Buffer;
+}
+
+/** Answers a GET from its raw URL and its `Origin` header, or hands it on (null). Never throws. */
+export type EdgeLane = (url: string, origin: string | undefined) => EdgeAnswer | null;
 
 const lanes = new WeakMap<Express, EdgeLane[]>();
 
@@ -140,61 +152,75 @@ export function addEdgeLane(app: Express, lane: EdgeLane): void {
   lanes.set(app, [...(lanes.get(app) ?? []), lane]);
 }
 
-/** The server's request handler: the app's lanes first, then express. */
-export function edgeHandler(app: Express): RequestListener {
+/** The app's lanes as one: the first answer of any of them (null when the app has none). */
+export function edgeLanesOf(app: Express): EdgeLane | null {
   const mine = lanes.get(app);
-  if (!mine) return app;
-  const service = app.get('service') as string;
-  return (req, res) => {
-    const start = process.hrtime.bigint();
+  if (!mine) return null;
+  return (url, origin) => {
     for (const lane of mine) {
-      const route = lane(req, res);
-      if (route !== null) {
-        recordRequest(service, route, res.statusCode, start);
-        countServed(service, 'edge');
-        return;
-      }
+      const a = lane(url, origin);
+      if (a !== null) return a;
     }
-    app(req, res);
+    return null;
   };
 }
 
-/**
- * A 200 JSON answer with the headers express sends for it (a Buffer body is the UTF-8 bytes, sent as they are).
- * The headers go as one flat name/value array: node stores it as given, with no header object to build or copy.
- */
+/** One answer given at the edge, in the request metrics (by node's server or by the wire front). */
+export function countEdgeAnswer(service: string, route: string, start: bigint): void {
+  recordRequest(service, route, 200, start);
+  countServed(service, 'edge');
+}
+
+/** The server's request handler: the app's lanes first, then express. */
+export function edgeHandler(app: Express): RequestListener {
+  const lane = edgeLanesOf(app);
+  if (!lane) return app;
+  const service = app.get('service') as string;
+  return (req, res) => {
+    const start = process.hrtime.bigint();
+    const a = req.method === 'GET' && req.url !== undefined ? lane(req.url, req.headers.origin) : null;
+    if (a === null) {
+      app(req, res);
+      return;
+    }
+    res.writeHead(200, a.headers);
+    res.end(a.body);
+    countEdgeAnswer(service, a.route, start);
+  };
+}
+
+/** A 200 JSON answer with the headers express sends for it (a Buffer body is the UTF-8 bytes, sent as they are). */
 function answerJson(
-  res: ServerResponse,
+  route: string,
   cors: Record<string, string>,
   extra: Record<string, string>,
   body: string | Buffer,
-) {
+): EdgeAnswer {
   const headers: string[] = [];
   for (const k in cors) headers.push(k, cors[k]!);
   for (const k in extra) headers.push(k, extra[k]!);
   const length = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
   headers.push('Content-Type', 'application/json; charset=utf-8', 'Content-Length', String(length), SERVED_BY, 'edge');
-  res.writeHead(200, headers);
-  res.end(body);
+  return { route, headers, body };
 }
 
 /** Route label of the request metrics for a response-cache hit answered here. */
 export const CACHE_HIT_ROUTE = 'response_cache_hit';
 
+const HIT = { 'X-Cache': 'hit' } as const;
+
 /** A GET whose raw URL has a fresh body in the response cache (api/indexer/response-cache.ts). */
 export function responseCacheLane(fresh: (url: string) => Buffer | undefined, cors?: CorsSettings): EdgeLane {
   const corsOf = corsHeadersFor(cors);
-  return (req, res) => {
-    if (req.method !== 'GET' || req.url === undefined) return null;
-    const body = fresh(req.url);
-    if (body === undefined) return null;
-    answerJson(res, corsOf(req.headers.origin), { 'X-Cache': 'hit' }, body);
-    return CACHE_HIT_ROUTE;
+  return (url, origin) => {
+    const body = fresh(url);
+    return body === undefined ? null : answerJson(CACHE_HIT_ROUTE, corsOf(origin), HIT, body);
   };
 }
 
 const STATUS_PREFIX = '/v2/tx/status?';
 const CHAIN_ID = /^[A-Za-z0-9._-]{1,64}$/;
+const NONE = {} as const;
 
 /**
  * GET /v2/tx/status with exactly `chain_id` and `tx_hash`, once each, both within the documented lengths and a
@@ -206,9 +232,8 @@ export function transferStatusLane(
   cors?: CorsSettings,
 ): EdgeLane {
   const corsOf = corsHeadersFor(cors);
-  return (req, res) => {
-    const url = req.url;
-    if (req.method !== 'GET' || url === undefined || !url.startsWith(STATUS_PREFIX)) return null;
+  return (url, origin) => {
+    if (!url.startsWith(STATUS_PREFIX)) return null;
     const q = new URLSearchParams(url.slice(STATUS_PREFIX.length));
     let n = 0;
     for (const _ of q.keys()) n++;
@@ -219,8 +244,6 @@ export function transferStatusLane(
     if (h.length === 0 || h.length > 130 || !CHAIN_ID.test(c)) return null;
     const txHash = normaliseTxHash(h);
     const json = txHash ? cached(c, txHash) : undefined;
-    if (json === undefined) return null;
-    answerJson(res, corsOf(req.headers.origin), {}, json);
-    return '/v2/tx/status';
+    return json === undefined ? null : answerJson('/v2/tx/status', corsOf(origin), NONE, json);
   };
 }

@@ -2,10 +2,11 @@
 // server, simnet): the in-memory fast path answers exactly what the validated route answers, never touches
 // ClickHouse for a tracked tx, and leaves every error answer to the validator and the handler.
 import { createServer, type Server } from 'node:http';
+import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRouterApp } from '../../../api/router/app.js';
 import { createTrackingRoutes } from '../../../api/router/tracking/index.js';
-import { transferStatusLane } from '../../../api/http/edge.js';
+import { addEdgeLane, edgeHandler, transferStatusLane } from '../../../api/http/edge.js';
 import { loadRouterRegistry } from '../../../routing/registry.js';
 import { closeServer, listen } from '../../../api/http/app.js';
 import { registry } from '../../../platform/metrics.js';
@@ -163,11 +164,14 @@ describe('GET /v2/tx/status on the router app', () => {
   it('the lane answers only a GET of exactly the two parameters with the tx in memory, and hands on the rest', async () => {
     const tx = h.simnet.deposit({ l2: SIM.move });
     expect((await h.track(tx.chainId, tx.txHash)).status).toBe(200);
-    const lane = transferStatusLane(h.tracking.service.cachedStatusJson!.bind(h.tracking.service));
-    // A server with only the lane: 599 marks "handed on".
-    const s = createServer((req, res) => {
-      if (lane?.(req, res) === null) res.writeHead(599).end();
-    }).listen(0, '127.0.0.1');
+    // A server with only the lane in front of an app that answers 599, which marks "handed on".
+    const app = express();
+    app.set('service', 'router');
+    app.use((_req, res) => {
+      res.status(599).end();
+    });
+    addEdgeLane(app, transferStatusLane(h.tracking.service.cachedStatusJson!.bind(h.tracking.service)));
+    const s = createServer(edgeHandler(app)).listen(0, '127.0.0.1');
     await new Promise((r) => s.once('listening', r));
     const at = (path: string, method = 'GET') =>
       fetch(`http://127.0.0.1:${(s.address() as { port: number }).port}${path}`, { method }).then((r) => r.status);

@@ -1,0 +1,196 @@
+// The edge's wire front: a lane's answer (api/http/edge.ts) written straight to the socket, before node's HTTP
+// parser sees the request. Node's HTTP server costs a cache hit more CPU than everything else the edge does for it
+// (request and response objects, header maps; docs/decisions/014-the-wire-front.md), and the clients this is for
+// (an explorer's polls, a bridge UI's status polls) send the same plain GET again and again on a keep-alive
+// connection.
+//
+// The front reads only such requests: complete heads within the bytes received, `GET`, HTTP/1.1, an origin-form
+// target, no body, exactly one Host, at most one Origin, keep-alive, every header line well formed. It answers them
+// while a lane does. At the first request it does not answer, or anything it does not read (a partial or over-long
+// head, another method, a body, an upgrade, a backed-up socket, a connection idle before its first request), it
+// hands the connection to node's HTTP server with every byte not yet answered, and node serves the rest of it as it
+// would have from the start. An answer is byte for byte what node writes for the same lane answer
+// (test/api/http/edge-wire.test.ts).
+import { maxHeaderSize, type Server } from 'node:http';
+import type { Socket } from 'node:net';
+import type { EdgeAnswer, EdgeLane } from './edge.js';
+
+/** Node's limit of a request head (`--max-http-header-size`, 16 KB by default); a longer one is node's to refuse. */
+export const MAX_HEAD_BYTES = maxHeaderSize;
+/** Unsent response bytes past which the connection goes to node, whose server applies backpressure to pipelining. */
+const MAX_UNSENT_BYTES = 256 * 1024;
+/** Node reads at most 2,000 header lines (`server.maxHeadersCount`) and drops the rest: a longer head is node's. */
+const MAX_HEADER_LINES = 2000;
+
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** A field value as the front takes it: visible ASCII, spaces and tabs (node also allows obs-text; it gets those). */
+const FIELD_VALUE = /^[\t\x20-\x7e]*$/;
+/** An origin-form target: a path and query of visible ASCII. */
+const TARGET = /^\/[\x21-\x7e]*$/;
+const REQUEST_LINE_END = ' HTTP/1.1';
+
+/** What the front needs of a request head it may answer; null when it is node's to serve. */
+export interface WireRequest {
+  url: string;
+  origin: string | undefined;
+}
+
+/** Read one request head (without its final empty line); null hands the request to node. Pure. */
+export function readHead(head: string): WireRequest | null {
+  const lines = head.split('\r\n');
+  if (lines.length > MAX_HEADER_LINES) return null;
+  const first = lines[0]!;
+  if (!first.startsWith('GET ') || !first.endsWith(REQUEST_LINE_END)) return null;
+  const url = first.slice(4, -REQUEST_LINE_END.length);
+  if (!TARGET.test(url)) return null;
+  let hosts = 0;
+  let origins = 0;
+  let origin: string | undefined;
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i]!;
+    const colon = line.indexOf(':');
+    if (colon <= 0) return null;
+    const name = line.slice(0, colon);
+    const raw = line.slice(colon + 1);
+    if (!TOKEN.test(name) || !FIELD_VALUE.test(raw)) return null;
+    switch (name.toLowerCase()) {
+      case 'host':
+        hosts++;
+        break;
+      case 'origin':
+        origins++;
+        origin = raw.replace(/^[\t ]+|[\t ]+$/g, '');
+        break;
+      case 'connection':
+        if (raw.replace(/^[\t ]+|[\t ]+$/g, '').toLowerCase() !== 'keep-alive') return null;
+        break;
+      case 'content-length':
+      case 'transfer-encoding':
+      case 'expect':
+      case 'upgrade':
+        return null;
+    }
+  }
+  return hosts === 1 && origins <= 1 ? { url, origin } : null;
+}
+
+/**
+ * The bytes node writes for a lane's answer to a keep-alive HTTP/1.1 GET: its status line, the lane's headers in
+ * order, then node's own `Date`, `Connection` and `Keep-Alive`, and the body.
+ */
+export function answerBytes(a: EdgeAnswer, date: string, keepAliveMs: number): Buffer {
+  let head = 'HTTP/1.1 200 OK\r\n';
+  for (let i = 0; i < a.headers.length; i += 2) head += `${a.headers[i]}: ${a.headers[i + 1]}\r\n`;
+  head += `Date: ${date}\r\nConnection: keep-alive\r\n`;
+  if (keepAliveMs > 0) head += `Keep-Alive: timeout=${Math.floor(keepAliveMs / 1000)}\r\n`;
+  head += '\r\n';
+  const headBytes = Buffer.byteLength(head, 'latin1');
+  const bodyBytes = typeof a.body === 'string' ? Buffer.byteLength(a.body) : a.body.length;
+  const out = Buffer.allocUnsafe(headBytes + bodyBytes);
+  out.write(head, 0, 'latin1');
+  if (typeof a.body === 'string') out.write(a.body, headBytes, 'utf8');
+  else a.body.copy(out, headBytes);
+  return out;
+}
+
+/** The `Date` header's value, made once a second (as node does). */
+let dateSecond = -1;
+let dateValue = '';
+function httpDate(): string {
+  const now = Date.now();
+  const second = Math.floor(now / 1000);
+  if (second !== dateSecond) {
+    dateSecond = second;
+    dateValue = new Date(now).toUTCString();
+  }
+  return dateValue;
+}
+
+/**
+ * Put the front on a node HTTP server before it listens. `answered` counts each answer in the metrics. Returns false,
+ * leaving the server as it was, when the server's connection handling is not node's own single listener.
+ */
+export function installWireFront(
+  server: Server,
+  lane: EdgeLane,
+  answered: (route: string, start: bigint) => void,
+): boolean {
+  const listeners = server.listeners('connection');
+  if (listeners.length !== 1) return false;
+  const nodeConnection = listeners[0] as (this: Server, socket: Socket) => void;
+  server.removeListener('connection', nodeConnection);
+  /** Connections the front holds (node's server does not know them yet): closed with the server's. */
+  const held = new Set<Socket>();
+  const closeIdle = server.closeIdleConnections.bind(server);
+  const closeAll = server.closeAllConnections.bind(server);
+  // Every held connection is idle from HTTP's point of view: the front answers a request at once or hands it on.
+  server.closeIdleConnections = () => {
+    for (const s of held) s.destroy();
+    closeIdle();
+  };
+  server.closeAllConnections = () => {
+    for (const s of held) s.destroy();
+    closeAll();
+  };
+
+  server.on('connection', (socket: Socket) => {
+    held.add(socket);
+    let pending = ''; // bytes received and not answered, as latin1 (one character per byte)
+    let answers = 0;
+    const onData = (chunk: Buffer) => {
+      pending += chunk.toString('latin1');
+      for (;;) {
+        const end = pending.indexOf('\r\n\r\n');
+        if (end < 0 || end + 4 > MAX_HEAD_BYTES || socket.writableLength > MAX_UNSENT_BYTES) {
+          if (pending.length > 0) handOver();
+          return;
+        }
+        const start = process.hrtime.bigint();
+        const request = readHead(pending.slice(0, end));
+        const a = request === null ? null : lane(request.url, request.origin);
+        if (a === null) {
+          handOver();
+          return;
+        }
+        pending = pending.slice(end + 4);
+        socket.write(answerBytes(a, httpDate(), server.keepAliveTimeout));
+        answers++;
+        answered(a.route, start);
+      }
+    };
+    // Idle for the keep-alive time after an answer: closed, as node closes it. Idle before any request (or a server
+    // without a keep-alive timeout): node's, whose own timeouts apply from then on.
+    const onIdle = () => {
+      if (answers === 0 || server.keepAliveTimeout <= 0) handOver();
+      else socket.destroy();
+    };
+    const onEnd = () => {
+      if (pending.length > 0) handOver();
+      else socket.end();
+    };
+    const onError = () => socket.destroy();
+    const onClose = () => held.delete(socket);
+    const handOver = () => {
+      socket.removeListener('data', onData);
+      socket.removeListener('timeout', onIdle);
+      socket.removeListener('end', onEnd);
+      socket.removeListener('error', onError);
+      socket.removeListener('close', onClose);
+      socket.setTimeout(0);
+      held.delete(socket);
+      socket.pause();
+      if (pending.length > 0) socket.unshift(Buffer.from(pending, 'latin1'));
+      pending = '';
+      nodeConnection.call(server, socket);
+      // Node's server reads the unanswered bytes first (they are at the head of the socket's buffer), then the rest.
+      process.nextTick(() => socket.resume());
+    };
+    socket.on('data', onData);
+    socket.on('end', onEnd);
+    socket.on('error', onError);
+    socket.on('close', onClose);
+    socket.on('timeout', onIdle);
+    socket.setTimeout(server.keepAliveTimeout > 0 ? server.keepAliveTimeout : 5_000);
+  });
+  return true;
+}

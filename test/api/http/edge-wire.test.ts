@@ -1,0 +1,273 @@
+// The edge's wire front (api/http/edge-wire.ts): which request heads it reads, and, over loopback sockets, that its
+// answers are byte for byte node's answers for the same lane, that it hands a connection to node's server with every
+// unanswered byte in order (pipelined requests, partial and over-long heads), and that it closes what node closes.
+import { createServer, type Server } from 'node:http';
+import net, { type AddressInfo } from 'node:net';
+import express from 'express';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeServer, listen } from '../../../api/http/app.js';
+import { installJsonClientErrors } from '../../../api/http/client-errors.js';
+import { installWireFront, MAX_HEAD_BYTES, readHead } from '../../../api/http/edge-wire.js';
+import {
+  addEdgeLane,
+  edgeHandler,
+  edgeLanesOf,
+  requestAccounting,
+  responseCacheLane,
+  transferStatusLane,
+} from '../../../api/http/edge.js';
+import { registry } from '../../../platform/metrics.js';
+
+const GET = (url: string, ...headers: string[]) => `GET ${url} HTTP/1.1\r\n${headers.map((h) => `${h}\r\n`).join('')}`;
+/** A head as the front reads it: without its final empty line. */
+const head = (url: string, ...headers: string[]) => GET(url, ...headers).slice(0, -2);
+
+describe('the request heads the front reads', () => {
+  it('takes a keep-alive GET with one Host and at most one Origin, and its URL and Origin as sent', () => {
+    expect(readHead(head('/status', 'Host: a'))).toEqual({ url: '/status', origin: undefined });
+    expect(readHead(head('/x?a=1&b=%20', 'host:a', 'Origin:  https://o.example  ', 'Connection: Keep-Alive'))).toEqual({
+      url: '/x?a=1&b=%20',
+      origin: 'https://o.example',
+    });
+    expect(readHead(head('/x', 'Host: a', 'Accept: */*', 'User-Agent: t\tu'))).toEqual({
+      url: '/x',
+      origin: undefined,
+    });
+  });
+
+  it.each([
+    ['another method', 'HEAD /x HTTP/1.1\r\nHost: a'],
+    ['HTTP/1.0', 'GET /x HTTP/1.0\r\nHost: a'],
+    ['an absolute-form target', 'GET http://a/x HTTP/1.1\r\nHost: a'],
+    ['a space in the target', 'GET /x y HTTP/1.1\r\nHost: a'],
+    ['no Host', 'GET /x HTTP/1.1\r\nAccept: */*'],
+    ['two Hosts', GET('/x', 'Host: a', 'host: b')],
+    ['two Origins', GET('/x', 'Host: a', 'Origin: https://a', 'Origin: https://b')],
+    ['Connection: close', GET('/x', 'Host: a', 'Connection: close')],
+    ['Connection: upgrade', GET('/x', 'Host: a', 'Connection: Upgrade', 'Upgrade: websocket')],
+    ['a body length', GET('/x', 'Host: a', 'Content-Length: 0')],
+    ['a chunked body', GET('/x', 'Host: a', 'Transfer-Encoding: chunked')],
+    ['Expect', GET('/x', 'Host: a', 'Expect: 100-continue')],
+    ['a folded line', GET('/x', 'Host: a', 'X-A: b', ' c')],
+    ['a line without a colon', GET('/x', 'Host: a', 'X-A b')],
+    ['a bad header name', GET('/x', 'Host: a', 'X A: b')],
+    ['a non-ASCII value', GET('/x', 'Host: a', 'X-A: \u00e9')],
+    ['a control character in a value', GET('/x', 'Host: a', 'X-A: b\u0001')],
+    ['more header lines than node reads', GET('/x', 'Host: a', ...Array.from({ length: 2000 }, (_, i) => `X-${i}: 1`))],
+  ])('hands %s to node', (_name, h) => {
+    expect(readHead(h.replace(/\r\n$/, ''))).toBeNull();
+  });
+});
+
+const BODY = Buffer.from(JSON.stringify({ holders: [{ account: 'init1xyz', amount: '1000000000000000000' }] }));
+const STATUS = JSON.stringify({ state: 'STATE_COMPLETED_SUCCESS', transfers: [] });
+const TX = 'AB'.repeat(32);
+
+/** An app whose lanes answer `/hit` (the response cache's lane) and one transfer status; express answers the rest. */
+function appWithLanes(): express.Express {
+  const app = express();
+  app.set('service', 'router');
+  app.use(requestAccounting('router'));
+  app.get('/miss', (_req, res) => {
+    res.json({ handler: true });
+  });
+  addEdgeLane(
+    app,
+    responseCacheLane((url) => (url === '/hit' || url === '/hit?x=1' ? BODY : undefined), {
+      enabled: true,
+      origins: ['https://*.example.com'],
+      methods: ['GET'],
+      headers: ['*'],
+      maxAge: 0,
+    }),
+  );
+  addEdgeLane(
+    app,
+    transferStatusLane((c, h) => (c === 'chain-1' && h === TX ? STATUS : undefined)),
+  );
+  return app;
+}
+
+let front: Server; // node's server with the edge handler, and the wire front before it
+let nodeOnly: Server; // node's server with the same edge handler and no wire front
+/** Answers the wire front gave, by route. */
+const onWire: string[] = [];
+beforeAll(async () => {
+  const app = appWithLanes();
+  front = createServer(edgeHandler(app));
+  installJsonClientErrors(front);
+  expect(installWireFront(front, edgeLanesOf(app)!, (route) => onWire.push(route))).toBe(true);
+  front.listen(0, '127.0.0.1');
+  await new Promise((r) => front.once('listening', r));
+  nodeOnly = createServer(edgeHandler(appWithLanes())).listen(0, '127.0.0.1');
+  await new Promise((r) => nodeOnly.once('listening', r));
+});
+afterAll(async () => {
+  await closeServer(front);
+  await closeServer(nodeOnly);
+});
+
+const portOf = (s: Server) => (s.address() as AddressInfo).port;
+
+interface RawResponse {
+  head: string;
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** Split a byte stream into responses (each with a Content-Length; no HEAD answers). */
+function responses(bytes: Buffer): RawResponse[] {
+  const out: RawResponse[] = [];
+  let at = 0;
+  while (at < bytes.length) {
+    const end = bytes.indexOf('\r\n\r\n', at);
+    if (end < 0) throw new Error(`incomplete response head at byte ${at}`);
+    const head = bytes.subarray(at, end).toString('latin1');
+    const [statusLine, ...lines] = head.split('\r\n');
+    const headers = Object.fromEntries(
+      lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+    );
+    const length = Number(headers['content-length']);
+    const body = bytes.subarray(end + 4, end + 4 + length).toString('utf8');
+    out.push({ head, status: Number(statusLine!.split(' ')[1]), headers, body });
+    at = end + 4 + length;
+  }
+  return out;
+}
+
+/** Send the chunks on one connection (each after the previous one's delay), read until `count` answers arrived. */
+async function exchange(
+  server: Server,
+  chunks: (string | { wait: number })[],
+  count: number,
+): Promise<{ answers: RawResponse[]; closed: boolean }> {
+  const socket = net.connect(portOf(server), '127.0.0.1');
+  const got: Buffer[] = [];
+  let closed = false;
+  socket.on('data', (d) => got.push(d));
+  socket.on('close', () => {
+    closed = true;
+  });
+  await new Promise((r) => socket.once('connect', r));
+  for (const c of chunks) {
+    if (typeof c === 'string') socket.write(c, 'latin1');
+    else await new Promise((r) => setTimeout(r, c.wait));
+  }
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const all = Buffer.concat(got);
+    let n = 0;
+    try {
+      n = responses(all).length;
+    } catch {
+      n = -1; // a response still arriving
+    }
+    if (n >= count || closed || Date.now() > deadline) break;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  socket.destroy();
+  return { answers: responses(Buffer.concat(got)), closed };
+}
+
+const withoutDate = (r: RawResponse) => r.head.replace(/\r\nDate: [^\r]*/, '');
+
+describe('the wire front over loopback', () => {
+  it.each([
+    ['a response-cache hit', GET('/hit', 'Host: a')],
+    ['a hit with an allowed Origin', GET('/hit?x=1', 'Host: a', 'Origin: https://scan.example.com')],
+    ['a hit with another Origin', GET('/hit', 'Host: a', 'Origin: https://evil.example.org')],
+    ['a transfer status', GET(`/v2/tx/status?chain_id=chain-1&tx_hash=${TX.toLowerCase()}`, 'Host: a')],
+  ])('answers %s byte for byte as node does', async (_name, request) => {
+    const wireBefore = onWire.length;
+    const [viaFront] = (await exchange(front, [`${request}\r\n`], 1)).answers;
+    expect(onWire.length).toBe(wireBefore + 1);
+    const [viaNode] = (await exchange(nodeOnly, [`${request}\r\n`], 1)).answers;
+    expect(viaFront!.status).toBe(200);
+    expect(viaFront!.headers['x-served-by']).toBe('edge');
+    expect(viaFront!.headers.date).toMatch(/^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/);
+    expect(withoutDate(viaFront!)).toBe(withoutDate(viaNode!));
+    expect(viaFront!.body).toBe(viaNode!.body);
+  });
+
+  it('hands a connection to node at its first miss, with the pipelined requests after it in order', async () => {
+    const hit = `${GET('/hit', 'Host: a')}\r\n`;
+    const sequence = [hit, hit, `${GET('/miss', 'Host: a')}\r\n`, hit, `${GET('/nowhere', 'Host: a')}\r\n`, hit];
+    const wireBefore = onWire.length;
+    const { answers } = await exchange(front, [sequence.join('')], sequence.length);
+    expect(onWire.length - wireBefore).toBe(2);
+    expect(answers.map((r) => [r.status, r.headers['x-served-by']])).toEqual([
+      [200, 'edge'],
+      [200, 'edge'],
+      [200, 'handler'],
+      [200, 'edge'], // node's request handler, through the same lane
+      [404, 'handler'],
+      [200, 'edge'],
+    ]);
+    expect(answers[0]!.body).toBe(BODY.toString());
+    expect(JSON.parse(answers[2]!.body)).toEqual({ handler: true });
+    expect(answers[3]!.body).toBe(BODY.toString());
+  });
+
+  it('hands on a head split across packets, and node answers it', async () => {
+    const { answers } = await exchange(front, ['GET /hit HTTP/1.1\r\nHo', { wait: 50 }, 'st: a\r\n\r\n'], 1);
+    expect(answers.map((r) => [r.status, r.body])).toEqual([[200, BODY.toString()]]);
+  });
+
+  it('answers a burst of pipelined hits in order, past the unsent-bytes bound', async () => {
+    const n = 3000; // ~3000 x 180 bytes unsent: node's server takes the rest
+    const { answers } = await exchange(front, [`${GET('/hit', 'Host: a')}\r\n`.repeat(n)], n);
+    expect(answers.length).toBe(n);
+    expect(answers.every((r) => r.status === 200 && r.body === BODY.toString())).toBe(true);
+  });
+
+  it("leaves an over-long head to node, which answers it with the services' JSON 431", async () => {
+    const big = `${GET('/hit', 'Host: a', `X-Big: ${'a'.repeat(MAX_HEAD_BYTES)}`)}\r\n`;
+    const { answers } = await exchange(front, [big], 1);
+    expect(answers[0]!.status).toBe(431);
+    expect(JSON.parse(answers[0]!.body)).toMatchObject({ code: 431 });
+  });
+
+  it('closes a connection idle for the keep-alive time after an answer, as node does', async () => {
+    const server = await listen(appWithLanes(), 0);
+    server.keepAliveTimeout = 200;
+    try {
+      const started = Date.now();
+      const r = await exchange(server, [`${GET('/hit', 'Host: a')}\r\n`, { wait: 600 }], 2);
+      expect(r.answers.length).toBe(1);
+      expect(r.answers[0]!.headers['keep-alive']).toBe('timeout=0');
+      expect(r.closed).toBe(true);
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      await closeServer(server);
+    }
+  });
+
+  it('closes the connections it holds when the server closes', async () => {
+    const server = await listen(appWithLanes(), 0);
+    const socket = net.connect(portOf(server), '127.0.0.1');
+    await new Promise((r) => socket.once('connect', r));
+    socket.write(`${GET('/hit', 'Host: a')}\r\n`);
+    await new Promise((r) => socket.once('data', r));
+    const closed = new Promise((r) => socket.once('close', r));
+    const t0 = Date.now();
+    await closeServer(server);
+    await closed;
+    expect(Date.now() - t0).toBeLessThan(1_000);
+  });
+
+  it('is what `listen` serves, and counts its answers in the request metrics as edge answers', async () => {
+    const server = await listen(appWithLanes(), 0);
+    const count = async () =>
+      (await registry.getSingleMetric('http_served_total')!.get()).values
+        .filter((v) => v.labels.service === 'router' && v.labels.layer === 'edge')
+        .reduce((n, v) => n + v.value, 0);
+    const before = await count();
+    try {
+      await exchange(server, [`${GET('/hit', 'Host: a')}\r\n`.repeat(3)], 3);
+      expect((await count()) - before).toBe(3);
+    } finally {
+      await closeServer(server);
+    }
+  });
+});
