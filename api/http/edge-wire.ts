@@ -19,8 +19,15 @@ import type { EdgeAnswer, EdgeLane } from './edge.js';
 export const MAX_HEAD_BYTES = maxHeaderSize;
 /** Unsent response bytes past which the connection goes to node, whose server applies backpressure to pipelining. */
 const MAX_UNSENT_BYTES = 256 * 1024;
-/** Node reads at most 2,000 header lines (`server.maxHeadersCount`) and drops the rest: a longer head is node's. */
-const MAX_HEADER_LINES = 2000;
+/**
+ * Header lines the front reads (a browser sends 10–30). Node keeps only the first `server.maxHeadersCount` (1,000 by
+ * default) and drops the rest, so a head with more must be node's; the front is not installed on a server that
+ * keeps fewer than this.
+ */
+export const MAX_HEADER_LINES = 64;
+/** Node 20 closes an idle keep-alive connection this long after the `Keep-Alive: timeout` it advertises. */
+const KEEP_ALIVE_BUFFER_MS = 1000;
+const INSTALLED = Symbol('edge-wire');
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** A field value as the front takes it: visible ASCII, spaces and tabs (node also allows obs-text; it gets those). */
@@ -38,7 +45,7 @@ export interface WireRequest {
 /** Read one request head (without its final empty line); null hands the request to node. Pure. */
 export function readHead(head: string): WireRequest | null {
   const lines = head.split('\r\n');
-  if (lines.length > MAX_HEADER_LINES) return null;
+  if (lines.length > MAX_HEADER_LINES + 1) return null;
   const first = lines[0]!;
   if (!first.startsWith('GET ') || !first.endsWith(REQUEST_LINE_END)) return null;
   const url = first.slice(4, -REQUEST_LINE_END.length);
@@ -61,6 +68,8 @@ export function readHead(head: string): WireRequest | null {
         origins++;
         origin = raw.replace(/^[\t ]+|[\t ]+$/g, '');
         break;
+      case 'proxy-connection': // llhttp reads it as `Connection`
+        return null;
       case 'connection':
         if (raw.replace(/^[\t ]+|[\t ]+$/g, '').toLowerCase() !== 'keep-alive') return null;
         break;
@@ -108,17 +117,31 @@ function httpDate(): string {
 
 /**
  * Put the front on a node HTTP server before it listens. `answered` counts each answer in the metrics. Returns false,
- * leaving the server as it was, when the server's connection handling is not node's own single listener.
+ * leaving the server as it was, when it is installed already, when the server's connection handling is not node's
+ * own single listener, or when the server has settings the front's answers do not follow (a request limit per
+ * socket, a `timeout` listener, half-open connections, a header limit of its own or fewer headers kept).
  */
 export function installWireFront(
   server: Server,
   lane: EdgeLane,
   answered: (route: string, start: bigint) => void,
 ): boolean {
+  const s = server as Server & { [INSTALLED]?: true; maxHeaderSize?: number; httpAllowHalfOpen?: boolean };
+  const headersKept = server.maxHeadersCount ?? 1000;
+  if (
+    s[INSTALLED] ||
+    server.maxRequestsPerSocket ||
+    server.listenerCount('timeout') > 0 ||
+    s.httpAllowHalfOpen ||
+    s.maxHeaderSize !== undefined ||
+    (headersKept > 0 && headersKept < MAX_HEADER_LINES)
+  )
+    return false;
   const listeners = server.listeners('connection');
   if (listeners.length !== 1) return false;
   const nodeConnection = listeners[0] as (this: Server, socket: Socket) => void;
   server.removeListener('connection', nodeConnection);
+  s[INSTALLED] = true;
   /** Connections the front holds (node's server does not know them yet): closed with the server's. */
   const held = new Set<Socket>();
   const closeIdle = server.closeIdleConnections.bind(server);
@@ -164,10 +187,8 @@ export function installWireFront(
       if (answers === 0 || server.keepAliveTimeout <= 0) handOver();
       else socket.destroy();
     };
-    const onEnd = () => {
-      if (pending.length > 0) handOver();
-      else socket.end();
-    };
+    // Every received byte is answered or handed on as it arrives: nothing is pending at the client's end.
+    const onEnd = () => socket.end();
     const onError = () => socket.destroy();
     const onClose = () => held.delete(socket);
     const handOver = () => {
@@ -190,7 +211,7 @@ export function installWireFront(
     socket.on('error', onError);
     socket.on('close', onClose);
     socket.on('timeout', onIdle);
-    socket.setTimeout(server.keepAliveTimeout > 0 ? server.keepAliveTimeout : 5_000);
+    socket.setTimeout(server.keepAliveTimeout > 0 ? server.keepAliveTimeout + KEEP_ALIVE_BUFFER_MS : 5_000);
   });
   return true;
 }
