@@ -35,6 +35,8 @@ const FIELD_VALUE = /^[\t\x20-\x7e]*$/;
 /** An origin-form target: a path and query of visible ASCII. */
 const TARGET = /^\/[\x21-\x7e]*$/;
 const REQUEST_LINE_END = ' HTTP/1.1';
+/** A field value without its optional whitespace around it (spaces and tabs), as node gives it. */
+const withoutOws = (raw: string) => raw.replace(/^[\t ]+|[\t ]+$/g, '');
 
 /** What the front needs of a request head it may answer; null when it is node's to serve. */
 export interface WireRequest {
@@ -66,12 +68,12 @@ export function readHead(head: string): WireRequest | null {
         break;
       case 'origin':
         origins++;
-        origin = raw.replace(/^[\t ]+|[\t ]+$/g, '');
+        origin = withoutOws(raw);
         break;
       case 'proxy-connection': // llhttp reads it as `Connection`
         return null;
       case 'connection':
-        if (raw.replace(/^[\t ]+|[\t ]+$/g, '').toLowerCase() !== 'keep-alive') return null;
+        if (withoutOws(raw).toLowerCase() !== 'keep-alive') return null;
         break;
       case 'content-length':
       case 'transfer-encoding':
@@ -146,13 +148,16 @@ export function installWireFront(
   const held = new Set<Socket>();
   const closeIdle = server.closeIdleConnections.bind(server);
   const closeAll = server.closeAllConnections.bind(server);
+  const destroyHeld = () => {
+    for (const socket of held) socket.destroy();
+  };
   // Every held connection is idle from HTTP's point of view: the front answers a request at once or hands it on.
   server.closeIdleConnections = () => {
-    for (const s of held) s.destroy();
+    destroyHeld();
     closeIdle();
   };
   server.closeAllConnections = () => {
-    for (const s of held) s.destroy();
+    destroyHeld();
     closeAll();
   };
 
