@@ -3,11 +3,15 @@
 // hit from a separate autocannon process (as bench/rollytics.ts does). `--root` loads the same modules from
 // another checkout (e.g. a worktree of an older commit), so old and new can be run interleaved in one session.
 //
+// `--expiring` asks a list path instead, whose kept body lasts 1 s (as the lists of bench/rollytics.ts): each second
+// every connection meets a miss, which node's server and express answer, between the hits. Its page takes 5 ms to
+// come (an engine read's time), so the requests in that window wait on it, as in bench/rollytics.ts.
+//
 // `--bare` also runs Node's own HTTP floor in turn with it: a plain `http.createServer` answering the same bytes
 // with the same headers and nothing else (no lane, no metrics, no express), so the edge's own share of a hit shows.
 //
 // Usage: npx tsx bench/edge-hit.ts [--root DIR (this checkout)] [--holders N (13)] [--connections C (32)]
-//          [--seconds S (5)] [--rounds R (1)] [--bare]
+//          [--seconds S (5)] [--rounds R (1)] [--expiring] [--bare]
 // Prints one JSON line per round: req/s, p50/p99, bytes per response, the server's CPU time per 1,000 requests
 // (this process: the server; autocannon runs in its own), and the CPU calibration loop beside it.
 import { execFile } from 'node:child_process';
@@ -25,9 +29,10 @@ const connections = Number(option(args, '--connections', '32'));
 const seconds = Number(option(args, '--seconds', '5'));
 const rounds = Number(option(args, '--rounds', '1'));
 const bare = args.includes('--bare');
+const expiring = args.includes('--expiring');
 if (![holders, connections, seconds, rounds].every((n) => Number.isInteger(n) && n >= 1 && n <= 10_000)) {
   console.error(
-    'usage: bench/edge-hit.ts [--root DIR] [--holders N] [--connections C] [--seconds S] [--rounds R] [--bare]',
+    'usage: bench/edge-hit.ts [--root DIR] [--holders N] [--connections C] [--seconds S] [--rounds R] [--expiring] [--bare]',
   );
   process.exit(2);
 }
@@ -52,10 +57,13 @@ const page = {
   })),
   pagination: { next_key: null, total: String(holders) },
 };
-app.get('/indexer/richlist/v1/:denom', (_req: unknown, res: { json(b: unknown): void }) => res.json(page));
+const route = expiring ? '/indexer/nft/v1/collections' : '/indexer/richlist/v1/:denom';
+app.get(route, (_req: unknown, res: { json(b: unknown): void }) =>
+  expiring ? setTimeout(() => res.json(page), 5) : res.json(page),
+);
 const server = (await listen(app, 0)) as Listening;
 const port = (server.address() as { port: number }).port;
-const url = `http://127.0.0.1:${port}/indexer/richlist/v1/0x${'ab'.repeat(20)}`;
+const url = `http://127.0.0.1:${port}${expiring ? route : `/indexer/richlist/v1/0x${'ab'.repeat(20)}`}`;
 const first = await fetch(url);
 const body = await first.text();
 if (first.headers.get('x-cache') !== 'miss') throw new Error('the first request should have computed the page');
@@ -110,6 +118,7 @@ for (let r = 0; r < rounds; r++) {
       JSON.stringify({
         server,
         root,
+        expiring,
         body_bytes: Buffer.byteLength(body),
         connections,
         req_per_s: Math.round(c.requests.average),

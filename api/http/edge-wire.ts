@@ -6,14 +6,19 @@
 //
 // The front reads only such requests: complete heads within the bytes received, `GET`, HTTP/1.1, an origin-form
 // target, no body, exactly one Host, at most one Origin, keep-alive, every header line well formed. It answers them
-// while a lane does. At the first request it does not answer, or anything it does not read (a partial or over-long
-// head, another method, a body, an upgrade, a backed-up socket, a connection idle before its first request), it
-// hands the connection to node's HTTP server with every byte not yet answered, and node serves the rest of it as it
-// would have from the start. An answer is byte for byte what node writes for the same lane answer
-// (test/api/http/edge-wire.test.ts).
-import { maxHeaderSize, type Server } from 'node:http';
+// while a lane does. A plain GET no lane answers goes to node's HTTP server through an in-process connection
+// (edge-relay.ts) and the front keeps the client's socket: node's response is written to it, and the hits after it
+// are the front's again once node has answered everything it was given (until then, requests go to node in order,
+// so responses keep their order). Anything the front does not read (a partial or over-long head, another method, a
+// body, an upgrade, a backed-up socket, a connection idle before its first request), and an event stream (its
+// frames go straight to the client's socket, decision 013), makes the connection node's for good: with every byte
+// not yet answered, once node has answered what it was given. An answer is byte for byte what node writes for the
+// same lane answer (test/api/http/edge-wire.test.ts).
+import { type IncomingMessage, maxHeaderSize, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { EdgeAnswer, EdgeLane } from './edge.js';
+import { RelaySocket } from './edge-relay.js';
 
 /** Node's limit of a request head (`--max-http-header-size`, 16 KB by default); a longer one is node's to refuse. */
 export const MAX_HEAD_BYTES = maxHeaderSize;
@@ -42,7 +47,10 @@ const withoutOws = (raw: string) => raw.replace(/^[\t ]+|[\t ]+$/g, '');
 export interface WireRequest {
   url: string;
   origin: string | undefined;
+  /** It accepts `text/event-stream`: a response that may last, whose frames are written to the client's socket. */
+  eventStream: boolean;
 }
+const EVENT_STREAM = /text\/event-stream/i;
 
 /** Read one request head (without its final empty line); null hands the request to node. Pure. */
 export function readHead(head: string): WireRequest | null {
@@ -55,6 +63,7 @@ export function readHead(head: string): WireRequest | null {
   let hosts = 0;
   let origins = 0;
   let origin: string | undefined;
+  let eventStream = false;
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i]!;
     const colon = line.indexOf(':');
@@ -70,6 +79,9 @@ export function readHead(head: string): WireRequest | null {
         origins++;
         origin = withoutOws(raw);
         break;
+      case 'accept':
+        if (EVENT_STREAM.test(raw)) eventStream = true;
+        break;
       case 'proxy-connection': // llhttp reads it as `Connection`
         return null;
       case 'connection':
@@ -82,7 +94,7 @@ export function readHead(head: string): WireRequest | null {
         return null;
     }
   }
-  return hosts === 1 && origins <= 1 ? { url, origin } : null;
+  return hosts === 1 && origins <= 1 ? { url, origin, eventStream } : null;
 }
 
 /**
@@ -141,61 +153,102 @@ export function installWireFront(
     return false;
   const listeners = server.listeners('connection');
   if (listeners.length !== 1) return false;
-  const nodeConnection = listeners[0] as (this: Server, socket: Socket) => void;
+  // Node's connection listener reads any duplex stream as a connection (the relay is one); typed so.
+  const nodeConnection = listeners[0] as (this: Server, socket: Duplex) => void;
   server.removeListener('connection', nodeConnection);
   s[INSTALLED] = true;
-  /** Connections the front holds (node's server does not know them yet): closed with the server's. */
-  const held = new Set<Socket>();
+  /**
+   * Connections the front holds (node's server knows only their relays, if any), with their relay: closed with the
+   * server's. A connection without a relay is idle from HTTP's point of view (the front answers a request at once or
+   * passes it on); one with a relay is idle when node's server says its relay is.
+   */
+  const held = new Map<Socket, RelaySocket | null>();
   const closeIdle = server.closeIdleConnections.bind(server);
   const closeAll = server.closeAllConnections.bind(server);
-  const destroyHeld = () => {
-    for (const socket of held) socket.destroy();
-  };
-  // Every held connection is idle from HTTP's point of view: the front answers a request at once or hands it on.
   server.closeIdleConnections = () => {
-    destroyHeld();
-    closeIdle();
+    for (const [socket, relay] of held) if (relay === null) socket.destroy();
+    closeIdle(); // destroys the idle relays, and so their clients' sockets
   };
   server.closeAllConnections = () => {
-    destroyHeld();
+    for (const socket of held.keys()) socket.destroy();
     closeAll();
   };
+  // Node's server started a response on a relay: counted there, so the front knows when node has answered it all.
+  server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (req.socket instanceof RelaySocket) req.socket.responding(res);
+  });
 
   server.on('connection', (socket: Socket) => {
-    held.add(socket);
+    held.set(socket, null);
     let pending = ''; // bytes received and not answered, as latin1 (one character per byte)
     let answers = 0;
+    let relay: RelaySocket | null = null;
+    let passing = false; // node's server reads the rest of the connection through the relay
     const onData = (chunk: Buffer) => {
+      if (passing) {
+        relay!.pass(chunk);
+        return;
+      }
       pending += chunk.toString('latin1');
       for (;;) {
         const end = pending.indexOf('\r\n\r\n');
         if (end < 0 || end + 4 > MAX_HEAD_BYTES || socket.writableLength > MAX_UNSENT_BYTES) {
-          if (pending.length > 0) handOver();
+          if (pending.length > 0) toNode();
           return;
         }
         const start = process.hrtime.bigint();
         const request = readHead(pending.slice(0, end));
-        const a = request === null ? null : lane(request.url, request.origin);
-        if (a === null) {
-          handOver();
+        if (request === null || request.eventStream) {
+          toNode();
           return;
         }
+        // Behind a request node still serves, even a hit is node's: responses leave in the order of requests.
+        const a = relay?.busy ? null : lane(request.url, request.origin);
+        if (a === null) {
+          relay ??= relayFor(socket);
+          relay.give(Buffer.from(pending.slice(0, end + 4), 'latin1'));
+        } else {
+          socket.write(answerBytes(a, httpDate(), server.keepAliveTimeout));
+          answers++;
+          answered(a.route, start);
+        }
         pending = pending.slice(end + 4);
-        socket.write(answerBytes(a, httpDate(), server.keepAliveTimeout));
-        answers++;
-        answered(a.route, start);
       }
     };
+    const relayFor = (client: Socket) => {
+      const r = new RelaySocket(client);
+      held.set(client, r);
+      nodeConnection.call(server, r);
+      return r;
+    };
     // Idle for the keep-alive time after an answer: closed, as node closes it. Idle before any request (or a server
-    // without a keep-alive timeout): node's, whose own timeouts apply from then on.
+    // without a keep-alive timeout): node's, whose own timeouts apply from then on. While node serves a request,
+    // node's request timeouts apply, not this one.
     const onIdle = () => {
-      if (answers === 0 || server.keepAliveTimeout <= 0) handOver();
+      if (relay?.busy) return;
+      if ((answers === 0 && relay === null) || server.keepAliveTimeout <= 0) toNode();
       else socket.destroy();
     };
-    // Every received byte is answered or handed on as it arrives: nothing is pending at the client's end.
-    const onEnd = () => socket.end();
+    // The client ended its side: so does node's server on the relay (it ends the connection as it would end a
+    // socket's), or the front, which holds nothing unanswered.
+    const onEnd = () => (relay ? relay.push(null) : socket.end());
     const onError = () => socket.destroy();
-    const onClose = () => held.delete(socket);
+    const onClose = () => {
+      held.delete(socket);
+      relay?.destroy();
+    };
+    /** The rest of the connection is node's: through the relay while node serves a request on it, else the socket. */
+    const toNode = () => {
+      if (relay?.busy) {
+        passing = true;
+        relay.pass(Buffer.from(pending, 'latin1'));
+        pending = '';
+        return;
+      }
+      relay?.detach();
+      relay = null;
+      handOver();
+    };
     const handOver = () => {
       socket.removeListener('data', onData);
       socket.removeListener('timeout', onIdle);

@@ -24,15 +24,25 @@ const head = (url: string, ...headers: string[]) => GET(url, ...headers).slice(0
 
 describe('the request heads the front reads', () => {
   it('takes a keep-alive GET with one Host and at most one Origin, and its URL and Origin as sent', () => {
-    expect(readHead(head('/status', 'Host: a'))).toEqual({ url: '/status', origin: undefined });
+    expect(readHead(head('/status', 'Host: a'))).toEqual({ url: '/status', origin: undefined, eventStream: false });
     expect(readHead(head('/x?a=1&b=%20', 'host:a', 'Origin:  https://o.example  ', 'Connection: Keep-Alive'))).toEqual({
       url: '/x?a=1&b=%20',
       origin: 'https://o.example',
+      eventStream: false,
     });
     expect(readHead(head('/x', 'Host: a', 'Accept: */*', 'User-Agent: t\tu'))).toEqual({
       url: '/x',
       origin: undefined,
+      eventStream: false,
     });
+  });
+
+  it('marks a request for an event stream (its frames go to the socket itself)', () => {
+    expect(readHead(head('/s', 'Host: a', 'Accept: Text/Event-Stream'))?.eventStream).toBe(true);
+    expect(readHead(head('/s', 'Host: a', 'Accept: application/json, text/event-stream;q=0.5'))?.eventStream).toBe(
+      true,
+    );
+    expect(readHead(head('/s', 'Host: a', 'Accept: application/json'))?.eventStream).toBe(false);
   });
 
   it.each([
@@ -74,6 +84,16 @@ function appWithLanes(): express.Express {
   app.use(requestAccounting('router'));
   app.get('/miss', (_req, res) => {
     res.json({ handler: true });
+  });
+  // What node's request shows of the connection: the client's address and port, and whether it is the socket itself.
+  app.get('/whoami', (req, res) => {
+    res.json({ ip: req.ip, port: req.socket.remotePort, socket: req.socket instanceof net.Socket });
+  });
+  app.get('/slow', (req, res) => {
+    setTimeout(() => res.json({ slow: true }), Number(req.query.ms ?? 300));
+  });
+  app.post('/echo', express.text({ type: '*/*' }), (req, res) => {
+    res.json({ body: req.body as string });
   });
   addEdgeLane(
     app,
@@ -174,6 +194,44 @@ async function exchange(
   return { answers: responses(Buffer.concat(got)), closed };
 }
 
+const HIT = `${GET('/hit', 'Host: a')}\r\n`;
+const MISS = `${GET('/miss', 'Host: a')}\r\n`;
+
+/** One connection: send requests when the test says, and wait for the answers so far. */
+async function open(server: Server) {
+  const socket = net.connect(portOf(server), '127.0.0.1');
+  const got: Buffer[] = [];
+  let closed = false;
+  socket.on('data', (d) => got.push(d));
+  const onClose = new Promise<void>((r) =>
+    socket.once('close', () => {
+      closed = true;
+      r();
+    }),
+  );
+  await new Promise((r) => socket.once('connect', r));
+  return {
+    socket,
+    send: (bytes: string) => socket.write(bytes, 'latin1'),
+    closed: () => closed,
+    whenClosed: () => onClose,
+    /** The answers once there are `count` of them (or the connection closed, or 10 s passed). */
+    until: async (count: number) => {
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        let n = 0;
+        try {
+          n = responses(Buffer.concat(got)).length;
+        } catch {
+          n = -1; // a response still arriving
+        }
+        if (n >= count || closed || Date.now() > deadline) return responses(Buffer.concat(got));
+        await new Promise((r) => setTimeout(r, 5));
+      }
+    },
+  };
+}
+
 const withoutDate = (r: RawResponse) => r.head.replace(/\r\nDate: [^\r]*/, '');
 
 describe('the wire front over loopback', () => {
@@ -194,7 +252,7 @@ describe('the wire front over loopback', () => {
     expect(viaFront!.body).toBe(viaNode!.body);
   });
 
-  it('hands a connection to node at its first miss, with the pipelined requests after it in order', async () => {
+  it('gives node a miss and the requests pipelined behind it, in order', async () => {
     const hit = `${GET('/hit', 'Host: a')}\r\n`;
     const sequence = [hit, hit, `${GET('/miss', 'Host: a')}\r\n`, hit, `${GET('/nowhere', 'Host: a')}\r\n`, hit];
     const wireBefore = onWire.length;
@@ -204,13 +262,118 @@ describe('the wire front over loopback', () => {
       [200, 'edge'],
       [200, 'edge'],
       [200, 'handler'],
-      [200, 'edge'], // node's request handler, through the same lane
+      [200, 'edge'], // node's request handler, through the same lane: behind a request node serves
       [404, 'handler'],
       [200, 'edge'],
     ]);
     expect(answers[0]!.body).toBe(BODY.toString());
     expect(JSON.parse(answers[2]!.body)).toEqual({ handler: true });
     expect(answers[3]!.body).toBe(BODY.toString());
+  });
+
+  it("keeps the connection after a miss: node answers it as it answers alone, and the hits after it are the front's", async () => {
+    const c = await open(front);
+    const wireBefore = onWire.length;
+    try {
+      for (const [i, request] of [HIT, MISS, HIT, MISS, HIT].entries()) {
+        c.send(request);
+        await c.until(i + 1);
+      }
+      const answers = await c.until(5);
+      expect(onWire.length - wireBefore).toBe(3);
+      expect(answers.map((r) => [r.status, r.headers['x-served-by']])).toEqual([
+        [200, 'edge'],
+        [200, 'handler'],
+        [200, 'edge'],
+        [200, 'handler'],
+        [200, 'edge'],
+      ]);
+      const [alone] = (await exchange(nodeOnly, [MISS], 1)).answers;
+      for (const viaRelay of [answers[1]!, answers[3]!]) {
+        expect(withoutDate(viaRelay)).toBe(withoutDate(alone!));
+        expect(viaRelay.body).toBe(alone!.body);
+      }
+      expect(c.closed()).toBe(false);
+    } finally {
+      c.socket.destroy();
+    }
+  });
+
+  it("shows node's handlers the client's address through the relay, and gives an event stream the socket itself", async () => {
+    const c = await open(front);
+    try {
+      c.send(`${GET('/whoami', 'Host: a')}\r\n`);
+      const [relayed] = await c.until(1);
+      expect(JSON.parse(relayed!.body)).toEqual({ ip: '127.0.0.1', port: c.socket.localPort, socket: false });
+      // From here the connection is node's for good: the hit after it goes through node's server.
+      const wireBefore = onWire.length;
+      c.send(`${GET('/whoami', 'Host: a', 'Accept: text/event-stream')}\r\n`);
+      const [, streamed] = await c.until(2);
+      expect(JSON.parse(streamed!.body)).toEqual({ ip: '127.0.0.1', port: c.socket.localPort, socket: true });
+      c.send(HIT);
+      const [, , hit] = await c.until(3);
+      expect(hit!.body).toBe(BODY.toString());
+      expect(onWire.length).toBe(wireBefore);
+    } finally {
+      c.socket.destroy();
+    }
+  });
+
+  it('keeps order and the connection through a miss slower than the idle time, then closes it when idle', async () => {
+    const server = await listen(appWithLanes(), 0);
+    server.keepAliveTimeout = 100; // the front's idle timer: 1.1 s, passed while node serves the request
+    const c = await open(server);
+    try {
+      c.send(`${GET('/slow?ms=1500', 'Host: a')}\r\n${HIT}`);
+      const answers = await c.until(2);
+      expect(answers.map((r) => [r.status, r.body])).toEqual([
+        [200, JSON.stringify({ slow: true })],
+        [200, BODY.toString()],
+      ]);
+      expect(c.closed()).toBe(false);
+      const t0 = Date.now();
+      await c.whenClosed();
+      expect(Date.now() - t0).toBeLessThan(3_000);
+    } finally {
+      c.socket.destroy();
+      await closeServer(server);
+    }
+  });
+
+  it('closing idle connections spares one whose request node is serving, and closes it once answered', async () => {
+    const server = await listen(appWithLanes(), 0);
+    const c = await open(server);
+    try {
+      c.send(HIT);
+      await c.until(1);
+      c.send(`${GET('/slow?ms=300', 'Host: a')}\r\n`);
+      await new Promise((r) => setTimeout(r, 100));
+      server.closeIdleConnections();
+      const [, slow] = await c.until(2);
+      expect(JSON.parse(slow!.body)).toEqual({ slow: true });
+      expect(c.closed()).toBe(false);
+      server.closeIdleConnections();
+      await c.whenClosed();
+    } finally {
+      c.socket.destroy();
+      await closeServer(server);
+    }
+  });
+
+  it('gives node a request with a body: the connection for good after a miss, the rest of it behind a slow one', async () => {
+    const post = `POST /echo HTTP/1.1\r\nHost: a\r\nContent-Type: text/plain\r\nContent-Length: 3\r\n\r\nabc`;
+    const afterMiss = await exchange(front, [MISS, { wait: 50 }, post, { wait: 50 }, HIT], 3);
+    expect(afterMiss.answers.map((r) => r.body)).toEqual([
+      JSON.stringify({ handler: true }),
+      JSON.stringify({ body: 'abc' }),
+      BODY.toString(),
+    ]);
+    const behindSlow = await exchange(front, [`${GET('/slow?ms=100', 'Host: a')}\r\n${post}${HIT}`], 3);
+    expect(behindSlow.answers.map((r) => r.body)).toEqual([
+      JSON.stringify({ slow: true }),
+      JSON.stringify({ body: 'abc' }),
+      BODY.toString(),
+    ]);
   });
 
   it('hands on a head split across packets, and node answers it', async () => {
