@@ -15,7 +15,13 @@
 //     misses its cache, whose key is the raw query string, and its router ignores unknown parameters);
 //  4. one table of ours / theirs ratios with the machine line and the load average; JSON in bench/results/.
 //
+// `--alone` stops the other side's processes (SIGSTOP, then SIGCONT) while one side's API is measured, so each side
+// has the two cores to itself, the chain node and the load generator, as one indexer per machine would. Without it
+// both run throughout, and the other side's background work (rollytics' indexer took 50-90 % of a core on a still
+// chain in some runs) falls on whichever side is measured then.
+//
 // Usage: npx tsx bench/rollytics.ts [--scale N (1)] [--seconds S (5)] [--rounds R (3)] [--endpoints a,b (all)]
+//          [--alone]
 //   A tiny proof run: --scale 1 --seconds 1. Real figures: a quiet machine (bench/reports/2026-11-24-rollytics.md).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -42,11 +48,12 @@ const scale = Number(opt('--scale', '1'));
 const seconds = Number(opt('--seconds', '5'));
 const rounds = Number(opt('--rounds', '3'));
 const only = opt('--endpoints', '').split(',').filter(Boolean);
+const alone = args.includes('--alone');
 /** The fixed CPU loop (bench/machine.ts) before anything runs; timed again at the end, both printed with the table. */
 const calibrationStart = cpuCalibrationMs();
 if (!(scale >= 1 && scale <= 100) || !(seconds >= 1 && seconds <= 120) || !(rounds >= 1 && rounds <= 9)) {
   console.error(
-    'usage: bench/rollytics.ts [--scale 1..100] [--seconds 1..120] [--rounds 1..9] [--endpoints name,name]',
+    'usage: bench/rollytics.ts [--scale 1..100] [--seconds 1..120] [--rounds 1..9] [--endpoints name,name] [--alone]',
   );
   process.exit(2);
 }
@@ -60,6 +67,21 @@ interface CannonResult {
   timeouts: number;
 }
 const autocannon = autocannonUntyped as (opts: Record<string, unknown>) => Promise<CannonResult>;
+
+/** Send a signal to a process that may have exited meanwhile. Stopped processes are continued if the bench exits. */
+const stoppedPids = new Set<number>();
+function signal(pid: number, sig: 'SIGSTOP' | 'SIGCONT'): void {
+  try {
+    process.kill(pid, sig);
+    if (sig === 'SIGSTOP') stoppedPids.add(pid);
+    else stoppedPids.delete(pid);
+  } catch {
+    stoppedPids.delete(pid); // gone
+  }
+}
+process.on('exit', () => {
+  for (const pid of stoppedPids) signal(pid, 'SIGCONT');
+});
 
 function duBytes(dir: string): number {
   let n = 0;
@@ -278,14 +300,25 @@ try {
   };
   const oursPids = () => (ours?.pid ? withChildren(ours.pid) : []);
   const theirPids = () => rollyticsPids(rState);
+  /** With --alone, the other side's processes are stopped while `run` measures one side, and continued after. */
+  const withOtherStopped = async <T>(other: () => number[], run: () => Promise<T>): Promise<T> => {
+    if (!alone) return run();
+    const pids = other();
+    for (const pid of pids) signal(pid, 'SIGSTOP');
+    try {
+      return await run();
+    } finally {
+      for (const pid of pids) signal(pid, 'SIGCONT');
+    }
+  };
   /** Ours and theirs take turns endpoint by endpoint and round by round, so the VM's drift falls on both alike. */
   const sideBySide = async (cache: Row['cache'], oursBase: string) => {
     for (const [endpoint, gen] of scenarios) {
-      const o = await measure('ours', cache, oursBase, oursPids, endpoint, gen);
-      const t = await measure('rollytics', cache, theirs, theirPids, endpoint, gen);
+      const o = await withOtherStopped(theirPids, () => measure('ours', cache, oursBase, oursPids, endpoint, gen));
+      const t = await withOtherStopped(oursPids, () => measure('rollytics', cache, theirs, theirPids, endpoint, gen));
       for (let r = 1; r < rounds; r++) {
-        await again(o, oursBase, oursPids);
-        await again(t, theirs, theirPids);
+        await withOtherStopped(theirPids, () => again(o, oursBase, oursPids));
+        await withOtherStopped(oursPids, () => again(t, theirs, theirPids));
       }
       settle(o);
       settle(t);
@@ -313,7 +346,7 @@ try {
   const calibrationEnd = cpuCalibrationMs();
   const lines = [
     `machine: ${machine}; load average at the end: ${load}; CPU calibration loop ${calibrationStart} ms at the start, ${calibrationEnd} ms at the end`,
-    `chain: minievm devnet, height ${height}, ${txs} txs (traffic scale ${scale}); ${seconds} s per API run, ${rounds} rounds at 32 connections (median)`,
+    `chain: minievm devnet, height ${height}, ${txs} txs (traffic scale ${scale}); ${seconds} s per API run, ${rounds} rounds at 32 connections (median); ${alone ? 'each side measured alone (the other stopped)' : 'both sides running throughout'}`,
     '',
     '| figure | ours | rollytics | ours / rollytics |',
     '|---|---|---|---|',
@@ -350,6 +383,7 @@ try {
         scale,
         seconds,
         rounds,
+        alone,
         height,
         txs,
         ingest: { ours: { ...oursIngest, bytes: oursBytes }, rollytics: { ...theirIngest, bytes: theirBytes } },

@@ -74,6 +74,12 @@ describe('the request heads the front reads', () => {
 });
 
 const BODY = Buffer.from(JSON.stringify({ holders: [{ account: 'init1xyz', amount: '1000000000000000000' }] }));
+/** A body past the front's copy limit: its head and body leave in one writev. */
+const BIG = Buffer.from(
+  JSON.stringify({
+    holders: Array.from({ length: 600 }, (_, i) => ({ account: `init1${i}`, amount: '1'.repeat(40) })),
+  }),
+);
 const STATUS = JSON.stringify({ state: 'STATE_COMPLETED_SUCCESS', transfers: [] });
 const TX = 'AB'.repeat(32);
 
@@ -97,7 +103,7 @@ function appWithLanes(): express.Express {
   });
   addEdgeLane(
     app,
-    responseCacheLane((url) => (url === '/hit' || url === '/hit?x=1' ? BODY : undefined), {
+    responseCacheLane((url) => (url === '/hit' || url === '/hit?x=1' ? BODY : url === '/big' ? BIG : undefined), {
       enabled: true,
       origins: ['https://*.example.com'],
       methods: ['GET'],
@@ -239,6 +245,7 @@ describe('the wire front over loopback', () => {
     ['a response-cache hit', GET('/hit', 'Host: a')],
     ['a hit with an allowed Origin', GET('/hit?x=1', 'Host: a', 'Origin: https://scan.example.com')],
     ['a hit with another Origin', GET('/hit', 'Host: a', 'Origin: https://evil.example.org')],
+    ['a hit whose body is past the copy limit', GET('/big', 'Host: a')],
     ['a transfer status', GET(`/v2/tx/status?chain_id=chain-1&tx_hash=${TX.toLowerCase()}`, 'Host: a')],
   ])('answers %s byte for byte as node does', async (_name, request) => {
     const wireBefore = onWire.length;
