@@ -117,11 +117,15 @@ export class RelaySocket extends Duplex {
   }
 
   /**
-   * Node destroyed the connection: so is the client's socket, unless node had ended it first (its bytes still
-   * flush) or the front is taking the relay away.
+   * Node destroyed the connection: so is the client's socket, unless the front is taking the relay away. When node
+   * had ended it first (`destroySoon`), the client's socket closes once its bytes have been written, as node's own
+   * `destroySoon` closes a socket.
    */
   override _destroy(error: Error | null, done: (error?: Error | null) => void): void {
-    if (!this.detached && !this.finalised) this.client.destroy();
+    if (!this.detached) {
+      if (this.finalised) this.client.destroySoon();
+      else this.client.destroy();
+    }
     done(error);
   }
 }

@@ -11,8 +11,8 @@
 // are the front's again once node has answered everything it was given (until then, requests go to node in order,
 // so responses keep their order). Anything the front does not read (a partial or over-long head, another method, a
 // body, an upgrade, a backed-up socket, a connection idle before its first request), and an event stream (its
-// frames go straight to the client's socket, decision 013), makes the connection node's for good: with every byte
-// not yet answered, once node has answered what it was given. An answer is byte for byte what node writes for the
+// frames go straight to the client's socket, decision 013), makes the connection node's for good: the socket itself
+// with every byte not yet answered when node holds nothing of it, else the rest of it through the relay. An answer is byte for byte what node writes for the
 // same lane answer (test/api/http/edge-wire.test.ts).
 import { type IncomingMessage, maxHeaderSize, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -202,6 +202,7 @@ export function installWireFront(
     let relay: RelaySocket | null = null;
     let passing = false; // node's server reads the rest of the connection through the relay
     const onData = (chunk: Buffer) => {
+      if (relay?.destroyed) return; // node closed the connection: the socket closes once written, nothing is read
       if (passing) {
         relay!.pass(chunk);
         return;
@@ -243,7 +244,8 @@ export function installWireFront(
     // node's request timeouts apply, not this one.
     const onIdle = () => {
       if (relay?.busy) return;
-      if ((answers === 0 && relay === null) || server.keepAliveTimeout <= 0) toNode();
+      // Node may hold part of a request read through the relay: the connection closes rather than lose it.
+      if ((answers === 0 && relay === null) || (server.keepAliveTimeout <= 0 && !passing)) toNode();
       else socket.destroy();
     };
     // The client ended its side: so does node's server on the relay (it ends the connection as it would end a

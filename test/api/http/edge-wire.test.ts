@@ -95,6 +95,9 @@ function appWithLanes(): express.Express {
   app.get('/whoami', (req, res) => {
     res.json({ ip: req.ip, port: req.socket.remotePort, socket: req.socket instanceof net.Socket });
   });
+  app.get('/closing', (_req, res) => {
+    res.set('Connection', 'close').json({ closing: true });
+  });
   app.get('/slow', (req, res) => {
     setTimeout(() => res.json({ slow: true }), Number(req.query.ms ?? 300));
   });
@@ -365,6 +368,31 @@ describe('the wire front over loopback', () => {
       c.socket.destroy();
       await closeServer(server);
     }
+  });
+
+  it('closes the connection after a relayed response that closes it, as node does, with requests pipelined behind', async () => {
+    const closing = `${GET('/closing', 'Host: a')}\r\n`;
+    for (const behind of [MISS, HIT]) {
+      const viaFront = await exchange(front, [`${closing}${behind}`], 2);
+      const alone = await exchange(nodeOnly, [`${closing}${behind}`], 2);
+      expect(viaFront.closed).toBe(true);
+      expect(viaFront.answers.map((r) => [r.status, r.body])).toEqual(alone.answers.map((r) => [r.status, r.body]));
+      expect(viaFront.answers.map((r) => r.body)).toEqual([JSON.stringify({ closing: true })]);
+    }
+    // A client that keeps writing after node's close (half-open) finds the server's side closed, not left
+    // half-closed with its reading paused.
+    const socket = net.connect({ port: portOf(front), host: '127.0.0.1', allowHalfOpen: true });
+    await new Promise((r) => socket.once('connect', r));
+    socket.resume();
+    socket.write(closing);
+    await new Promise((r) => socket.once('end', r));
+    socket.write(MISS);
+    socket.end();
+    const connections = () => new Promise<number>((r) => front.getConnections((_e, n) => r(n)));
+    const deadline = Date.now() + 3_000;
+    while ((await connections()) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(await connections()).toBe(0);
+    socket.destroy();
   });
 
   it('gives node a request with a body: the connection for good after a miss, the rest of it behind a slow one', async () => {
