@@ -12,8 +12,8 @@
 // so responses keep their order). Anything the front does not read (a partial or over-long head, another method, a
 // body, an upgrade, a backed-up socket, a connection idle before its first request), and an event stream (its
 // frames go straight to the client's socket, decision 013), makes the connection node's for good: the socket itself
-// with every byte not yet answered when node holds nothing of it, else the rest of it through the relay. An answer is byte for byte what node writes for the
-// same lane answer (test/api/http/edge-wire.test.ts).
+// with every byte not yet answered when node holds nothing of it, else the rest of it through the relay. An answer
+// is byte for byte what node writes for the same lane answer (test/api/http/edge-wire.test.ts).
 import { type IncomingMessage, maxHeaderSize, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';

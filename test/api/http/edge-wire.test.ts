@@ -169,40 +169,6 @@ function responses(bytes: Buffer): RawResponse[] {
   return out;
 }
 
-/** Send the chunks on one connection (each after the previous one's delay), read until `count` answers arrived. */
-async function exchange(
-  server: Server,
-  chunks: (string | { wait: number })[],
-  count: number,
-): Promise<{ answers: RawResponse[]; closed: boolean }> {
-  const socket = net.connect(portOf(server), '127.0.0.1');
-  const got: Buffer[] = [];
-  let closed = false;
-  socket.on('data', (d) => got.push(d));
-  socket.on('close', () => {
-    closed = true;
-  });
-  await new Promise((r) => socket.once('connect', r));
-  for (const c of chunks) {
-    if (typeof c === 'string') socket.write(c, 'latin1');
-    else await new Promise((r) => setTimeout(r, c.wait));
-  }
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const all = Buffer.concat(got);
-    let n = 0;
-    try {
-      n = responses(all).length;
-    } catch {
-      n = -1; // a response still arriving
-    }
-    if (n >= count || closed || Date.now() > deadline) break;
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  socket.destroy();
-  return { answers: responses(Buffer.concat(got)), closed };
-}
-
 const HIT = `${GET('/hit', 'Host: a')}\r\n`;
 const MISS = `${GET('/miss', 'Host: a')}\r\n`;
 
@@ -239,6 +205,23 @@ async function open(server: Server) {
       }
     },
   };
+}
+
+/** Send the chunks on one connection (each after the previous one's delay), read until `count` answers arrived. */
+async function exchange(
+  server: Server,
+  chunks: (string | { wait: number })[],
+  count: number,
+): Promise<{ answers: RawResponse[]; closed: boolean }> {
+  const c = await open(server);
+  for (const chunk of chunks) {
+    if (typeof chunk === 'string') c.send(chunk);
+    else await new Promise((r) => setTimeout(r, chunk.wait));
+  }
+  const answers = await c.until(count);
+  const closed = c.closed();
+  c.socket.destroy();
+  return { answers, closed };
 }
 
 const withoutDate = (r: RawResponse) => r.head.replace(/\r\nDate: [^\r]*/, '');
