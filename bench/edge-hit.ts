@@ -126,7 +126,7 @@ for (let r = 0; r < rounds; r++) {
         p99_ms: c.latency.p99,
         bytes_per_response: Math.round(c.throughput.average / c.requests.average),
         errors: c.non2xx + c.errors,
-        server_cpu_ms_per_1k: Math.round((cpu.user + cpu.system) / c.requests.total),
+        server_cpu_ms_per_1k: Math.round(((cpu.user + cpu.system) / c.requests.total) * 10) / 10,
         cpu_calibration_ms: calibration,
       }),
     );

@@ -1,5 +1,6 @@
 // Prometheus metrics: one registry per process, exposed by each HTTP service at /metrics.
 import client from 'prom-client';
+import { TallyCounter, TallyHistogram } from './tally.js';
 
 export const registry = new client.Registry();
 client.collectDefaultMetrics({ register: registry });
@@ -21,12 +22,13 @@ export function reportCaches(fn: () => CacheReport[]): void {
 }
 
 export const metrics = {
-  servedBy: new client.Counter({
-    name: 'http_served_total',
-    help: 'HTTP responses by the layer that answered them (X-Served-By: edge, handler, memo, held:<name>, engine)',
-    labelNames: ['service', 'layer'],
-    registers: [registry],
-  }),
+  // The three request metrics are tallies: counted on every response, edge hits included (platform/tally.ts).
+  servedBy: new TallyCounter(
+    'http_served_total',
+    'HTTP responses by the layer that answered them (X-Served-By: edge, handler, memo, held:<name>, engine)',
+    ['service', 'layer'],
+    registry,
+  ),
   cacheEvents: new client.Counter({
     name: 'indexer_cache_events_total',
     help: 'Keyed-cache lookups and evictions by cache name (event: hit, miss, evict)',
@@ -51,19 +53,14 @@ export const metrics = {
       for (const r of cacheReports()) this.set({ cache: r.name }, r.bytes);
     },
   }),
-  httpRequests: new client.Counter({
-    name: 'http_requests_total',
-    help: 'HTTP requests',
-    labelNames: ['service', 'route', 'status'],
-    registers: [registry],
-  }),
-  httpDuration: new client.Histogram({
-    name: 'http_request_duration_seconds',
-    help: 'HTTP request latency',
-    labelNames: ['service', 'route'],
-    buckets: [0.001, 0.0025, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 1],
-    registers: [registry],
-  }),
+  httpRequests: new TallyCounter('http_requests_total', 'HTTP requests', ['service', 'route', 'status'], registry),
+  httpDuration: new TallyHistogram(
+    'http_request_duration_seconds',
+    'HTTP request latency',
+    ['service', 'route'],
+    [0.001, 0.0025, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 1],
+    registry,
+  ),
   streamsOpen: new client.Gauge({
     name: 'streams_open',
     help: 'Event streams open, by service (indexer: lists live or catching up; router: transfer statuses)',

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { registry } from '../../platform/metrics.js';
 import { installJsonClientErrors } from './client-errors.js';
 import { type CorsSettings, corsMiddleware } from './cors.js';
-import { countEdgeAnswer, edgeHandler, edgeLanesOf, requestAccounting } from './edge.js';
+import { edgeAnswerCounter, edgeHandler, edgeLanesOf, requestAccounting } from './edge.js';
 import { installWireFront } from './edge-wire.js';
 
 export interface ServiceAppOptions {
@@ -63,10 +63,7 @@ export function listen(app: Express, port: number, host = '127.0.0.1'): Promise<
   return new Promise((resolve, reject) => {
     const server = createServer(edgeHandler(app));
     const lane = edgeLanesOf(app);
-    if (lane) {
-      const service = app.get('service') as string;
-      installWireFront(server, lane, (route, start) => countEdgeAnswer(service, route, start));
-    }
+    if (lane) installWireFront(server, lane, edgeAnswerCounter(app.get('service') as string));
     server.listen(port, host);
     installJsonClientErrors(server);
     server.once('listening', () => resolve(server));

@@ -72,16 +72,32 @@ export function corsMiddleware(s: CorsSettings = defaultCors): RequestHandler {
  * `Vary: Origin`, and nothing for any other. For answers given before express (api/http/edge.ts); test/api/http/edge.test.ts compares them.
  */
 export function corsHeadersFor(s: CorsSettings = defaultCors): (origin: string | undefined) => Record<string, string> {
-  if (!s.enabled) return () => ({});
+  // The same object for the same answer, so an edge lane can keep what it built from it (api/http/edge.ts).
+  const none: Record<string, string> = Object.freeze({}) as Record<string, string>;
+  if (!s.enabled) return () => none;
   if (s.origins.includes('*')) {
-    const any = { 'Access-Control-Allow-Origin': '*' };
+    const any = Object.freeze({ 'Access-Control-Allow-Origin': '*' });
     return () => any;
   }
   const matches = originMatcher(s.origins);
+  // Allowed origins seen lately; bounded, since wildcard patterns allow any number of hosts.
+  const allowed = new Map<string, Record<string, string>>();
   // The middleware's origin callback says no to a missing or unlisted origin, and `cors` then adds no header.
-  return (origin): Record<string, string> =>
-    origin !== undefined && matches(origin) ? { 'Access-Control-Allow-Origin': origin, Vary: 'Origin' } : {};
+  return (origin): Record<string, string> => {
+    if (origin === undefined) return none;
+    let h = allowed.get(origin);
+    if (h === undefined) {
+      if (!matches(origin)) return none;
+      if (allowed.size >= ALLOWED_ORIGINS_KEPT) allowed.clear();
+      h = Object.freeze({ 'Access-Control-Allow-Origin': origin, Vary: 'Origin' });
+      allowed.set(origin, h);
+    }
+    return h;
+  };
 }
+
+/** Allowed origins whose CORS headers are kept; past it they are made again (an explorer has one or a few). */
+const ALLOWED_ORIGINS_KEPT = 256;
 
 /** The settings from the validated configuration (platform/config.ts CORS_*). */
 export function corsFromConfig(

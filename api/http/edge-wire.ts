@@ -17,7 +17,7 @@
 import { type IncomingMessage, maxHeaderSize, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { EdgeAnswer, EdgeLane } from './edge.js';
+import type { EdgeAnswer, EdgeAnswerCount, EdgeLane } from './edge.js';
 import { RelaySocket } from './edge-relay.js';
 
 /** Node's limit of a request head (`--max-http-header-size`, 16 KB by default); a longer one is node's to refuse. */
@@ -97,6 +97,26 @@ export function readHead(head: string): WireRequest | null {
   return hosts === 1 && origins <= 1 ? { url, origin, eventStream } : null;
 }
 
+/**
+ * `readHead` of heads seen lately, by the head's text: a poller sends the same head again and again. Bounded in
+ * number and in the length of a head kept, since heads are the client's to choose.
+ */
+const headsRead = new Map<string, WireRequest | null>();
+const HEADS_KEPT = 1024;
+const HEAD_KEPT_CHARS = 2048;
+
+/** `readHead`, remembered for short heads (a `WireRequest` is never changed once read). */
+export function readHeadKept(head: string): WireRequest | null {
+  if (head.length > HEAD_KEPT_CHARS) return readHead(head);
+  let r = headsRead.get(head);
+  if (r === undefined) {
+    r = readHead(head);
+    if (headsRead.size >= HEADS_KEPT) headsRead.clear();
+    headsRead.set(head, r);
+  }
+  return r;
+}
+
 /** A body this long or longer is written after its head without being copied (one `writev`); a shorter one is copied. */
 const COPY_LIMIT = 16 * 1024;
 
@@ -119,6 +139,24 @@ export function answerBytes(a: EdgeAnswer, date: string, keepAliveMs: number): B
   if (typeof a.body === 'string') out.write(a.body, headBytes, 'utf8');
   else a.body.copy(out, headBytes);
   return out;
+}
+
+/** The bytes of a kept answer (`EdgeAnswer.kept`) as last written: they hold within the same second. */
+interface KeptBytes {
+  date: string;
+  keepAliveMs: number;
+  bytes: Buffer | [Buffer, Buffer];
+}
+const keptBytes = new WeakMap<EdgeAnswer, KeptBytes>();
+
+/** `answerBytes`, made once a second for an answer its lane keeps giving. */
+function bytesOf(a: EdgeAnswer, date: string, keepAliveMs: number): Buffer | [Buffer, Buffer] {
+  if (!a.kept) return answerBytes(a, date, keepAliveMs);
+  const k = keptBytes.get(a);
+  if (k !== undefined && k.date === date && k.keepAliveMs === keepAliveMs) return k.bytes;
+  const bytes = answerBytes(a, date, keepAliveMs);
+  keptBytes.set(a, { date, keepAliveMs, bytes });
+  return bytes;
 }
 
 /** Write an answer's bytes: a head and an uncopied body leave in one `writev`. */
@@ -152,11 +190,7 @@ function httpDate(): string {
  * own single listener, or when the server has settings the front's answers do not follow (a request limit per
  * socket, a `timeout` listener, half-open connections, a header limit of its own or fewer headers kept).
  */
-export function installWireFront(
-  server: Server,
-  lane: EdgeLane,
-  answered: (route: string, start: bigint) => void,
-): boolean {
+export function installWireFront(server: Server, lane: EdgeLane, answered: EdgeAnswerCount): boolean {
   const s = server as Server & { [INSTALLED]?: true; maxHeaderSize?: number; httpAllowHalfOpen?: boolean };
   const headersKept = server.maxHeadersCount ?? 1000;
   if (
@@ -215,7 +249,7 @@ export function installWireFront(
           return;
         }
         const start = process.hrtime.bigint();
-        const request = readHead(pending.slice(0, end));
+        const request = readHeadKept(pending.slice(0, end));
         if (request === null || request.eventStream) {
           toNode();
           return;
@@ -226,7 +260,7 @@ export function installWireFront(
           relay ??= relayFor(socket);
           relay.give(Buffer.from(pending.slice(0, end + 4), 'latin1'));
         } else {
-          writeAnswer(socket, answerBytes(a, httpDate(), server.keepAliveTimeout));
+          writeAnswer(socket, bytesOf(a, httpDate(), server.keepAliveTimeout));
           answers++;
           answered(a.route, start);
         }

@@ -13,6 +13,7 @@ import type { RequestListener } from 'node:http';
 import { normaliseTxHash } from '../../chain/hash.js';
 import { type CorsSettings, corsHeadersFor } from './cors.js';
 import { metrics } from '../../platform/metrics.js';
+import type { CounterSeries, HistogramSeries } from '../../platform/tally.js';
 
 // Which layer answered: `edge` (answered before express, or a response-cache hit), `handler` (from the request
 // alone: errors, empty answers), `memo` (a keyed cache of the read model), `held:<name>` (state held at the tip:
@@ -75,40 +76,34 @@ export function servedOf(res: Response): Served {
   return fresh;
 }
 
-/** One answered request in the request metrics (express routes and edge answers alike). */
-function recordRequest(service: string, route: string, status: number, start: bigint): void {
-  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-  // Bounded: routes are the documented paths (or `unmatched`), statuses a few dozen.
-  const c = seriesOf(requestSeries, `${service}\u0000${route}\u0000${status}`, () => ({
-    count: metrics.httpRequests.labels(service, route, String(status)),
-    duration: metrics.httpDuration.labels(service, route),
-  }));
-  c.count.inc();
-  c.duration.observe(seconds);
+/** The series one kind of answer counts into: its request count, its duration and its layer. */
+interface AnswerTally {
+  requests: CounterSeries;
+  duration: HistogramSeries;
+  served: CounterSeries;
 }
 
-/** One response in the metric (express answers and edge answers alike). */
-function countServed(service: string, layer: Layer): void {
-  seriesOf(servedSeries, `${service}\u0000${layer}`, () => metrics.servedBy.labels(service, layer)).inc();
+/** Every series a service's answers counted into, by route, status and layer (bounded: documented routes). */
+const tallies = new Map<string, AnswerTally>();
+
+function tallyOf(service: string, route: string, status: number, layer: Layer): AnswerTally {
+  const key = `${service}\u0000${route}\u0000${status}\u0000${layer}`;
+  let t = tallies.get(key);
+  if (!t) {
+    t = {
+      requests: metrics.httpRequests.of(service, route, String(status)),
+      duration: metrics.httpDuration.of(service, route),
+      served: metrics.servedBy.of(service, layer),
+    };
+    tallies.set(key, t);
+  }
+  return t;
 }
 
-/** The label children of the request metrics, made once per series (prom-client hashes labels on every call). */
-const requestSeries = new Map<
-  string,
-  {
-    count: ReturnType<typeof metrics.httpRequests.labels>;
-    duration: ReturnType<typeof metrics.httpDuration.labels>;
-  }
->();
-const servedSeries = new Map<string, ReturnType<typeof metrics.servedBy.labels>>();
-
-function seriesOf<C>(series: Map<string, C>, key: string, make: () => C): C {
-  let c = series.get(key);
-  if (!c) {
-    c = make();
-    series.set(key, c);
-  }
-  return c;
+function count(t: AnswerTally, start: bigint): void {
+  t.requests.value++;
+  t.duration.observe(Number(process.hrtime.bigint() - start) / 1e9);
+  t.served.value++;
 }
 
 /**
@@ -124,8 +119,11 @@ export function requestAccounting(service: string): RequestHandler {
       if (!res.headersSent) res.setHeader(SERVED_BY, layer);
     });
     res.on('finish', () => {
-      recordRequest(service, (req.route?.path as string | undefined) ?? 'unmatched', res.statusCode, start);
-      countServed(service, (res.getHeader(SERVED_BY) as Layer | undefined) ?? 'handler');
+      const route = (req.route?.path as string | undefined) ?? 'unmatched';
+      count(
+        tallyOf(service, route, res.statusCode, (res.getHeader(SERVED_BY) as Layer | undefined) ?? 'handler'),
+        start,
+      );
     });
     next();
   };
@@ -140,6 +138,11 @@ export interface EdgeAnswer {
   route: string;
   headers: string[];
   body: string | Buffer;
+  /**
+   * The lane gives this same object, unchanged, for as long as its answer holds (a kept body): whoever writes it may
+   * keep what it made of it (the wire front keeps its bytes).
+   */
+  kept?: true;
 }
 
 /** Answers a GET from its raw URL and its `Origin` header, or hands it on (null). Never throws. */
@@ -165,17 +168,30 @@ export function edgeLanesOf(app: Express): EdgeLane | null {
   };
 }
 
-/** One answer given at the edge, in the request metrics (by node's server or by the wire front). */
-export function countEdgeAnswer(service: string, route: string, start: bigint): void {
-  recordRequest(service, route, 200, start);
-  countServed(service, 'edge');
+/** Counts one lane answer by its route, from its start (node's server and the wire front alike). */
+export type EdgeAnswerCount = (route: string, start: bigint) => void;
+
+/**
+ * The request metrics of a service's edge answers. A lane's routes are a few constants, so each one's series are
+ * found by the route alone: a hit counts with no key to build.
+ */
+export function edgeAnswerCounter(service: string): EdgeAnswerCount {
+  const byRoute = new Map<string, AnswerTally>();
+  return (route, start) => {
+    let t = byRoute.get(route);
+    if (!t) {
+      t = tallyOf(service, route, 200, 'edge');
+      byRoute.set(route, t);
+    }
+    count(t, start);
+  };
 }
 
 /** The server's request handler: the app's lanes first, then express. */
 export function edgeHandler(app: Express): RequestListener {
   const lane = edgeLanesOf(app);
   if (!lane) return app;
-  const service = app.get('service') as string;
+  const counted = edgeAnswerCounter(app.get('service') as string);
   return (req, res) => {
     const start = process.hrtime.bigint();
     const a = req.method === 'GET' && req.url !== undefined ? lane(req.url, req.headers.origin) : null;
@@ -185,7 +201,7 @@ export function edgeHandler(app: Express): RequestListener {
     }
     res.writeHead(200, a.headers);
     res.end(a.body);
-    countEdgeAnswer(service, a.route, start);
+    counted(a.route, start);
   };
 }
 
@@ -212,9 +228,18 @@ const HIT = { 'X-Cache': 'hit' } as const;
 /** A GET whose raw URL has a fresh body in the response cache (api/indexer/response-cache.ts). */
 export function responseCacheLane(fresh: (url: string) => Buffer | undefined, cors?: CorsSettings): EdgeLane {
   const corsOf = corsHeadersFor(cors);
+  // A kept body's answer, made once for the CORS headers it went out with last (the same object for the same
+  // headers: one with `*`, one per allowed origin); it goes with the body when the cache drops it.
+  const answers = new WeakMap<Buffer, EdgeAnswer & { cors: Record<string, string> }>();
   return (url, origin) => {
     const body = fresh(url);
-    return body === undefined ? null : answerJson(CACHE_HIT_ROUTE, corsOf(origin), HIT, body);
+    if (body === undefined) return null;
+    const headers = corsOf(origin);
+    const kept = answers.get(body);
+    if (kept !== undefined && kept.cors === headers) return kept;
+    const a = { ...answerJson(CACHE_HIT_ROUTE, headers, HIT, body), kept: true as const, cors: headers };
+    answers.set(body, a);
+    return a;
   };
 }
 

@@ -7,7 +7,13 @@ import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeServer, listen } from '../../../api/http/app.js';
 import { installJsonClientErrors } from '../../../api/http/client-errors.js';
-import { installWireFront, MAX_HEAD_BYTES, MAX_HEADER_LINES, readHead } from '../../../api/http/edge-wire.js';
+import {
+  installWireFront,
+  MAX_HEAD_BYTES,
+  MAX_HEADER_LINES,
+  readHead,
+  readHeadKept,
+} from '../../../api/http/edge-wire.js';
 import {
   addEdgeLane,
   edgeHandler,
@@ -70,6 +76,20 @@ describe('the request heads the front reads', () => {
     ],
   ])('hands %s to node', (_name, h) => {
     expect(readHead(h.replace(/\r\n$/, ''))).toBeNull();
+    // Remembered or not, the same answer.
+    expect(readHeadKept(h.replace(/\r\n$/, ''))).toBeNull();
+    expect(readHeadKept(h.replace(/\r\n$/, ''))).toBeNull();
+  });
+
+  it('remembers what it read of a head, past the number of heads it keeps too', () => {
+    const heads = Array.from({ length: 2_500 }, (_, i) =>
+      i % 3 === 0 ? head(`/p/${i}`, 'Host: a', `Origin: https://o${i}.example`) : head(`/p/${i}`, 'Host: a', 'Host: b'),
+    );
+    for (const round of [1, 2]) {
+      for (const h of heads) expect(readHeadKept(h), `round ${round}`).toEqual(readHead(h));
+    }
+    const long = head('/x', 'Host: a', `X-Long: ${'v'.repeat(4_000)}`);
+    expect(readHeadKept(long)).toEqual({ url: '/x', origin: undefined, eventStream: false });
   });
 });
 
@@ -80,6 +100,8 @@ const BIG = Buffer.from(
     holders: Array.from({ length: 600 }, (_, i) => ({ account: `init1${i}`, amount: '1'.repeat(40) })),
   }),
 );
+/** A kept body the tests replace, as the response cache replaces a page it computed again. */
+let changing = Buffer.from('{"version":1}');
 const STATUS = JSON.stringify({ state: 'STATE_COMPLETED_SUCCESS', transfers: [] });
 const TX = 'AB'.repeat(32);
 
@@ -106,13 +128,17 @@ function appWithLanes(): express.Express {
   });
   addEdgeLane(
     app,
-    responseCacheLane((url) => (url === '/hit' || url === '/hit?x=1' ? BODY : url === '/big' ? BIG : undefined), {
-      enabled: true,
-      origins: ['https://*.example.com'],
-      methods: ['GET'],
-      headers: ['*'],
-      maxAge: 0,
-    }),
+    responseCacheLane(
+      (url) =>
+        url === '/hit' || url === '/hit?x=1' ? BODY : url === '/big' ? BIG : url === '/changing' ? changing : undefined,
+      {
+        enabled: true,
+        origins: ['https://*.example.com'],
+        methods: ['GET'],
+        headers: ['*'],
+        maxAge: 0,
+      },
+    ),
   );
   addEdgeLane(
     app,
@@ -243,6 +269,33 @@ describe('the wire front over loopback', () => {
     expect(viaFront!.headers.date).toMatch(/^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/);
     expect(withoutDate(viaFront!)).toBe(withoutDate(viaNode!));
     expect(viaFront!.body).toBe(viaNode!.body);
+  });
+
+  it('answers a kept body again with the CORS headers and Date of each request, and its replacement once replaced', async () => {
+    const c = await open(front);
+    const hit = (path: string, origin?: string) =>
+      c.send(`${origin ? GET(path, 'Host: a', `Origin: ${origin}`) : GET(path, 'Host: a')}\r\n`);
+    const origins = ['https://a.example.com', 'https://b.example.com', undefined, 'https://a.example.com'];
+    for (const o of origins) hit('/hit', o);
+    const first = await c.until(origins.length);
+    expect(first.map((r) => r.headers['access-control-allow-origin'])).toEqual([...origins]);
+    expect(first.map((r) => r.body)).toEqual(origins.map(() => BODY.toString()));
+    // The next second's answer carries the next second's Date.
+    const second = Math.floor(Date.now() / 1000);
+    await new Promise((r) => setTimeout(r, (second + 1) * 1000 - Date.now() + 20));
+    hit('/hit');
+    hit('/changing');
+    await c.until(origins.length + 2);
+    changing = Buffer.from('{"version":2}');
+    hit('/changing');
+    const later = (await c.until(origins.length + 3)).slice(origins.length);
+    c.socket.destroy();
+    expect(Date.parse(later[0]!.headers.date!) / 1000).toBeGreaterThan(second);
+    expect(later[0]!.headers.date).not.toBe(first[0]!.headers.date);
+    expect(later.slice(1).map((r) => [r.body, r.headers['content-length']])).toEqual([
+      ['{"version":1}', '13'],
+      ['{"version":2}', '13'],
+    ]);
   });
 
   it('gives node a miss and the requests pipelined behind it, in order', async () => {
