@@ -102,7 +102,7 @@ export function readHead(head: string): WireRequest | null {
  * number and in the length of a head kept, since heads are the client's to choose.
  */
 const headsRead = new Map<string, WireRequest | null>();
-const HEADS_KEPT = 1024;
+const HEADS_KEPT = 4096;
 const HEAD_KEPT_CHARS = 2048;
 
 /** `readHead`, remembered for short heads (a `WireRequest` is never changed once read). */
