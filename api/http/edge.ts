@@ -83,21 +83,13 @@ interface AnswerTally {
   served: CounterSeries;
 }
 
-/** Every series a service's answers counted into, by route, status and layer (bounded: documented routes). */
-const tallies = new Map<string, AnswerTally>();
-
+/** The series of an answer (bounded: routes are the documented paths or `unmatched`, statuses a few dozen). */
 function tallyOf(service: string, route: string, status: number, layer: Layer): AnswerTally {
-  const key = `${service}\u0000${route}\u0000${status}\u0000${layer}`;
-  let t = tallies.get(key);
-  if (!t) {
-    t = {
-      requests: metrics.httpRequests.of(service, route, String(status)),
-      duration: metrics.httpDuration.of(service, route),
-      served: metrics.servedBy.of(service, layer),
-    };
-    tallies.set(key, t);
-  }
-  return t;
+  return {
+    requests: metrics.httpRequests.of(service, route, String(status)),
+    duration: metrics.httpDuration.of(service, route),
+    served: metrics.servedBy.of(service, layer),
+  };
 }
 
 function count(t: AnswerTally, start: bigint): void {
