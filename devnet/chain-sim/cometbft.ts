@@ -2,7 +2,7 @@
 // JSON, or an error shaped and worded as CometBFT words it (code -32603, text in `data`).
 import type { SimChainSource, SealedBlock, TxLocation } from './types.js';
 import { cometBlockJson, cometBlockMetaJson, cometBlockResultsJson, cometTxJson } from './render.js';
-import { heightBounds, parseTxQuery, QueryError, txMatches } from './txquery.js';
+import { heightBounds, parseTxQuery, type QueryCondition, QueryError, txMatches } from './txquery.js';
 
 export interface RpcError {
   code: number;
@@ -103,22 +103,11 @@ function status(source: SimChainSource): string {
   });
 }
 
-function txSearch(source: SimChainSource, params: Params): RpcOutcome {
-  const query = param(params, 'query', 0);
-  if (typeof query !== 'string' || query.trim() === '') return invalidParams('query must be a non-empty string');
-  let conds: ReturnType<typeof parseTxQuery>;
-  try {
-    conds = parseTxQuery(query.replace(/^"(.*)"$/, '$1'));
-  } catch (e) {
-    return internalError(e instanceof QueryError ? e.message : String(e));
-  }
-  const page = intParam(param(params, 'page', 2), 'page') ?? 1;
-  const perPageRaw = intParam(param(params, 'per_page', 3), 'per_page') ?? 30;
-  const perPage = perPageRaw < 1 ? 30 : Math.min(perPageRaw, 100); // CometBFT clamps per_page to [1,100]
-  const orderBy = String(param(params, 'order_by', 4) ?? '').replace(/^"(.*)"$/, '$1') || 'asc';
-  if (orderBy !== 'asc' && orderBy !== 'desc')
-    return internalError('expected order_by to be either `asc` or `desc` or empty');
-
+/**
+ * The txs matching a tx_search query, ascending by height and index (what CometBFT's kv indexer finds), or the
+ * error CometBFT answers for a query it will not scan. Shared by `tx_search` and the REST `GetTxsEvent` (rest.ts).
+ */
+export function findTxs(source: SimChainSource, conds: QueryCondition[]): TxLocation[] | string {
   let candidates: TxLocation[] | undefined;
   const hashCond = conds.find((c) => c.key === 'tx.hash' && c.op === '=');
   if (hashCond) {
@@ -141,15 +130,35 @@ function txSearch(source: SimChainSource, params: Params): RpcOutcome {
   } else {
     const { from, to } = heightBounds(conds, source.latestHeight());
     if (to - from + 1 > MAX_SCAN_BLOCKS)
-      return internalError(
-        `query spans more than ${MAX_SCAN_BLOCKS} blocks; add a tx.height bound or an indexed event condition`,
-      );
+      return `query spans more than ${MAX_SCAN_BLOCKS} blocks; add a tx.height bound or an indexed event condition`;
     for (let h = Math.max(1, from); h <= to; h++) {
       const b = source.block(h);
       for (const t of b?.txs ?? []) check({ height: h, index: t.index });
     }
   }
   matched.sort((a, b) => a.height - b.height || a.index - b.index);
+  return matched;
+}
+
+function txSearch(source: SimChainSource, params: Params): RpcOutcome {
+  const query = param(params, 'query', 0);
+  if (typeof query !== 'string' || query.trim() === '') return invalidParams('query must be a non-empty string');
+  let conds: ReturnType<typeof parseTxQuery>;
+  try {
+    conds = parseTxQuery(query.replace(/^"(.*)"$/, '$1'));
+  } catch (e) {
+    return internalError(e instanceof QueryError ? e.message : String(e));
+  }
+  const page = intParam(param(params, 'page', 2), 'page') ?? 1;
+  const perPageRaw = intParam(param(params, 'per_page', 3), 'per_page') ?? 30;
+  const perPage = perPageRaw < 1 ? 30 : Math.min(perPageRaw, 100); // CometBFT clamps per_page to [1,100]
+  const orderBy = String(param(params, 'order_by', 4) ?? '').replace(/^"(.*)"$/, '$1') || 'asc';
+  if (orderBy !== 'asc' && orderBy !== 'desc')
+    return internalError('expected order_by to be either `asc` or `desc` or empty');
+
+  const found = findTxs(source, conds);
+  if (typeof found === 'string') return internalError(found);
+  const matched = found;
   if (orderBy === 'desc') matched.reverse();
   const pages = Math.max(1, Math.ceil(matched.length / perPage));
   if (page < 1 || page > pages) return internalError(`page should be within [1, ${pages}] range, given ${page}`);

@@ -1,6 +1,8 @@
 // Cosmos REST (LCD, gRPC-gateway shapes) over a SimChainSource, plus caller-registered GET routes.
 import type { SimChainSource, SealedBlock } from './types.js';
+import { findTxs } from './cometbft.js';
 import { lcdBlockJson, lcdTxJson, lcdTxResponseJson } from './render.js';
+import { parseTxQuery, QueryError } from './txquery.js';
 
 export interface RestAnswer {
   status: number;
@@ -58,7 +60,48 @@ function txsByBlock(source: SimChainSource, rawHeight: string, q: URLSearchParam
   const nextKey = end < b.txs.length ? JSON.stringify(Buffer.from(String(end)).toString('base64')) : 'null';
   return {
     status: 200,
-    body: `{"txs":[${page.map((t) => lcdTxJson(b, t)).join(',')}],"tx_responses":[${page.map((t) => lcdTxResponseJson(b, t)).join(',')}],${lcdBlockJson(b)},"pagination":{"next_key":${nextKey},"total":"${b.txs.length}"}}`,
+    body: `{"txs":[${page.map((t) => lcdTxJson(b, t)).join(',')}],${lcdBlockJson(b)},"pagination":{"next_key":${nextKey},"total":"${b.txs.length}"}}`,
+  };
+}
+
+/**
+ * `GET /cosmos/tx/v1beta1/txs` (GetTxsEvent) as the SDK v0.50 answers it: the node's tx_search over `query`,
+ * `page` from 1 and `limit` 100 when absent or not positive, CometBFT clamping a page to 100 txs; `txs` and
+ * `tx_responses` side by side, `total` the count of all matches. Every failure, an empty query included, is
+ * gRPC Internal (HTTP 500), because the SDK wraps whatever QueryTxsByEvents returns.
+ */
+function txsByQuery(source: SimChainSource, q: URLSearchParams): RestAnswer {
+  const internal = (message: string) => grpcError(500, 13, message);
+  const query = q.get('query') ?? '';
+  if (query === '') return internal('query cannot be empty');
+  const pageRaw = q.get('page') ?? '0';
+  const limitRaw = q.get('limit') ?? '0';
+  if (!/^\d{1,9}$/.test(pageRaw) || !/^\d{1,9}$/.test(limitRaw))
+    return grpcError(400, 3, 'page and limit must be non-negative integers');
+  const orderRaw = q.get('order_by') ?? 'ORDER_BY_UNSPECIFIED';
+  const desc = orderRaw === 'ORDER_BY_DESC' || orderRaw === '2';
+  if (!desc && !['ORDER_BY_ASC', 'ORDER_BY_UNSPECIFIED', '0', '1'].includes(orderRaw))
+    return grpcError(400, 3, `invalid order_by: ${orderRaw.slice(0, 40)}`);
+  let found: ReturnType<typeof findTxs>;
+  try {
+    found = findTxs(source, parseTxQuery(query));
+  } catch (e) {
+    return internal(`failed to search for txs: ${e instanceof QueryError ? e.message : String(e)}`);
+  }
+  if (typeof found === 'string') return internal(`failed to search for txs: ${found}`);
+  if (desc) found.reverse();
+  const page = Number(pageRaw) || 1;
+  const limit = Math.min(Number(limitRaw) || 100, 100);
+  const pages = Math.max(1, Math.ceil(found.length / limit));
+  if (page > pages)
+    return internal(`failed to search for txs: page should be within [1, ${pages}] range, given ${page}`);
+  const slice = found.slice((page - 1) * limit, page * limit).map((loc) => {
+    const b = source.block(loc.height) as SealedBlock;
+    return { b, t: b.txs[loc.index] as NonNullable<SealedBlock['txs'][number]> };
+  });
+  return {
+    status: 200,
+    body: `{"txs":[${slice.map(({ b, t }) => lcdTxJson(b, t)).join(',')}],"tx_responses":[${slice.map(({ b, t }) => lcdTxResponseJson(b, t)).join(',')}],"pagination":null,"total":"${found.length}"}`,
   };
 }
 
@@ -107,6 +150,7 @@ export function restGet(
     return json(200, out);
   }
   let m: RegExpExecArray | null;
+  if (path === '/cosmos/tx/v1beta1/txs') return txsByQuery(source, q);
   if ((m = /^\/cosmos\/tx\/v1beta1\/txs\/block\/([^/]+)$/.exec(path))) return txsByBlock(source, m[1] ?? '', q);
   if ((m = /^\/cosmos\/tx\/v1beta1\/txs\/([^/]+)$/.exec(path))) return txByHash(source, m[1] ?? '');
   if (path === '/cosmos/base/tendermint/v1beta1/blocks/latest') {

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import type { SimChainSource } from './types.js';
 import { cometCall, intParam, ParamError, type Params, type RpcOutcome } from './cometbft.js';
 import { evmCall, evmRestCall, type EthCallHandler } from './evm.js';
-import { grpcError, restGet, type RestHandler, type RestRoute } from './rest.js';
+import { grpcError, type RestAnswer, restGet, type RestHandler, type RestRoute } from './rest.js';
 
 const MAX_BODY_BYTES = 1 << 20;
 /** Most calls in one batch: CometBFT's default `max_request_batch_size`, and minievm's `batch-request-limit`. */
@@ -42,6 +42,11 @@ export class Faults {
   shuffleBatches = false;
   /** The next N batch answers (of two calls or more) leave out their last answer. */
   dropBatchAnswers = 0;
+  /**
+   * The next N REST tx searches (`GET /cosmos/tx/v1beta1/txs`) of more than one tx leave out their last tx, total
+   * included, as a node whose tx index lags its blocks (CometBFT indexes after commit) answers.
+   */
+  laggingTxIndex = 0;
 
   failHeight(height: number, opts: { kind: FaultKind; times?: number; delayMs?: number }): void {
     this.byHeight.set(height, { kind: opts.kind, remaining: opts.times ?? 1, delayMs: opts.delayMs ?? 30_000 });
@@ -52,6 +57,7 @@ export class Faults {
     this.latencyMs = 0;
     this.shuffleBatches = false;
     this.dropBatchAnswers = 0;
+    this.laggingTxIndex = 0;
   }
 
   /** Consumes one fault for the first faulted height among `heights`. */
@@ -260,8 +266,16 @@ export async function startChainServer(source: SimChainSource, opts: ChainServer
     // The state height a REST client asks for (gRPC-gateway's header); absent = the latest.
     const h = req.headers['x-cosmos-block-height'];
     const height = /^\d{1,16}$/.test(String(h ?? '')) ? Number(h) : undefined;
-    const out = restGet(source, url.pathname, url.searchParams, extraRoutes, { height });
+    let out = restGet(source, url.pathname, url.searchParams, extraRoutes, { height });
     if (m && applyFault(res, [Number(m[1])], 'rest', out.body)) return;
+    if (url.pathname === '/cosmos/tx/v1beta1/txs') {
+      // A tx search over a height range meets the faults of the heights in it.
+      const r = /tx\.height>=(\d{1,16}) AND tx\.height<=(\d{1,16})/.exec(url.searchParams.get('query') ?? '');
+      const span = r ? Math.min(Number(r[2]) - Number(r[1]) + 1, 1_000) : 0;
+      const heights = Array.from({ length: Math.max(0, span) }, (_, i) => Number(r![1]) + i);
+      if (heights.length > 0 && applyFault(res, heights, 'rest', out.body)) return;
+      if (out.status === 200 && faults.laggingTxIndex > 0) out = lagging(out, faults);
+    }
     send(res, out.status, out.body);
   };
 
@@ -362,4 +376,16 @@ export async function startChainServer(source: SimChainSource, opts: ChainServer
         server.close(() => resolve());
       }),
   };
+}
+
+/** A tx search answer without its last tx (Faults.laggingTxIndex); answers of one tx or none are left alone. */
+function lagging(out: RestAnswer, faults: Faults): RestAnswer {
+  const body = JSON.parse(out.body) as { txs: unknown[]; tx_responses: unknown[]; total: string };
+  if (body.txs.length < 2) return out;
+  faults.laggingTxIndex--;
+  faults.served++;
+  body.txs.pop();
+  body.tx_responses.pop();
+  body.total = String(Number(body.total) - 1);
+  return { status: 200, body: JSON.stringify(body) };
 }

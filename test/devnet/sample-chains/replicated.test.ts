@@ -32,7 +32,7 @@ describe('replicated chain', () => {
     const results = await c.blockResults(7_321);
     expect(results.results.length).toBe(100);
     const rest = (await (
-      await fetch(`${server.restUrl}/cosmos/tx/v1beta1/txs/block/7321?pagination.limit=100`)
+      await fetch(`${server.restUrl}/cosmos/tx/v1beta1/txs?query=${encodeURIComponent('tx.height=7321')}&limit=100`)
     ).json()) as any; // any: wire JSON
     expect(rest.tx_responses.map((t: any) => t.txhash)).toEqual(hashes); // any: wire JSON
     expect(rest.tx_responses[5].tx.body.memo).toBe(`replica ${7_320 * 100 + 5}`);

@@ -42,7 +42,7 @@ describe.each(['evm', 'move', 'wasm'] as const)('%s sample chain', (kind) => {
       const b = await c.block(h);
       expect(b.block.header.chainId).toBe(s.chainId);
       for (const raw of b.block.txs) served.push(createHash('sha256').update(raw).digest('hex').toUpperCase());
-      const rest = await get(s, `/cosmos/tx/v1beta1/txs/block/${h}`);
+      const rest = await get(s, `/cosmos/tx/v1beta1/txs?query=${encodeURIComponent(`tx.height=${h}`)}`);
       expect(rest.body.tx_responses.map((t: any) => t.txhash)).toEqual(
         served.slice(served.length - b.block.txs.length),
       ); // any: wire JSON
