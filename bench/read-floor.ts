@@ -1,6 +1,7 @@
 // The source's floor: the ingest's reads of a height range (block metas, then the heights with txs a batch at a
 // time, with the same reads in flight), with no decode and no write. Our backfill rate is judged against it: what
 // the node (or chain-sim) can serve to this reader is the most any ingest could reach.
+import { heightsPerGroup, readGroups } from '../ingest/fetch.js';
 import { type ChainSource, METAS_PER_CALL } from '../ingest/source.js';
 
 /** Reads heights from..to as the batched ingest does; returns blocks per second. */
@@ -9,7 +10,7 @@ export async function readFloor(source: ChainSource, from: number, to: number, c
   // (ingest/fetch.ts): that many workers, each with its share of the groups, keep the same reads in flight.
   const inFlight = Math.max(1, Math.ceil(concurrency / 4));
   const groupsPerWorker = Math.max(1, Math.ceil(concurrency / inFlight));
-  const per = Math.max(1, Math.floor(source.rpcBatch() / 2));
+  const per = heightsPerGroup(source.rpcBatch());
   const span = METAS_PER_CALL * source.rpcBatch();
   const t0 = process.hrtime.bigint();
   let next = from;
@@ -19,13 +20,13 @@ export async function readFloor(source: ChainSource, from: number, to: number, c
       const b = Math.min(to, a + span - 1);
       next = b + 1;
       const metas = await source.blockMetas(a, b);
-      const full = [...metas.values()].filter((m) => m.numTxs > 0).map((m) => m.height);
-      for (let i = 0; i < full.length; i += per * groupsPerWorker)
-        await Promise.all(
-          Array.from({ length: groupsPerWorker }, (_, k) => full.slice(i + k * per, i + (k + 1) * per))
-            .filter((g) => g.length > 0)
-            .map((g) => source.fetchBlocks(g)),
-        );
+      const full = [...metas.values()]
+        .filter((m) => m.numTxs > 0)
+        .map((m) => m.height)
+        .sort((x, y) => x - y);
+      const groups = readGroups(full, metas, per);
+      for (let i = 0; i < groups.length; i += groupsPerWorker)
+        await Promise.all(groups.slice(i, i + groupsPerWorker).map((g) => source.fetchBlocks(g)));
     }
   };
   // One worker alone read an empty chain's metas at a quarter of the ingest's reads in flight.

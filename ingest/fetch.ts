@@ -138,7 +138,7 @@ export function blockFetcher(opts: {
       if (m && m.numTxs === 0) out[h - from] = await decodeOrReread(emptyBlock(m));
       else full.push(h);
     }
-    for (const g of groups(full, metas, per))
+    for (const g of readGroups(full, metas, heightsPerGroup(source.rpcBatch())))
       pool.add(async () => {
         const fetched = await batchRetrying(() => source.fetchBlocks(g), g[0]!);
         if (fetched) for (const f of fetched) out[f.height - from] = await decodeOrReread(f);
@@ -173,8 +173,18 @@ function emptyBlock(m: BlockMeta): FetchedBlock {
   };
 }
 
+/**
+ * Heights with txs read as one group: GROUP_BATCHES CometBFT batches of their `block` + `block_results` (two calls a
+ * height), posted at once, one EVM batch of their receipts and their REST txs by ranged queries (a page of 100 txs
+ * each). Larger groups mean fewer requests a block on a sparse chain, where each height has few txs; a dense chain's
+ * groups are cut at about 500 txs first. Five batches (25 heights at the default 10 calls a batch) read a 1-tx-a-block
+ * chain 12-19 % faster than one batch a group (decision 017); ten were no faster.
+ */
+export const GROUP_BATCHES = 5;
+export const heightsPerGroup = (rpcBatch: number): number => Math.max(1, Math.floor(rpcBatch / 2)) * GROUP_BATCHES;
+
 /** Heights to read together: at most `per` heights and about 500 txs a group (a height without a meta counts 100). */
-function groups(heights: readonly number[], metas: ReadonlyMap<number, BlockMeta>, per: number): number[][] {
+export function readGroups(heights: readonly number[], metas: ReadonlyMap<number, BlockMeta>, per: number): number[][] {
   const out: number[][] = [];
   let g: number[] = [];
   let txs = 0;

@@ -2,7 +2,8 @@
 // drop `info` and attribute `index` flags that the API must echo), the Cosmos REST txs of the block, and on EVM
 // rollups the receipts and optional call traces. Backfills read in JSON-RPC batches (chain/rpc-batch.ts): block
 // metas 20 heights a call (`blockchain`, which says how many txs each block holds), then `block` + `block_results`
-// of the heights that have txs, and their receipts in one EVM batch. An empty block needs nothing beyond its meta.
+// of the heights that have txs, their receipts in one EVM batch, and their REST txs by ranged tx queries (several
+// heights a request, ingest/tx-ranges.ts). An empty block needs nothing beyond its meta.
 import { HttpClient } from '@cosmjs/tendermint-rpc';
 import { JsonRpcProvider } from 'ethers';
 import type { RawBlock, RawBlockResults } from './decode/block.js';
@@ -17,6 +18,8 @@ import {
   type RpcErrorBody,
 } from '../chain/rpc-batch.js';
 import { requestText } from '../chain/http-keepalive.js';
+import { metrics } from '../platform/metrics.js';
+import { planTxReads, type RangedAnswer, rangedTxsPath, splitRanged } from './tx-ranges.js';
 
 export interface FetchedBlock {
   height: number;
@@ -89,8 +92,10 @@ export interface ChainSource {
   blockMetas(from: number, to: number): Promise<Map<number, BlockMeta>>;
   /**
    * Full answers of `heights`, in the order given: their `block` and `block_results` in CometBFT batches of
-   * rpcBatch() calls (the fetcher asks rpcBatch() / 2 heights, one batch), their receipts (and traces) in EVM
-   * batches, their REST txs a request per height.
+   * rpcBatch() calls posted at once (the fetcher asks up to five batches' heights, ingest/fetch.ts `heightsPerGroup`),
+   * their receipts (and traces) in EVM
+   * batches, their REST txs by ranged tx queries where their txs fit one page (ingest/tx-ranges.ts), else a
+   * request per height.
    */
   fetchBlocks(heights: readonly number[]): Promise<FetchedBlock[]>;
   /** GET against the REST API (JSON), for lookups such as NFT metadata, at `height` when given. */
@@ -251,6 +256,68 @@ export function createChainSource(opts: ChainSourceOptions): ChainSource {
     }
   }
 
+  // Ranged tx reads (ingest/tx-ranges.ts) that failed in a row, and how many more groups read height by height
+  // before the next try: a node without a tx index fails every one, and must not pay a wasted request a group.
+  let rangedFailures = 0;
+  let rangedPaused = 0;
+
+  /**
+   * The REST txs of `heights` (counts[i] each), in their order: runs of heights read with one ranged query where
+   * the node answers it exactly, every other height (and any run it does not) one request a height.
+   */
+  async function txsOfHeights(heights: readonly number[], counts: readonly number[]): Promise<RestTx[][]> {
+    const out: RestTx[][] = heights.map(() => []);
+    const perHeight = (at: readonly number[]) =>
+      Promise.all(
+        at.map(async (i) => {
+          out[i] = await restTxs(heights[i]!, counts[i]!);
+        }),
+      );
+    await Promise.all(
+      planTxReads(heights, counts).map(async (r) => {
+        if (r.at.length > 1 && rangedPaused === 0) {
+          const got = await rangedTxs(
+            r,
+            r.at.map((i) => heights[i]!),
+            r.at.map((i) => counts[i]!),
+          );
+          if (got) {
+            r.at.forEach((i, k) => {
+              out[i] = got[k]!;
+            });
+            return;
+          }
+        } else if (r.at.length > 1) rangedPaused--;
+        await perHeight(r.at);
+      }),
+    );
+    return out;
+  }
+
+  /** One ranged read, or undefined (counted as a fallback) when it fails or its answer is not exactly these txs. */
+  async function rangedTxs(
+    r: { from: number; to: number },
+    heights: readonly number[],
+    counts: readonly number[],
+  ): Promise<RestTx[][] | undefined> {
+    let got: RestTx[][] | string;
+    try {
+      got = splitRanged(await restGet<RangedAnswer>(rangedTxsPath(r.from, r.to)), heights, counts);
+    } catch (e) {
+      got = (e as Error).message;
+    }
+    if (typeof got !== 'string') {
+      rangedFailures = 0;
+      return got;
+    }
+    metrics.ingestErrors.inc({ kind: 'ranged_txs_fallback' });
+    if (++rangedFailures >= 3) {
+      rangedFailures = 0;
+      rangedPaused = 1_000;
+    }
+    return undefined;
+  }
+
   /** All txs of a block from REST, following next_key, falling back to offset when next_key is null too early. */
   async function restTxs(height: number, expected: number): Promise<RestTx[]> {
     const out: RestTx[] = [];
@@ -341,7 +408,7 @@ export function createChainSource(opts: ChainSourceOptions): ChainSource {
       const evmAt = counts.map((n) => (n > 0 ? asked++ : -1));
       const hexes = withTxs.map((h) => [`0x${h.toString(16)}`]);
       const [txs, receipts, traces] = await Promise.all([
-        Promise.all(raw.map((r, i) => (counts[i]! > 0 ? restTxs(r.height, counts[i]!) : Promise.resolve([])))),
+        txsOfHeights(heights, counts),
         evm && withTxs.length ? evmCalls('eth_getBlockReceipts', hexes) : Promise.resolve([]),
         evm && opts.evmTraces && withTxs.length
           ? evmCalls(

@@ -50,6 +50,8 @@ function signatureKey(raw: string): string | null {
 
 /** REST returns a block's txs in block order; match each raw tx to its REST tx by signatures (as upstream does). */
 export function matchRestTxs(rawTxs: readonly string[], restTxs: readonly RestTx[]): (RestTx | undefined)[] {
+  // One tx and one answer: the match and the fallback below are both that answer, so the raw tx is not decoded.
+  if (rawTxs.length === 1 && restTxs.length === 1) return [restTxs[0]];
   const bySig = new Map<string, RestTx>();
   for (const t of restTxs) bySig.set((t.signatures ?? []).join(','), t);
   return rawTxs.map((raw, i) => {

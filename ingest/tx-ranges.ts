@@ -1,0 +1,83 @@
+// Reading the REST txs of several heights with one ranged tx query instead of a request per height. The node's
+// `GET /cosmos/tx/v1beta1/txs?query=tx.height>=a AND tx.height<=b` (GetTxsEvent) answers from its tx index what
+// `/cosmos/tx/v1beta1/txs/block/{h}` answers a height at a time, without repeating each block. On a sparse chain
+// that is one request for a group of heights instead of one each (decision 017). Pure: which heights go together,
+// the query's path, and its answer split back into heights, or why it cannot be trusted.
+import type { RestTx } from './decode/tx.js';
+
+/** CometBFT's tx_search answers at most 100 txs a page (it clamps `per_page`): a range is read only if it fits one. */
+export const RANGE_MAX_TXS = 100;
+
+/** One read of a group's txs: the positions (into the group's heights) it covers, from..to inclusive. */
+export interface TxRead {
+  from: number;
+  to: number;
+  at: number[];
+}
+
+/**
+ * The reads of `heights` (with `counts[i]` txs each; ascending heights are expected): runs of heights with txs whose
+ * txs fit one page become one ranged read, every other height with txs its own. Heights without txs are not read.
+ */
+export function planTxReads(heights: readonly number[], counts: readonly number[]): TxRead[] {
+  const out: TxRead[] = [];
+  let run: TxRead | undefined;
+  let txs = 0;
+  for (let i = 0; i < heights.length; i++) {
+    const n = counts[i] ?? 0;
+    if (n <= 0) continue;
+    const h = heights[i]!;
+    if (run && h > run.to && txs + n <= RANGE_MAX_TXS) {
+      run.to = h;
+      run.at.push(i);
+      txs += n;
+      continue;
+    }
+    run = { from: h, to: h, at: [i] };
+    txs = n;
+    out.push(run);
+  }
+  return out;
+}
+
+/** The ranged query's path and query string (a single page, ascending). */
+export function rangedTxsPath(from: number, to: number): string {
+  const query = encodeURIComponent(`tx.height>=${from} AND tx.height<=${to}`);
+  return `/cosmos/tx/v1beta1/txs?query=${query}&page=1&limit=${RANGE_MAX_TXS}&order_by=ORDER_BY_ASC`;
+}
+
+export interface RangedAnswer {
+  txs?: unknown;
+  tx_responses?: unknown;
+  total?: unknown;
+}
+
+/**
+ * The answer's txs by height, in the order of `heights`, or why it is not exactly those heights' txs: the caller then
+ * reads each height on its own. It must hold exactly `counts[k]` txs at each `heights[k]` and nothing else, and
+ * `total` must be their sum, so a node whose index lags its blocks (it indexes after commit), lacks old heights, or
+ * has txs in the range beyond the ones asked for is never trusted with a partial answer.
+ */
+export function splitRanged(
+  body: RangedAnswer,
+  heights: readonly number[],
+  counts: readonly number[],
+): RestTx[][] | string {
+  const { txs, tx_responses: responses } = body;
+  if (!Array.isArray(txs) || !Array.isArray(responses)) return 'no txs or tx_responses array';
+  const expected = counts.reduce((a, b) => a + b, 0);
+  if (String(body.total) !== String(expected)) return `total ${String(body.total)}, ${expected} expected`;
+  if (txs.length !== expected || responses.length !== expected)
+    return `${txs.length} txs and ${responses.length} responses, ${expected} expected`;
+  const index = new Map<number, number>(heights.map((h, k) => [h, k]));
+  const out: RestTx[][] = heights.map(() => []);
+  for (let i = 0; i < txs.length; i++) {
+    const h = Number((responses[i] as { height?: unknown } | null)?.height);
+    const k = index.get(h);
+    if (k === undefined) return `a tx at height ${String(h)}, outside the heights asked`;
+    out[k]!.push(txs[i] as RestTx);
+  }
+  for (let k = 0; k < heights.length; k++)
+    if (out[k]!.length !== counts[k]) return `${out[k]!.length} txs at height ${heights[k]}, ${counts[k]} expected`;
+  return out;
+}

@@ -1,0 +1,121 @@
+// Ranged tx reads (ingest/tx-ranges.ts): which heights go together, the query, and the answer split back into
+// heights or refused. The answers are built from real minievm devnet txs and tx responses (test/fixtures/SOURCES.md).
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { planTxReads, RANGE_MAX_TXS, rangedTxsPath, splitRanged } from '../../ingest/tx-ranges.js';
+
+interface Recorded {
+  rest_tx: { tx: Record<string, unknown>; tx_response: Record<string, unknown> };
+}
+const recorded = ['bank-send', 'evm-call', 'evm-create'].map(
+  (n) => JSON.parse(readFileSync(new URL(`../fixtures/minievm-devnet/${n}.json`, import.meta.url), 'utf8')) as Recorded,
+);
+
+/** A GetTxsEvent answer holding `perHeight[h]` of the recorded txs at each height h, as the node lists them. */
+function answer(perHeight: [number, number][], total?: number) {
+  const txs: unknown[] = [];
+  const responses: unknown[] = [];
+  let k = 0;
+  for (const [h, n] of perHeight)
+    for (let i = 0; i < n; i++) {
+      const r = recorded[k++ % recorded.length]!.rest_tx;
+      txs.push(r.tx);
+      responses.push({ ...r.tx_response, height: String(h) });
+    }
+  return { txs, tx_responses: responses, pagination: null, total: String(total ?? txs.length) };
+}
+
+describe('planTxReads', () => {
+  it('reads runs of heights with txs together while they fit a page, and skips heights without txs', () => {
+    expect(planTxReads([10, 11, 12, 13], [1, 0, 3, 2])).toEqual([{ from: 10, to: 13, at: [0, 2, 3] }]);
+    expect(planTxReads([5], [4])).toEqual([{ from: 5, to: 5, at: [0] }]);
+    expect(planTxReads([5, 6], [0, 0])).toEqual([]);
+  });
+
+  it('starts a new read where a page would overflow, and keeps a height of more than a page alone', () => {
+    expect(planTxReads([1, 2, 3, 4], [60, 40, 1, 150])).toEqual([
+      { from: 1, to: 2, at: [0, 1] },
+      { from: 3, to: 3, at: [2] },
+      { from: 4, to: 4, at: [3] },
+    ]);
+    const plan = planTxReads([1, 2, 3], [RANGE_MAX_TXS, 1, 1]);
+    expect(plan.map((r) => r.at)).toEqual([[0], [1, 2]]);
+  });
+
+  it('never ranges over heights out of order', () => {
+    expect(planTxReads([7, 3, 4], [1, 1, 1])).toEqual([
+      { from: 7, to: 7, at: [0] },
+      { from: 3, to: 4, at: [1, 2] },
+    ]);
+  });
+});
+
+describe('rangedTxsPath', () => {
+  it('asks one ascending page of the height range, the query URL-encoded', () => {
+    const p = rangedTxsPath(100, 124);
+    const u = new URL(p, 'http://node');
+    expect(u.pathname).toBe('/cosmos/tx/v1beta1/txs');
+    expect(u.searchParams.get('query')).toBe('tx.height>=100 AND tx.height<=124');
+    expect(u.searchParams.get('page')).toBe('1');
+    expect(u.searchParams.get('limit')).toBe(String(RANGE_MAX_TXS));
+    expect(u.searchParams.get('order_by')).toBe('ORDER_BY_ASC');
+  });
+});
+
+describe('splitRanged', () => {
+  it('splits a real node answer into its heights, and refuses it for heights it does not cover', () => {
+    const real = JSON.parse(
+      readFileSync(new URL('../fixtures/minievm-devnet-rest/tx-search-range.json', import.meta.url), 'utf8'),
+    ) as { answer: { txs: unknown[]; tx_responses: unknown[]; total: string } };
+    const out = splitRanged(real.answer, [28, 29], [12, 1]);
+    expect(Array.isArray(out) && out.map((txs) => txs.length)).toEqual([12, 1]);
+    expect(Array.isArray(out) && out[1]![0]).toBe(real.answer.txs[12]);
+    expect(splitRanged(real.answer, [28], [12])).toMatch(/total 13, 12 expected/);
+    // The same txs, in the same order, as the node's own answer for the block.
+    const byBlock = JSON.parse(
+      readFileSync(new URL('../fixtures/minievm-devnet-rest/txs-by-block.json', import.meta.url), 'utf8'),
+    ) as { answer: { txs: unknown[] } };
+    expect(Array.isArray(out) && out[0]).toEqual(byBlock.answer.txs);
+  });
+
+  it('gives each height its txs, in the node order', () => {
+    const body = answer([
+      [52, 2],
+      [54, 1],
+    ]);
+    const out = splitRanged(body, [52, 54], [2, 1]);
+    expect(out).toEqual([[body.txs[0], body.txs[1]], [body.txs[2]]]);
+  });
+
+  it('refuses an answer missing a tx (a lagging index), with extra txs, or with another total', () => {
+    expect(splitRanged(answer([[52, 1]]), [52, 54], [1, 1])).toMatch(/total 1, 2 expected/);
+    expect(splitRanged(answer([[52, 2]], 2), [52], [1])).toMatch(/total 2, 1 expected/);
+    expect(splitRanged(answer([[52, 1]], 5), [52], [1])).toMatch(/total 5/);
+    expect(
+      splitRanged(
+        answer([
+          [52, 1],
+          [53, 1],
+        ]),
+        [52, 54],
+        [1, 1],
+      ),
+    ).toMatch(/height 53, outside/);
+    expect(
+      splitRanged(
+        answer([
+          [52, 2],
+          [54, 0],
+        ]),
+        [52, 54],
+        [1, 1],
+      ),
+    ).toMatch(/2 txs at height 52, 1 expected/);
+  });
+
+  it('refuses an answer that is not a tx search answer', () => {
+    expect(splitRanged({ txs: [], total: '0' }, [1], [0])).toMatch(/no txs or tx_responses/);
+    const body = answer([[52, 1]]);
+    expect(splitRanged({ ...body, tx_responses: [] }, [52], [1])).toMatch(/1 txs and 0 responses/);
+  });
+});
