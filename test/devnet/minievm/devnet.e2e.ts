@@ -15,9 +15,11 @@ import { percentile, type Mismatch } from '../../../devnet/minievm/checks.js';
 import { getContract } from '../../../devnet/minievm/contracts.js';
 import { type Devnet, startDevnet } from '../../../devnet/minievm/devnet-process.js';
 import { freePort, IngestProcess } from '../../../devnet/minievm/ingest-process.js';
-import { latestHeight, sleep, type NodeEndpoints } from '../../../devnet/minievm/node-client.js';
+import { latestHeight, sleep, txSearchAll, type NodeEndpoints } from '../../../devnet/minievm/node-client.js';
 import { runTraffic, type TrafficResult } from '../../../devnet/minievm/traffic.js';
 import { DEFAULT_SHAPE, expectedState, planTraffic, type Plan } from '../../../devnet/minievm/traffic-plan.js';
+import { createChainSource } from '../../../ingest/source.js';
+import { metrics } from '../../../platform/metrics.js';
 import { measureStatusLag, verifyAll, type IssueCheckTargets } from '../../../devnet/minievm/verify.js';
 import {
   settledRichListHeight,
@@ -169,6 +171,27 @@ describe('issue 6 on a live minievm devnet', () => {
     await assertStateMatchesNode();
     await assertEvmTxsMatchNode(result);
   }, 300_000);
+
+  it("the node's ranged tx searches give the ingest the same txs as reading each block alone", async () => {
+    // The premise of ingest/tx-ranges.ts on a real node: a search over heights answers each one's REST txs exactly
+    // as its txs/block answer does, so a backfill reads them several heights a request (no fallback once indexed).
+    const last = runs[0]!.result.lastHeight;
+    const heights = [...new Set((await txSearchAll(ep, last)).map((t) => Number(t.height)))].sort((a, b) => a - b);
+    expect(heights.length).toBeGreaterThan(1);
+    const fallbacks = async () =>
+      (await metrics.ingestErrors.get()).values.find((v) => v.labels.kind === 'ranged_txs_fallback')?.value ?? 0;
+    const before = await fallbacks();
+    const source = createChainSource({ rpcUrl: ep.cometRpc, restUrl: ep.rest, evmUrl: ep.evmRpc, rpcBatch: 10 });
+    try {
+      for (let i = 0; i < heights.length; i += 25) {
+        for (const f of await source.fetchBlocks(heights.slice(i, i + 25)))
+          expect(f.restTxs, `height ${f.height}`).toEqual((await source.fetchBlock(f.height)).restTxs);
+      }
+    } finally {
+      source.close();
+    }
+    expect(await fallbacks()).toBe(before);
+  }, 120_000);
 
   it('/status catches up within a few seconds of each new block', async () => {
     const lags = await measureStatusLag(ep, ingest.baseUrl, 10, { timeoutMs: 60_000, alive: () => ingest.running });
