@@ -13,16 +13,14 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type Contract, ContractFactory, JsonRpcProvider, Wallet, type InterfaceAbi } from 'ethers';
 import { SimChain, makeValidator } from '../devnet/chain-sim/chain.js';
 import { startChainServer } from '../devnet/chain-sim/server.js';
 import type { EvmReceipt, EvmTxObject } from '../devnet/chain-sim/types.js';
-import { deriveDevAccounts } from '../devnet/minievm/accounts.js';
-import { getContract } from '../devnet/minievm/contracts.js';
+import { accumulateTransfers } from '../devnet/minievm/accumulate.js';
 import { startDevnet } from '../devnet/minievm/devnet-process.js';
 import { freePort, IngestProcess } from '../devnet/minievm/ingest-process.js';
 import { mirrorTx, type RecordedRestTx } from '../devnet/minievm/mirror.js';
-import { cometRpc, getJson, latestHeight, sleep, txCount, type NodeEndpoints } from '../devnet/minievm/node-client.js';
+import { cometRpc, getJson, latestHeight, sleep, type NodeEndpoints } from '../devnet/minievm/node-client.js';
 import { indexedHeight } from '../devnet/minievm/verify.js';
 
 const TXS = Number(process.env.TXS ?? '20000');
@@ -42,62 +40,6 @@ async function evm<T>(ep: NodeEndpoints, method: string, params: unknown[]): Pro
   const body = (await res.json()) as { result?: T; error?: { message: string } };
   if (body.error) throw new Error(`${method}: ${body.error.message}`);
   return body.result as T;
-}
-
-/** ERC20 transfers from every sender, at most WINDOW unconfirmed each, until the node holds `target` txs. */
-async function accumulate(ep: NodeEndpoints, target: number): Promise<void> {
-  const provider = new JsonRpcProvider(ep.evmRpc);
-  provider.pollingInterval = 200;
-  try {
-    const wallets = deriveDevAccounts(SENDERS + 1).map((a) => new Wallet(a.privateKey, provider));
-    const deployer = wallets[0] as Wallet;
-    const { abi, bytecode } = getContract('DevToken');
-    // Right after start-up minievm's JSON-RPC answers "jsonrpc is not ready" for a moment: retry the deploy.
-    let token: Contract | undefined;
-    for (let tries = 0; !token; tries++) {
-      try {
-        token = (await new ContractFactory(abi as InterfaceAbi, bytecode, deployer).deploy(
-          'Backfill',
-          'BKFL',
-          10n ** 30n,
-        )) as Contract;
-      } catch (e) {
-        const why = `${(e as Error).message} ${JSON.stringify((e as { info?: unknown }).info ?? '')}`;
-        if (tries >= 60 || !/not ready/.test(why)) throw e;
-        await sleep(1_000);
-      }
-    }
-    await token.waitForDeployment();
-    let nonce = (token.deploymentTransaction()?.nonce ?? 0) + 1;
-    const senders = wallets.slice(1);
-    for (const s of senders)
-      await (await token.getFunction('transfer')(s.address, 10n ** 24n, { nonce: nonce++ })).wait();
-    let done = false;
-    const progress = setInterval(async () => {
-      const n = await txCount(ep).catch(() => 0);
-      process.stderr.write(`accumulated ${n}/${target} txs\n`);
-      if (n >= target) done = true;
-    }, 5_000);
-    await Promise.all(
-      senders.map(async (w, i) => {
-        const t = token.connect(w) as Contract;
-        let n = await provider.getTransactionCount(w.address, 'latest');
-        const inflight: Promise<unknown>[] = [];
-        while (!done) {
-          const to = senders[(i + 1) % senders.length]?.address ?? w.address;
-          const tx = await t.getFunction('transfer')(to, 1n, { nonce: n++, gasLimit: 100_000n });
-          inflight.push(provider.waitForTransaction(tx.hash, 1, 120_000));
-          if (inflight.length >= WINDOW) await inflight.shift();
-          if ((await txCount(ep).catch(() => 0)) >= target && inflight.length === 0) done = true;
-        }
-        await Promise.allSettled(inflight);
-      }),
-    );
-    clearInterval(progress);
-    while ((await txCount(ep)) < target) await sleep(500);
-  } finally {
-    provider.destroy();
-  }
 }
 
 /** Fresh ingest from height 1 until /status reaches `head`: seconds, after the API is up. */
@@ -162,7 +104,7 @@ async function mirror(ep: NodeEndpoints, head: number): Promise<SimChain> {
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'bench-minievm-backfill-'));
 const devnet = await startDevnet(path.join(tmp, 'node'), { DEVNET_ACCOUNTS: String(SENDERS + 1) });
 try {
-  await accumulate(devnet.ep, TXS);
+  await accumulateTransfers(devnet.ep, TXS, { senders: SENDERS, window: WINDOW });
   const head = await latestHeight(devnet.ep);
   const txs = await cometRpc<{ total_count: string }>(devnet.ep.cometRpc, 'tx_search', {
     query: `tx.height>=1 AND tx.height<=${head}`,

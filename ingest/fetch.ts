@@ -184,7 +184,11 @@ export const GROUP_BATCHES = 5;
 export const heightsPerGroup = (rpcBatch: number): number => Math.max(1, Math.floor(rpcBatch / 2)) * GROUP_BATCHES;
 
 /** Heights to read together: at most `per` heights and about 500 txs a group (a height without a meta counts 100). */
-export function readGroups(heights: readonly number[], metas: ReadonlyMap<number, BlockMeta>, per: number): number[][] {
+export function readGroups(
+  heights: readonly number[],
+  metas: ReadonlyMap<number, Pick<BlockMeta, 'numTxs'>>,
+  per: number,
+): number[][] {
   const out: number[][] = [];
   let g: number[] = [];
   let txs = 0;
