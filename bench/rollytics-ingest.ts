@@ -18,6 +18,7 @@ import { createStore } from '../clickhouse/client.js';
 import { freePort, IngestProcess } from '../devnet/minievm/ingest-process.js';
 import type { NodeEndpoints } from '../devnet/minievm/node-client.js';
 import { REPO_ROOT, scriptEnv } from '../devnet/run-script.js';
+import { machine as calibrate } from './machine.js';
 import { backfill, option, rollyticsIndexerExited, rollyticsPids, sh } from './side-by-side.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -62,6 +63,8 @@ try {
   };
   process.stdout.write(`chain: ${chain.chainId}, ${height} blocks, ${txs} txs (${perBlock} per block)\n`);
 
+  // The calibration loop before ours, between the two and after rollytics: figures compare only beside it.
+  const calibration = [calibrate().cpuCalibrationMs];
   // 1. ours (internal txs off: rollytics skips them on this chain, whose node reports minievm v1.0.0 < v1.1.0)
   const oursDir = path.join(tmp, 'ours');
   ours = new IngestProcess({
@@ -82,6 +85,7 @@ try {
   );
   const oursBytes = Number(disk?.bytes ?? 0);
 
+  calibration.push(calibrate().cpuCalibrationMs);
   // 2. rollytics
   const rState = path.join(tmp, 'rollytics');
   rollyticsUp = true;
@@ -117,6 +121,7 @@ try {
     }).trim(),
   );
 
+  calibration.push(calibrate().cpuCalibrationMs);
   // 3. report
   const cpus = os.cpus();
   const machine = `${cpus.length} × ${cpus[0]?.model ?? '?'}, ${Math.round(os.totalmem() / 2 ** 30)} GB, ${os.platform()} ${os.release()}, node ${process.version}`;
@@ -126,7 +131,7 @@ try {
     .join(' ');
   const ratio = (a: number, b: number) => (b > 0 ? (a / b).toFixed(2) : 'n/a');
   const lines = [
-    `machine: ${machine}; load average at the end: ${load}`,
+    `machine: ${machine}; load average at the end: ${load}; CPU calibration loop before ours, between, after rollytics: ${calibration.join(' / ')} ms`,
     `chain: chain-sim replicated EVM chain (real-signers), ${height} blocks, ${txs} txs (${perBlock}/block); rollytics stored ${theirTxs} txs`,
     '',
     '| figure | ours | rollytics | ours / rollytics |',
@@ -147,6 +152,7 @@ try {
       {
         machine,
         load,
+        calibration,
         txs,
         perBlock,
         height,
