@@ -178,7 +178,7 @@ function emptyBlock(m: BlockMeta): FetchedBlock {
  * height), posted at once, one EVM batch of their receipts and their REST txs by ranged queries (a page of 100 txs
  * each). Larger groups mean fewer requests a block on a sparse chain, where each height has few txs; a dense chain's
  * groups are cut at about 500 txs first. Five batches (25 heights at the default 10 calls a batch) read a 1-tx-a-block
- * chain 12-19 % faster than one batch a group (decision 017); ten were no faster.
+ * chain 10-19 % faster than one batch a group (decision 017); ten were no faster.
  */
 export const GROUP_BATCHES = 5;
 export const heightsPerGroup = (rpcBatch: number): number => Math.max(1, Math.floor(rpcBatch / 2)) * GROUP_BATCHES;

@@ -114,6 +114,8 @@ const isParseError = (e: unknown) =>
   e instanceof SyntaxError || /JSON|Unexpected (end|token)/i.test((e as Error)?.message ?? '');
 
 let rpcId = 0;
+/** A ranged tx search slower than this counts against ranged reads (a devnet answers one in about 20 ms). */
+const RANGED_SLOW_MS = 1_000;
 
 function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -294,28 +296,36 @@ export function createChainSource(opts: ChainSourceOptions): ChainSource {
     return out;
   }
 
-  /** One ranged read, or undefined (counted as a fallback) when it fails or its answer is not exactly these txs. */
+  /**
+   * One ranged read, or undefined (counted as a fallback) when it fails or its answer is not exactly these txs. A
+   * slow read is counted too, though its exact answer is kept.
+   */
   async function rangedTxs(
     r: { from: number; to: number },
     heights: readonly number[],
     counts: readonly number[],
   ): Promise<RestTx[][] | undefined> {
     let got: RestTx[][] | string;
+    const started = performance.now();
     try {
       got = splitRanged(await restGet<RangedAnswer>(rangedTxsPath(r.from, r.to)), heights, counts);
     } catch (e) {
-      got = (e as Error).message;
+      got = e instanceof Error ? e.message : String(e);
     }
-    if (typeof got !== 'string') {
+    // CometBFT's kv indexer answers a tx.height range by walking every tx.height key it holds (v0.38 `matchRange`),
+    // so on a node with a long history a search can cost far more than the requests it replaces. A slow search
+    // counts as a failure (its answer, when exact, is still used), so such a node soon gets per-height reads.
+    const slow = performance.now() - started > RANGED_SLOW_MS;
+    if (typeof got !== 'string' && !slow) {
       rangedFailures = 0;
       return got;
     }
-    metrics.ingestErrors.inc({ kind: 'ranged_txs_fallback' });
+    metrics.ingestErrors.inc({ kind: typeof got === 'string' ? 'ranged_txs_fallback' : 'ranged_txs_slow' });
     if (++rangedFailures >= 3) {
       rangedFailures = 0;
       rangedPaused = 1_000;
     }
-    return undefined;
+    return typeof got === 'string' ? undefined : got;
   }
 
   /** All txs of a block from REST, following next_key, falling back to offset when next_key is null too early. */
