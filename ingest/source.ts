@@ -93,9 +93,8 @@ export interface ChainSource {
   /**
    * Full answers of `heights`, in the order given: their `block` and `block_results` in CometBFT batches of
    * rpcBatch() calls posted at once (the fetcher asks up to five batches' heights, ingest/fetch.ts `heightsPerGroup`),
-   * their receipts (and traces) in EVM
-   * batches, their REST txs by ranged tx queries where their txs fit one page (ingest/tx-ranges.ts), else a
-   * request per height.
+   * their receipts (and traces) in EVM batches, their REST txs by ranged tx queries where their txs fit one page
+   * (ingest/tx-ranges.ts), else a request per height.
    */
   fetchBlocks(heights: readonly number[]): Promise<FetchedBlock[]>;
   /** GET against the REST API (JSON), for lookups such as NFT metadata, at `height` when given. */
@@ -258,8 +257,8 @@ export function createChainSource(opts: ChainSourceOptions): ChainSource {
     }
   }
 
-  // Ranged tx reads (ingest/tx-ranges.ts) that failed in a row, and how many more groups read height by height
-  // before the next try: a node without a tx index fails every one, and must not pay a wasted request a group.
+  // Ranged tx reads (ingest/tx-ranges.ts) that failed in a row, and how many more runs of heights are read height by
+  // height before the next try: a node without a tx index fails every one, and must not pay a wasted request a run.
   let rangedFailures = 0;
   let rangedPaused = 0;
 
