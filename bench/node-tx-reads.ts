@@ -43,6 +43,10 @@ try {
   const txs = await txSearchAll(devnet.ep, head);
   const counts = new Map<number, number>();
   for (const t of txs) counts.set(Number(t.height), (counts.get(Number(t.height)) ?? 0) + 1);
+  // Each height's tx hashes in block order (CometBFT's tx_search hash is the raw tx's sha256).
+  const hashes = new Map<number, string[]>();
+  for (const t of [...txs].sort((a, b) => Number(a.height) - Number(b.height) || a.index - b.index))
+    hashes.set(Number(t.height), [...(hashes.get(Number(t.height)) ?? []), t.hash.toUpperCase()]);
   const heights = [...counts.keys()].sort((a, b) => a - b);
   const metas = new Map(heights.map((h) => [h, { numTxs: counts.get(h)! }]));
   const groups = readGroups(heights, metas, heightsPerGroup(10));
@@ -78,7 +82,7 @@ try {
           const got = splitRanged(
             JSON.parse(text),
             at,
-            at.map((h) => counts.get(h)!),
+            at.map((h) => hashes.get(h)!),
           );
           if (typeof got === 'string') throw new Error(`${r.from}..${r.to}: ${got}`);
         }),

@@ -5,6 +5,11 @@ export class TransientSourceError extends Error {
   override name = 'TransientSourceError';
 }
 
+/** A request that got no HTTP answer at all (refused, reset, timed out): the node or the path to it, not the call. */
+export class UnansweredError extends TransientSourceError {
+  override name = 'UnansweredError';
+}
+
 /** An answer that is not valid JSON: retried a bounded number of times (a proxy hiccup), then fatal. */
 export class MalformedResponseError extends TransientSourceError {
   override name = 'MalformedResponseError';

@@ -7,8 +7,8 @@
 import { HttpClient } from '@cosmjs/tendermint-rpc';
 import { JsonRpcProvider } from 'ethers';
 import type { RawBlock, RawBlockResults } from './decode/block.js';
-import type { RestTx } from './decode/tx.js';
-import { MalformedResponseError, TransientSourceError } from '../chain/retry.js';
+import { type RestTx, txHash } from './decode/tx.js';
+import { MalformedResponseError, TransientSourceError, UnansweredError } from '../chain/retry.js';
 import {
   type BatchAnswer,
   BatchRefusedError,
@@ -68,6 +68,8 @@ export interface ChainSourceOptions {
    * node states is adopted). 1: no batches, every height read on its own.
    */
   rpcBatch?: number;
+  /** Read several heights' REST txs with one ranged tx search (true by default; ingest/tx-ranges.ts). */
+  rangedTxReads?: boolean;
 }
 
 interface RawBlockMeta {
@@ -242,7 +244,7 @@ export function createChainSource(opts: ChainSourceOptions): ChainSource {
     try {
       res = await requestText(rest + pathAndQuery, { timeoutMs, headers });
     } catch (e) {
-      throw new TransientSourceError(`GET ${pathAndQuery}: ${(e as Error).message}`);
+      throw new UnansweredError(`GET ${pathAndQuery}: ${(e as Error).message}`);
     }
     const s = res.status;
     if (s < 200 || s > 299) {
@@ -263,11 +265,12 @@ export function createChainSource(opts: ChainSourceOptions): ChainSource {
   let rangedPaused = 0;
 
   /**
-   * The REST txs of `heights` (counts[i] each), in their order: runs of heights read with one ranged query where
-   * the node answers it exactly, every other height (and any run it does not) one request a height.
+   * The REST txs of `heights` (whose blocks hold the raw txs `raw[i]`), in their order: runs of heights read with one
+   * ranged query where the node answers it exactly, every other height (and any run it does not) one request a height.
    */
-  async function txsOfHeights(heights: readonly number[], counts: readonly number[]): Promise<RestTx[][]> {
+  async function txsOfHeights(heights: readonly number[], raw: readonly (readonly string[])[]): Promise<RestTx[][]> {
     const out: RestTx[][] = heights.map(() => []);
+    const counts = raw.map((txs) => txs.length);
     const perHeight = (at: readonly number[]) =>
       Promise.all(
         at.map(async (i) => {
@@ -276,11 +279,11 @@ export function createChainSource(opts: ChainSourceOptions): ChainSource {
       );
     await Promise.all(
       planTxReads(heights, counts).map(async (r) => {
-        if (r.at.length > 1 && rangedPaused === 0) {
+        if (r.at.length > 1 && rangedPaused === 0 && opts.rangedTxReads !== false) {
           const got = await rangedTxs(
             r,
             r.at.map((i) => heights[i]!),
-            r.at.map((i) => counts[i]!),
+            r.at.map((i) => raw[i]!.map(txHash)),
           );
           if (got) {
             r.at.forEach((i, k) => {
@@ -297,24 +300,28 @@ export function createChainSource(opts: ChainSourceOptions): ChainSource {
 
   /**
    * One ranged read, or undefined (counted as a fallback) when it fails or its answer is not exactly these txs. A
-   * slow read is counted too, though its exact answer is kept.
+   * slow read is counted too, though its exact answer is kept. A request that got no answer at all (the node or the
+   * network down) falls back without counting: the per-height reads meet the same outage and retry it, and ranged
+   * reads resume with the node.
    */
   async function rangedTxs(
     r: { from: number; to: number },
     heights: readonly number[],
-    counts: readonly number[],
+    hashes: readonly (readonly string[])[],
   ): Promise<RestTx[][] | undefined> {
     let got: RestTx[][] | string;
     const started = performance.now();
     try {
-      got = splitRanged(await restGet<RangedAnswer>(rangedTxsPath(r.from, r.to)), heights, counts);
+      got = splitRanged(await restGet<RangedAnswer>(rangedTxsPath(r.from, r.to)), heights, hashes);
     } catch (e) {
+      if (e instanceof UnansweredError) return undefined;
       got = e instanceof Error ? e.message : String(e);
     }
     // CometBFT's kv indexer answers a tx.height range by walking every tx.height key it holds (v0.38 `matchRange`),
     // so on a node with a long history a search can cost far more than the requests it replaces. A slow search
     // counts as a failure (its answer, when exact, is still used), so such a node soon gets per-height reads.
     const slow = performance.now() - started > RANGED_SLOW_MS;
+    if (typeof got !== 'string') metrics.ingestRangedTxReads.inc();
     if (typeof got !== 'string' && !slow) {
       rangedFailures = 0;
       return got;
@@ -409,7 +416,8 @@ export function createChainSource(opts: ChainSourceOptions): ChainSource {
         block: resultOf<RawBlock>(answers[2 * i]!, 'block'),
         results: resultOf<RawBlockResults>(answers[2 * i + 1]!, 'block_results'),
       }));
-      const counts = raw.map((r) => r.block?.block?.data?.txs?.length ?? 0);
+      const rawTxs = raw.map((r) => r.block?.block?.data?.txs ?? []);
+      const counts = rawTxs.map((txs) => txs.length);
       // A block without Cosmos txs has no EVM receipts or traces (minievm runs every EVM tx as a Cosmos tx): only
       // the heights with txs are asked, and evmAt[i] is height i's place among them (-1: none).
       const withTxs = heights.filter((_, i) => counts[i]! > 0);
@@ -417,7 +425,7 @@ export function createChainSource(opts: ChainSourceOptions): ChainSource {
       const evmAt = counts.map((n) => (n > 0 ? asked++ : -1));
       const hexes = withTxs.map((h) => [`0x${h.toString(16)}`]);
       const [txs, receipts, traces] = await Promise.all([
-        txsOfHeights(heights, counts),
+        txsOfHeights(heights, rawTxs),
         evm && withTxs.length ? evmCalls('eth_getBlockReceipts', hexes) : Promise.resolve([]),
         evm && opts.evmTraces && withTxs.length
           ? evmCalls(

@@ -54,30 +54,38 @@ export interface RangedAnswer {
 
 /**
  * The answer's txs by height, in the order of `heights`, or why it is not exactly those heights' txs: the caller then
- * reads each height on its own. It must hold exactly `counts[k]` txs at each `heights[k]` and nothing else, and
- * `total` must be their sum, so a node whose index lags its blocks (it indexes after commit), lacks old heights, or
- * has txs in the range beyond the ones asked for is never trusted with a partial answer.
+ * reads each height on its own. `hashes[k]` are the hashes of the txs of `heights[k]` in its block, in block order
+ * (uppercase hex). The answer must hold exactly those txs, in that order, and nothing else, and `total` must be their
+ * count. A node whose index lags its blocks (it indexes after commit), lacks old heights, has txs in the range beyond
+ * the ones asked for, or still holds a replaced block's txs (after a rollback) is never trusted with a partial answer.
  */
 export function splitRanged(
   body: RangedAnswer,
   heights: readonly number[],
-  counts: readonly number[],
+  hashes: readonly (readonly string[])[],
 ): RestTx[][] | string {
   const { txs, tx_responses: responses } = body;
   if (!Array.isArray(txs) || !Array.isArray(responses)) return 'no txs or tx_responses array';
-  const expected = counts.reduce((a, b) => a + b, 0);
+  const expected = hashes.reduce((a, b) => a + b.length, 0);
   if (String(body.total) !== String(expected)) return `total ${String(body.total)}, ${expected} expected`;
   if (txs.length !== expected || responses.length !== expected)
     return `${txs.length} txs and ${responses.length} responses, ${expected} expected`;
   const index = new Map<number, number>(heights.map((h, k) => [h, k]));
   const out: RestTx[][] = heights.map(() => []);
   for (let i = 0; i < txs.length; i++) {
-    const h = Number((responses[i] as { height?: unknown } | null)?.height);
+    const r = responses[i] as { height?: unknown; txhash?: unknown } | null;
+    const h = Number(r?.height);
     const k = index.get(h);
     if (k === undefined) return `a tx at height ${String(h)}, outside the heights asked`;
+    const at = out[k]!.length;
+    const want = hashes[k]![at];
+    if (want === undefined) return `more txs at height ${h} than its block holds`;
+    if (typeof r?.txhash !== 'string' || r.txhash.toUpperCase() !== want)
+      return `tx ${at} at height ${h} is ${String(r?.txhash)}, its block holds ${want}`;
     out[k]!.push(txs[i] as RestTx);
   }
   for (let k = 0; k < heights.length; k++)
-    if (out[k]!.length !== counts[k]) return `${out[k]!.length} txs at height ${heights[k]}, ${counts[k]} expected`;
+    if (out[k]!.length !== hashes[k]!.length)
+      return `${out[k]!.length} txs at height ${heights[k]}, ${hashes[k]!.length} expected`;
   return out;
 }

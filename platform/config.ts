@@ -52,6 +52,11 @@ export const configSchema = z
      * limit the node states is adopted). 1 reads every height on its own, with no batches.
      */
     RPC_BATCH: z.coerce.number().int().min(1).max(1000).default(10),
+    /**
+     * Read several heights' REST txs with one ranged tx search (ingest/tx-ranges.ts). Off for a node whose tx index
+     * is off or holds a long history: CometBFT's kv indexer walks every height key it holds for each search.
+     */
+    RANGED_TX_READS: bool.default(true),
     POLL_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(500),
     INGEST_ENABLED: bool.default(true),
     /** Run the ingest on a thread of its own (ingest/thread.ts), off the APIs' event loop. */

@@ -104,6 +104,11 @@ export const metrics = {
     labelNames: ['kind'],
     registers: [registry],
   }),
+  ingestRangedTxReads: new client.Counter({
+    name: 'ingest_ranged_tx_reads_total',
+    help: 'Runs of heights whose REST txs one ranged tx search answered exactly',
+    registers: [registry],
+  }),
   richListMemoryBytes: new client.Gauge({
     name: 'indexer_richlist_memory_bytes',
     help: 'Bytes of rich-list snapshots the indexer holds in memory (INDEXER_RICHLIST_MEMORY_MB)',
@@ -121,7 +126,13 @@ export const metrics = {
  * The ingest's metrics. With the ingest in its own thread (ingest/thread.ts) they are counted there and relayed to
  * this process's registry (adoptMetricValues), so this list is the one place that says which metrics cross.
  */
-export const ingestMetrics = [metrics.ingestHeight, metrics.ingestBlocks, metrics.ingestTxs, metrics.ingestErrors];
+export const ingestMetrics = [
+  metrics.ingestHeight,
+  metrics.ingestBlocks,
+  metrics.ingestTxs,
+  metrics.ingestErrors,
+  metrics.ingestRangedTxReads,
+];
 
 /** One metric's values as a registry reports them (prom-client's getMetricsAsJSON), e.g. from another thread. */
 export interface MetricSnapshot {

@@ -144,6 +144,7 @@ export async function main(hooks: MainHooks = {}): Promise<void> {
         evmUrl: chain.vm === 'evm' ? chain.evmUrl : undefined,
         evmTraces: config.EVM_INTERNAL_TXS,
         rpcBatch: config.RPC_BATCH,
+        rangedTxReads: config.RANGED_TX_READS,
       },
       ingest: {
         vm: chain.vm,

@@ -47,6 +47,13 @@ export class Faults {
    * included, as a node whose tx index lags its blocks (CometBFT indexes after commit) answers.
    */
   laggingTxIndex = 0;
+  /**
+   * Every REST tx search fails as on a node with tx indexing off (`indexer = "null"`): CometBFT's "transaction
+   * indexing is disabled", wrapped by the SDK as gRPC Internal (HTTP 500).
+   */
+  txIndexOff = false;
+  /** The next N REST tx searches get no answer: the connection is closed (a node restarting, a proxy dropping it). */
+  unansweredTxSearches = 0;
 
   failHeight(height: number, opts: { kind: FaultKind; times?: number; delayMs?: number }): void {
     this.byHeight.set(height, { kind: opts.kind, remaining: opts.times ?? 1, delayMs: opts.delayMs ?? 30_000 });
@@ -58,6 +65,8 @@ export class Faults {
     this.shuffleBatches = false;
     this.dropBatchAnswers = 0;
     this.laggingTxIndex = 0;
+    this.txIndexOff = false;
+    this.unansweredTxSearches = 0;
   }
 
   /** Consumes one fault for the first faulted height among `heights`. */
@@ -89,8 +98,8 @@ export interface ChainServer {
   /** Extra REST GET route; string patterns match the exact path. `first`: tried before the routes registered so far. */
   registerGet(pattern: string | RegExp, handler: RestHandler, opts?: { first?: boolean }): void;
   registerEthCall(handler: EthCallHandler): void;
-  /** Requests served, by protocol. */
-  stats: { comet: number; rest: number; evm: number };
+  /** Requests served, by protocol; `txSearches`: the REST tx searches among `rest`. */
+  stats: { comet: number; rest: number; evm: number; txSearches: number };
   close(): Promise<void>;
 }
 
@@ -151,7 +160,7 @@ export async function startChainServer(source: SimChainSource, opts: ChainServer
   const faults = new Faults();
   const extraRoutes: RestRoute[] = [];
   const ethCalls: EthCallHandler[] = [];
-  const stats = { comet: 0, rest: 0, evm: 0 };
+  const stats = { comet: 0, rest: 0, evm: 0, txSearches: 0 };
 
   const dispatch = (
     kind: 'comet' | 'evm',
@@ -269,6 +278,17 @@ export async function startChainServer(source: SimChainSource, opts: ChainServer
     let out = restGet(source, url.pathname, url.searchParams, extraRoutes, { height });
     if (m && applyFault(res, [Number(m[1])], 'rest', out.body)) return;
     if (url.pathname === '/cosmos/tx/v1beta1/txs') {
+      stats.txSearches++;
+      if (faults.unansweredTxSearches > 0) {
+        faults.unansweredTxSearches--;
+        faults.served++;
+        res.socket?.destroy();
+        return;
+      }
+      if (faults.txIndexOff) {
+        faults.served++;
+        out = grpcError(500, 13, 'failed to search for txs: transaction indexing is disabled');
+      }
       // A tx search over a height range meets the faults of the heights in it.
       const r = /tx\.height>=(\d{1,16}) AND tx\.height<=(\d{1,16})/.exec(url.searchParams.get('query') ?? '');
       const span = r ? Math.min(Number(r[2]) - Number(r[1]) + 1, 1_000) : 0;

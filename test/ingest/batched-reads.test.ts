@@ -1,9 +1,9 @@
 // Batched reads (issue 29): the ingest reads block metas 20 heights a call and the heights with txs a few to a
 // JSON-RPC batch, and their REST txs several heights to a ranged tx search. Against a node that answers batches in
-// reverse order, leaves answers out, fails with HTTP 500s, drops connections and answers tx searches from a lagging
-// tx index, the index must be byte-identical to a one-height-at-a-time ingest (RPC_BATCH=1) of the
-// same chain. Both run as the real main job in child processes over the EVM sample chain on loopback (it holds
-// empty blocks, which the batched ingest indexes from their metas alone).
+// reverse order, leaves answers out, fails with HTTP 500s, drops connections, and answers tx searches from a lagging
+// tx index, from none, or not at all, the index must be byte-identical to a one-height-at-a-time ingest
+// (RPC_BATCH=1) of the same chain. Both run as the real main job in child processes over the EVM sample chain on
+// loopback (it holds empty blocks, which the batched ingest indexes from their metas alone).
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -57,15 +57,20 @@ describe('batched reads', () => {
       env: { RPC_BATCH: '10', BATCH_BLOCKS: '40', FETCH_CONCURRENCY: '8' },
     });
     const batchedRest = chain.server.stats.rest - mid.rest;
+    const searches = chain.server.stats.txSearches - mid.txSearches;
     const laggingLeft = faults.laggingTxIndex;
+    const dropsLeft = faults.dropBatchAnswers;
     faults.clear();
     expect(r2.code, r2.out).toBe(0);
     expect(laggingLeft).toBe(0);
+    expect(dropsLeft).toBe(0);
+    // The two lagging answers and at least one exact one.
+    expect(searches).toBeGreaterThan(2);
     // Fewer REST requests: ranged tx reads cover several heights each, even with the fallbacks above.
     expect(batchedRest).toBeLessThan(singleRest);
     const batchedComet = chain.server.stats.comet - mid.comet;
-    // Every kind of fault was met and survived: 2 + 2 + 1 + 1 injected, 6 batch answers cut short.
-    expect(faults.served - servedBefore).toBeGreaterThanOrEqual(12);
+    // Every fault was met and survived: 2 + 2 + 1 + 1 at heights, 6 batch answers cut short, 2 lagging searches.
+    expect(faults.served - servedBefore).toBe(14);
     expect(r2.out).toMatch(/"event":"ingest.retry"/);
     // Far fewer CometBFT requests than one height at a time (two a height), even with the retries.
     expect(batchedComet).toBeLessThan(singleComet / 3);
@@ -75,5 +80,45 @@ describe('batched reads', () => {
     expect(Object.keys(b).sort()).toEqual(Object.keys(a).sort());
     expect(a.ingest_checkpoints).toBe(String(latest));
     for (const t of Object.keys(a)) expect(b[t], t).toBe(a[t]);
+
+    // A node with tx indexing off: every search fails, so after three in a row the ingest stops asking (for the
+    // next 1,000 runs of heights, more than this chain has) and reads every height on its own. Small groups (RPC_BATCH
+    // 2: five heights) give this chain more runs than the three tries; a run with the index on counts them.
+    const small = { RPC_BATCH: '2', BATCH_BLOCKS: '40', FETCH_CONCURRENCY: '1' };
+    const counted = { ...chain.server.stats };
+    const r3 = await runIngest(chain, tmp(), { env: small });
+    expect(r3.code, r3.out).toBe(0);
+    const runs = chain.server.stats.txSearches - counted.txSearches;
+    expect(runs).toBeGreaterThan(3);
+    faults.txIndexOff = true;
+    const noIndex = tmp();
+    const before4 = { ...chain.server.stats };
+    const r4 = await runIngest(chain, noIndex, { env: small });
+    const offSearches = chain.server.stats.txSearches - before4.txSearches;
+    faults.clear();
+    expect(r4.code, r4.out).toBe(0);
+    expect(offSearches).toBe(3);
+    const c = await dumpIndex(noIndex);
+    for (const t of Object.keys(a)) expect(c[t], t).toBe(a[t]);
+
+    // Searches that get no answer at all (the node restarting) fall back without counting against ranged reads:
+    // three in a row, and the ingest still searches every run.
+    faults.unansweredTxSearches = 3;
+    const dropped = tmp();
+    const before5 = { ...chain.server.stats };
+    const r5 = await runIngest(chain, dropped, { env: small });
+    const droppedLeft = faults.unansweredTxSearches;
+    faults.clear();
+    expect(r5.code, r5.out).toBe(0);
+    expect(droppedLeft).toBe(0);
+    expect(chain.server.stats.txSearches - before5.txSearches).toBe(runs);
+    const d = await dumpIndex(dropped);
+    for (const t of Object.keys(a)) expect(d[t], t).toBe(a[t]);
+
+    // RANGED_TX_READS=false: no search at all.
+    const before6 = { ...chain.server.stats };
+    const r6 = await runIngest(chain, tmp(), { env: { ...small, RANGED_TX_READS: 'false' } });
+    expect(r6.code, r6.out).toBe(0);
+    expect(chain.server.stats.txSearches - before6.txSearches).toBe(0);
   }, 180_000);
 });

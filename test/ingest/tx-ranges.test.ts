@@ -20,10 +20,16 @@ function answer(perHeight: [number, number][], total?: number) {
     for (let i = 0; i < n; i++) {
       const r = recorded[k++ % recorded.length]!.rest_tx;
       txs.push(r.tx);
-      responses.push({ ...r.tx_response, height: String(h) });
+      responses.push({ ...r.tx_response, height: String(h), txhash: hashAt(txs.length - 1) });
     }
   return { txs, tx_responses: responses, pagination: null, total: String(total ?? txs.length) };
 }
+
+/** A distinct tx hash for the i-th tx of an answer (uppercase hex, as the node writes them). */
+const hashAt = (i: number) => i.toString(16).toUpperCase().padStart(64, 'A');
+/** The hashes a block at each height holds: `n` consecutive ones from `first`. */
+const blockHashes = (...spans: [first: number, n: number][]) =>
+  spans.map(([first, n]) => Array.from({ length: n }, (_, i) => hashAt(first + i)));
 
 describe('planTxReads', () => {
   it('reads runs of heights with txs together while they fit a page, and skips heights without txs', () => {
@@ -66,16 +72,29 @@ describe('splitRanged', () => {
   it('splits a real node answer into its heights, and refuses it for heights it does not cover', () => {
     const real = JSON.parse(
       readFileSync(new URL('../fixtures/minievm-devnet-rest/tx-search-range.json', import.meta.url), 'utf8'),
-    ) as { answer: { txs: unknown[]; tx_responses: unknown[]; total: string } };
-    const out = splitRanged(real.answer, [28, 29], [12, 1]);
+    ) as { answer: { txs: unknown[]; tx_responses: { txhash: string }[]; total: string } };
+    // The hashes of the txs blocks 28 and 29 held when the answer was recorded (12 and 1).
+    const hashes = real.answer.tx_responses.map((r) => r.txhash);
+    const blocks = [hashes.slice(0, 12), hashes.slice(12)];
+    const out = splitRanged(real.answer, [28, 29], blocks);
     expect(Array.isArray(out) && out.map((txs) => txs.length)).toEqual([12, 1]);
     expect(Array.isArray(out) && out[1]![0]).toBe(real.answer.txs[12]);
-    expect(splitRanged(real.answer, [28], [12])).toMatch(/total 13, 12 expected/);
+    expect(splitRanged(real.answer, [28], [blocks[0]!])).toMatch(/total 13, 12 expected/);
     // The same txs, in the same order, as the node's own answer for the block.
     const byBlock = JSON.parse(
       readFileSync(new URL('../fixtures/minievm-devnet-rest/txs-by-block.json', import.meta.url), 'utf8'),
     ) as { answer: { txs: unknown[] } };
     expect(Array.isArray(out) && out[0]).toEqual(byBlock.answer.txs);
+    // The node's hashes compare whatever their case; block 28's txs in another order are refused.
+    const lower = {
+      ...real.answer,
+      tx_responses: real.answer.tx_responses.map((r) => ({ ...r, txhash: r.txhash.toLowerCase() })),
+    };
+    expect(Array.isArray(splitRanged(lower, [28, 29], blocks))).toBe(true);
+    const swapped = [blocks[0]![1]!, blocks[0]![0]!, ...blocks[0]!.slice(2)];
+    expect(splitRanged(real.answer, [28, 29], [swapped, blocks[1]!])).toMatch(
+      /tx 0 at height 28 is .*, its block holds/,
+    );
   });
 
   it('gives each height its txs, in the node order', () => {
@@ -83,14 +102,14 @@ describe('splitRanged', () => {
       [52, 2],
       [54, 1],
     ]);
-    const out = splitRanged(body, [52, 54], [2, 1]);
+    const out = splitRanged(body, [52, 54], blockHashes([0, 2], [2, 1]));
     expect(out).toEqual([[body.txs[0], body.txs[1]], [body.txs[2]]]);
   });
 
   it('refuses an answer missing a tx (a lagging index), with extra txs, or with another total', () => {
-    expect(splitRanged(answer([[52, 1]]), [52, 54], [1, 1])).toMatch(/total 1, 2 expected/);
-    expect(splitRanged(answer([[52, 2]], 2), [52], [1])).toMatch(/total 2, 1 expected/);
-    expect(splitRanged(answer([[52, 1]], 5), [52], [1])).toMatch(/total 5/);
+    expect(splitRanged(answer([[52, 1]]), [52, 54], blockHashes([0, 1], [1, 1]))).toMatch(/total 1, 2 expected/);
+    expect(splitRanged(answer([[52, 2]], 2), [52], blockHashes([0, 1]))).toMatch(/total 2, 1 expected/);
+    expect(splitRanged(answer([[52, 1]], 5), [52], blockHashes([0, 1]))).toMatch(/total 5/);
     expect(
       splitRanged(
         answer([
@@ -98,7 +117,7 @@ describe('splitRanged', () => {
           [53, 1],
         ]),
         [52, 54],
-        [1, 1],
+        blockHashes([0, 1], [1, 1]),
       ),
     ).toMatch(/height 53, outside/);
     expect(
@@ -108,14 +127,30 @@ describe('splitRanged', () => {
           [54, 0],
         ]),
         [52, 54],
-        [1, 1],
+        blockHashes([0, 1], [1, 1]),
       ),
-    ).toMatch(/2 txs at height 52, 1 expected/);
+    ).toMatch(/more txs at height 52 than its block holds/);
+  });
+
+  it("refuses txs that are not the block's (an index still holding a replaced block's txs)", () => {
+    // The right count at each height, but the second tx of height 52 is another one.
+    const blocks = blockHashes([0, 2], [2, 1]);
+    blocks[0]![1] = hashAt(99);
+    expect(
+      splitRanged(
+        answer([
+          [52, 2],
+          [54, 1],
+        ]),
+        [52, 54],
+        blocks,
+      ),
+    ).toMatch(/tx 1 at height 52 is A+1, its block holds A+63/);
   });
 
   it('refuses an answer that is not a tx search answer', () => {
-    expect(splitRanged({ txs: [], total: '0' }, [1], [0])).toMatch(/no txs or tx_responses/);
+    expect(splitRanged({ txs: [], total: '0' }, [1], [[]])).toMatch(/no txs or tx_responses/);
     const body = answer([[52, 1]]);
-    expect(splitRanged({ ...body, tx_responses: [] }, [52], [1])).toMatch(/1 txs and 0 responses/);
+    expect(splitRanged({ ...body, tx_responses: [] }, [52], blockHashes([0, 1]))).toMatch(/1 txs and 0 responses/);
   });
 });

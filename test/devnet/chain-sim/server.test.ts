@@ -329,6 +329,17 @@ describe('Cosmos REST', () => {
     ]);
     expect((await search({ query: 'nonsense' })).status).toBe(500);
     expect((await search({ query: 'tx.height>=1', page: 'x' })).status).toBe(400);
+    // A node with tx indexing off (Faults.txIndexOff) fails every search; each is counted.
+    const searches = server.stats.txSearches;
+    server.faults.txIndexOff = true;
+    const off = await search({ query: 'tx.height>=1 AND tx.height<=3' });
+    server.faults.clear();
+    expect([off.status, off.body.code, off.body.message]).toEqual([
+      500,
+      13,
+      'failed to search for txs: transaction indexing is disabled',
+    ]);
+    expect(server.stats.txSearches).toBe(searches + 1);
   });
 
   it('serves a tx by hash with the chain hash and the recorded events, and 4xx for bad input', async () => {

@@ -180,7 +180,9 @@ describe('issue 6 on a live minievm devnet', () => {
     expect(heights.length).toBeGreaterThan(1);
     const fallbacks = async () =>
       (await metrics.ingestErrors.get()).values.find((v) => v.labels.kind === 'ranged_txs_fallback')?.value ?? 0;
+    const exact = async () => (await metrics.ingestRangedTxReads.get()).values[0]?.value ?? 0;
     const before = await fallbacks();
+    const exactBefore = await exact();
     const source = createChainSource({ rpcUrl: ep.cometRpc, restUrl: ep.rest, evmUrl: ep.evmRpc, rpcBatch: 10 });
     try {
       for (let i = 0; i < heights.length; i += 25) {
@@ -191,6 +193,9 @@ describe('issue 6 on a live minievm devnet', () => {
       source.close();
     }
     expect(await fallbacks()).toBe(before);
+    // Searches were made and used: each group of heights above holds a run of two heights or more.
+    expect(await exact()).toBeGreaterThanOrEqual(Math.floor(heights.length / 25));
+    expect(await exact()).toBeGreaterThan(exactBefore);
   }, 120_000);
 
   it('/status catches up within a few seconds of each new block', async () => {
