@@ -4,7 +4,8 @@
 //      npx tsx bench/ingest.ts <blocks> 0 [kind]       a chain of empty blocks
 //      npx tsx bench/ingest.ts <blocks> mixed [kind]   90 % empty, 9 % 1–10 txs, 1 % 100–150 txs
 //      --floor: also read the chain without decoding or writing first, and print that rate beside ours
-// Env: RPC_BATCH (1 = one height at a time), BATCH_BLOCKS, FETCH_CONCURRENCY.
+// Env: RPC_BATCH (1 = one height at a time), BATCH_BLOCKS, FETCH_CONCURRENCY, RANGED_TX_READS_MAX_HISTORY (as the
+// main job's: ranged tx reads only on a chain of at most that many txs, 5,000 by default).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -54,6 +55,9 @@ const source = createChainSource({
   restUrl: chain.restUrl,
   evmUrl: chain.vm === 'evm' ? chain.evmUrl : undefined,
   rpcBatch,
+  ...(process.env.RANGED_TX_READS_MAX_HISTORY
+    ? { rangedTxReadsMaxHistory: Number(process.env.RANGED_TX_READS_MAX_HISTORY) }
+    : {}),
 });
 const ingest = createIngest({
   store,

@@ -19,7 +19,15 @@ import {
 } from '../chain/rpc-batch.js';
 import { requestText } from '../chain/http-keepalive.js';
 import { metrics } from '../platform/metrics.js';
-import { planTxReads, type RangedAnswer, rangedTxsPath, splitRanged } from './tx-ranges.js';
+import {
+  HISTORY_PROBE_PATH,
+  planTxReads,
+  RANGED_MAX_HISTORY_TXS,
+  type RangedAnswer,
+  rangedReadsPay,
+  rangedTxsPath,
+  splitRanged,
+} from './tx-ranges.js';
 
 export interface FetchedBlock {
   height: number;
@@ -70,6 +78,8 @@ export interface ChainSourceOptions {
   rpcBatch?: number;
   /** Read several heights' REST txs with one ranged tx search (true by default; ingest/tx-ranges.ts). */
   rangedTxReads?: boolean;
+  /** Ranged reads only while the node's tx index holds at most this many txs (RANGED_MAX_HISTORY_TXS by default). */
+  rangedTxReadsMaxHistory?: number;
 }
 
 interface RawBlockMeta {
@@ -263,6 +273,25 @@ export function createChainSource(opts: ChainSourceOptions): ChainSource {
   // height before the next try: a node without a tx index fails every one, and must not pay a wasted request a run.
   let rangedFailures = 0;
   let rangedPaused = 0;
+  // Whether ranged reads pay on this node, from the size of its tx index, probed once (HISTORY_PROBE_PATH) before the
+  // first ranged read: a search costs the node in proportion to every tx it holds. A probe with no HTTP answer is
+  // made again at the next run; a refused one (an index that is off) turns ranged reads off.
+  let rangedPay: Promise<boolean> | undefined;
+  const rangedReadsPayHere = (): Promise<boolean> => {
+    if (opts.rangedTxReads === false) return Promise.resolve(false);
+    rangedPay ??= restGet<{ total?: unknown }>(HISTORY_PROBE_PATH).then(
+      (body) => {
+        const pays = rangedReadsPay(body.total, opts.rangedTxReadsMaxHistory ?? RANGED_MAX_HISTORY_TXS);
+        if (Number.isSafeInteger(Number(body.total))) metrics.ingestNodeIndexedTxs.set(Number(body.total));
+        return pays;
+      },
+      (e: unknown) => {
+        if (e instanceof UnansweredError) rangedPay = undefined;
+        return false;
+      },
+    );
+    return rangedPay;
+  };
 
   /**
    * The REST txs of `heights` (whose blocks hold the raw txs `raw[i]`), in their order: runs of heights read with one
@@ -279,7 +308,8 @@ export function createChainSource(opts: ChainSourceOptions): ChainSource {
       );
     await Promise.all(
       planTxReads(heights, counts).map(async (r) => {
-        if (r.at.length > 1 && rangedPaused === 0 && opts.rangedTxReads !== false) {
+        if (r.at.length > 1 && rangedPaused > 0) rangedPaused--;
+        else if (r.at.length > 1 && (await rangedReadsPayHere())) {
           const got = await rangedTxs(
             r,
             r.at.map((i) => heights[i]!),
@@ -291,7 +321,7 @@ export function createChainSource(opts: ChainSourceOptions): ChainSource {
             });
             return;
           }
-        } else if (r.at.length > 1) rangedPaused--;
+        }
         await perHeight(r.at);
       }),
     );

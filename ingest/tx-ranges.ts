@@ -40,6 +40,24 @@ export function planTxReads(heights: readonly number[], counts: readonly number[
   return out;
 }
 
+/**
+ * Most txs a node may hold in its tx index for ranged reads to pay (RANGED_TX_READS_MAX_HISTORY's default). CometBFT
+ * v0.38's kv indexer answers a tx.height range by walking every tx.height key it holds, one per tx ever indexed: on
+ * a real minievm node a search cost 8 ms of its CPU at 2,233 txs held and 53 ms at 30,072 (about 1.6 ms more per
+ * 1,000), against about 0.8 ms for a one-tx height read on its own. A search over 25 such heights stops paying near
+ * 10,000 txs held; the default keeps a margin (bench/tx-search-history.ts, decision 017).
+ */
+export const RANGED_MAX_HISTORY_TXS = 5_000;
+
+/** The probe of how many txs the node's index holds: a search over every height, one tx a page (`total` counts all). */
+export const HISTORY_PROBE_PATH = `/cosmos/tx/v1beta1/txs?query=${encodeURIComponent('tx.height>=1')}&page=1&limit=1`;
+
+/** Whether ranged reads pay on a node whose history probe answered `total` (a string of digits); false when unreadable. */
+export function rangedReadsPay(total: unknown, maxHistory: number): boolean {
+  const n = typeof total === 'string' && /^\d{1,16}$/.test(total) ? Number(total) : Number.NaN;
+  return Number.isSafeInteger(n) && n <= maxHistory;
+}
+
 /** The ranged query's path and query string (a single page, ascending). */
 export function rangedTxsPath(from: number, to: number): string {
   const query = encodeURIComponent(`tx.height>=${from} AND tx.height<=${to}`);

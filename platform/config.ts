@@ -57,6 +57,11 @@ export const configSchema = z
      * is off or holds a long history: CometBFT's kv indexer walks every height key it holds for each search.
      */
     RANGED_TX_READS: bool.default(true),
+    /**
+     * Ranged tx reads only while the node's tx index holds at most this many txs (probed once): each search costs the
+     * node in proportion to every tx it holds (ingest/tx-ranges.ts RANGED_MAX_HISTORY_TXS).
+     */
+    RANGED_TX_READS_MAX_HISTORY: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(5_000),
     POLL_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(500),
     INGEST_ENABLED: bool.default(true),
     /** Run the ingest on a thread of its own (ingest/thread.ts), off the APIs' event loop. */

@@ -109,6 +109,11 @@ export const metrics = {
     help: 'Runs of heights whose REST txs one ranged tx search answered exactly',
     registers: [registry],
   }),
+  ingestNodeIndexedTxs: new client.Gauge({
+    name: 'ingest_node_indexed_txs',
+    help: "Txs the node's tx index held when probed (ranged tx reads run only below RANGED_TX_READS_MAX_HISTORY)",
+    registers: [registry],
+  }),
   richListMemoryBytes: new client.Gauge({
     name: 'indexer_richlist_memory_bytes',
     help: 'Bytes of rich-list snapshots the indexer holds in memory (INDEXER_RICHLIST_MEMORY_MB)',
@@ -132,6 +137,7 @@ export const ingestMetrics = [
   metrics.ingestTxs,
   metrics.ingestErrors,
   metrics.ingestRangedTxReads,
+  metrics.ingestNodeIndexedTxs,
 ];
 
 /** One metric's values as a registry reports them (prom-client's getMetricsAsJSON), e.g. from another thread. */

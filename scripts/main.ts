@@ -145,6 +145,7 @@ export async function main(hooks: MainHooks = {}): Promise<void> {
         evmTraces: config.EVM_INTERNAL_TXS,
         rpcBatch: config.RPC_BATCH,
         rangedTxReads: config.RANGED_TX_READS,
+        rangedTxReadsMaxHistory: config.RANGED_TX_READS_MAX_HISTORY,
       },
       ingest: {
         vm: chain.vm,

@@ -64,8 +64,8 @@ describe('batched reads', () => {
     expect(r2.code, r2.out).toBe(0);
     expect(laggingLeft).toBe(0);
     expect(dropsLeft).toBe(0);
-    // The two lagging answers and at least one exact one.
-    expect(searches).toBeGreaterThan(2);
+    // The history probe, the two lagging answers and at least one exact one.
+    expect(searches).toBeGreaterThan(3);
     // Fewer REST requests: ranged tx reads cover several heights each, even with the fallbacks above.
     expect(batchedRest).toBeLessThan(singleRest);
     const batchedComet = chain.server.stats.comet - mid.comet;
@@ -81,9 +81,9 @@ describe('batched reads', () => {
     expect(a.ingest_checkpoints).toBe(String(latest));
     for (const t of Object.keys(a)) expect(b[t], t).toBe(a[t]);
 
-    // A node with tx indexing off: every search fails, so after three in a row the ingest stops asking (for the
-    // next 1,000 runs of heights, more than this chain has) and reads every height on its own. Small groups (RPC_BATCH
-    // 2: five heights) give this chain more runs than the three tries; a run with the index on counts them.
+    // A node with tx indexing off refuses the history probe, its first search: the ingest makes no other and reads
+    // every height on its own. Small groups (RPC_BATCH 2: five heights) give this chain several runs of heights; a
+    // run with the index on counts its searches (the probe and one a run).
     const small = { RPC_BATCH: '2', BATCH_BLOCKS: '40', FETCH_CONCURRENCY: '1' };
     const counted = { ...chain.server.stats };
     const r3 = await runIngest(chain, tmp(), { env: small });
@@ -97,12 +97,12 @@ describe('batched reads', () => {
     const offSearches = chain.server.stats.txSearches - before4.txSearches;
     faults.clear();
     expect(r4.code, r4.out).toBe(0);
-    expect(offSearches).toBe(3);
+    expect(offSearches).toBe(1);
     const c = await dumpIndex(noIndex);
     for (const t of Object.keys(a)) expect(c[t], t).toBe(a[t]);
 
     // Searches that get no answer at all (the node restarting) fall back without counting against ranged reads:
-    // three in a row, and the ingest still searches every run.
+    // three in a row (the history probe, made again at each next run), and the ingest still searches every run.
     faults.unansweredTxSearches = 3;
     const dropped = tmp();
     const before5 = { ...chain.server.stats };
@@ -115,10 +115,16 @@ describe('batched reads', () => {
     const d = await dumpIndex(dropped);
     for (const t of Object.keys(a)) expect(d[t], t).toBe(a[t]);
 
-    // RANGED_TX_READS=false: no search at all.
+    // RANGED_TX_READS=false: no search at all. A node holding more txs than RANGED_TX_READS_MAX_HISTORY: the probe
+    // alone.
     const before6 = { ...chain.server.stats };
     const r6 = await runIngest(chain, tmp(), { env: { ...small, RANGED_TX_READS: 'false' } });
     expect(r6.code, r6.out).toBe(0);
     expect(chain.server.stats.txSearches - before6.txSearches).toBe(0);
+    const held = chain.manifest.txs.length;
+    const before7 = { ...chain.server.stats };
+    const r7 = await runIngest(chain, tmp(), { env: { ...small, RANGED_TX_READS_MAX_HISTORY: String(held - 1) } });
+    expect(r7.code, r7.out).toBe(0);
+    expect(chain.server.stats.txSearches - before7.txSearches).toBe(1);
   }, 180_000);
 });

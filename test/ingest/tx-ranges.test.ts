@@ -2,7 +2,16 @@
 // heights or refused. The answers are built from real minievm devnet txs and tx responses (test/fixtures/SOURCES.md).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { planTxReads, RANGE_MAX_TXS, rangedTxsPath, splitRanged } from '../../ingest/tx-ranges.js';
+import { loadConfig } from '../../platform/config.js';
+import {
+  HISTORY_PROBE_PATH,
+  planTxReads,
+  RANGE_MAX_TXS,
+  RANGED_MAX_HISTORY_TXS,
+  rangedReadsPay,
+  rangedTxsPath,
+  splitRanged,
+} from '../../ingest/tx-ranges.js';
 
 interface Recorded {
   rest_tx: { tx: Record<string, unknown>; tx_response: Record<string, unknown> };
@@ -65,6 +74,28 @@ describe('rangedTxsPath', () => {
     expect(u.searchParams.get('page')).toBe('1');
     expect(u.searchParams.get('limit')).toBe(String(RANGE_MAX_TXS));
     expect(u.searchParams.get('order_by')).toBe('ORDER_BY_ASC');
+  });
+});
+
+describe('the history probe', () => {
+  it('asks one tx of a search over every height, whose total counts every tx the index holds', () => {
+    const u = new URL(HISTORY_PROBE_PATH, 'http://node');
+    expect(u.pathname).toBe('/cosmos/tx/v1beta1/txs');
+    expect(u.searchParams.get('query')).toBe('tx.height>=1');
+    expect(u.searchParams.get('limit')).toBe('1');
+  });
+
+  it('lets ranged reads run only on a node holding at most the limit, and never on an unreadable total', () => {
+    // The real node's answer recorded for heights 1-40 says "13".
+    expect(rangedReadsPay('13', RANGED_MAX_HISTORY_TXS)).toBe(true);
+    expect(rangedReadsPay(String(RANGED_MAX_HISTORY_TXS), RANGED_MAX_HISTORY_TXS)).toBe(true);
+    expect(rangedReadsPay(String(RANGED_MAX_HISTORY_TXS + 1), RANGED_MAX_HISTORY_TXS)).toBe(false);
+    for (const bad of [undefined, null, 13, '', '-1', '1e9', '12345678901234567'])
+      expect(rangedReadsPay(bad, RANGED_MAX_HISTORY_TXS), String(bad)).toBe(false);
+  });
+
+  it("is the configuration's default", () => {
+    expect(loadConfig({}).RANGED_TX_READS_MAX_HISTORY).toBe(RANGED_MAX_HISTORY_TXS);
   });
 });
 

@@ -183,6 +183,7 @@ describe('issue 6 on a live minievm devnet', () => {
     const exact = async () => (await metrics.ingestRangedTxReads.get()).values[0]?.value ?? 0;
     const before = await fallbacks();
     const exactBefore = await exact();
+    // The e2e chain holds a few hundred txs, well under RANGED_TX_READS_MAX_HISTORY: ranged reads are on.
     const source = createChainSource({ rpcUrl: ep.cometRpc, restUrl: ep.rest, evmUrl: ep.evmRpc, rpcBatch: 10 });
     try {
       for (let i = 0; i < heights.length; i += 25) {
