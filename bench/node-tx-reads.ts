@@ -8,15 +8,12 @@
 // wall time, this process's CPU, the node's CPU, bytes read, and the calibration loop beside each.
 //   bash devnet/minievm/build.sh && npx tsx bench/node-tx-reads.ts     (TXS=3000 SENDERS=1 INFLIGHT=1 ROUNDS=3)
 // NODE_HOME=<dir> keeps the chain: a later run with the same NODE_HOME measures at once.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import { requestText } from '../chain/http-keepalive.js';
 import { accumulateTransfers } from '../devnet/minievm/accumulate.js';
-import { startDevnet } from '../devnet/minievm/devnet-process.js';
 import { latestHeight, txCount, txSearchAll } from '../devnet/minievm/node-client.js';
 import { heightsPerGroup, readGroups } from '../ingest/fetch.js';
 import { planTxReads, rangedTxsPath, splitRanged } from '../ingest/tx-ranges.js';
+import { hashesByHeight, startHistoryNode } from './history-node.js';
 import { machine } from './machine.js';
 
 const TXS = Number(process.env.TXS ?? 3_000);
@@ -26,35 +23,19 @@ const ROUNDS = Number(process.env.ROUNDS ?? 3);
 /** Groups in flight: the ingest's pool (FETCH_CONCURRENCY 16 / 4). */
 const IN_FLIGHT = 4;
 
-const tmp = mkdtempSync(path.join(os.tmpdir(), 'node-tx-reads-'));
-const home = process.env.NODE_HOME ? path.resolve(process.env.NODE_HOME) : path.join(tmp, 'node');
-const made = existsSync(path.join(home, 'config', 'genesis.json'));
-const devnet = await startDevnet(home, { DEVNET_ACCOUNTS: String(SENDERS + 1), ...(made ? { RESUME: '1' } : {}) });
-const pid = Number(readFileSync(path.join(home, 'minitiad.pid'), 'utf8'));
-/** The node's CPU seconds so far: utime + stime of its process, in clock ticks of 1/100 s (Linux's USER_HZ). */
-const nodeCpu = () => {
-  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(f[11]) + Number(f[12])) / 100;
-};
+const node = await startHistoryNode('node-tx-reads', SENDERS);
+const { devnet } = node;
 
 try {
   if ((await txCount(devnet.ep)) < TXS) await accumulateTransfers(devnet.ep, TXS, { senders: SENDERS, window: WINDOW });
   const head = await latestHeight(devnet.ep);
   const txs = await txSearchAll(devnet.ep, head);
-  const counts = new Map<number, number>();
-  for (const t of txs) counts.set(Number(t.height), (counts.get(Number(t.height)) ?? 0) + 1);
-  // Each height's tx hashes in block order (CometBFT's tx_search hash is the raw tx's sha256).
-  const hashes = new Map<number, string[]>();
-  for (const t of [...txs].sort((a, b) => Number(a.height) - Number(b.height) || a.index - b.index))
-    hashes.set(Number(t.height), [...(hashes.get(Number(t.height)) ?? []), t.hash.toUpperCase()]);
+  const hashes = hashesByHeight(txs);
+  const counts = new Map([...hashes].map(([h, list]) => [h, list.length]));
   const heights = [...counts.keys()].sort((a, b) => a - b);
   const metas = new Map(heights.map((h) => [h, { numTxs: counts.get(h)! }]));
   const groups = readGroups(heights, metas, heightsPerGroup(10));
-  const get = async (p: string) => {
-    const r = await requestText(devnet.ep.rest + p, { timeoutMs: 60_000 });
-    if (r.status !== 200) throw new Error(`GET ${p}: HTTP ${r.status} ${r.text.slice(0, 200)}`);
-    return r.text;
-  };
+  const get = (p: string) => node.get(p, 60_000);
 
   const ways = {
     'per height': async (g: number[]) => {
@@ -112,7 +93,7 @@ try {
             )
           : heights.length;
       const c0 = process.cpuUsage();
-      const n0 = nodeCpu();
+      const n0 = node.nodeCpuMs();
       const t0 = performance.now();
       let bytes = 0;
       let next = 0;
@@ -124,11 +105,10 @@ try {
       const wall = performance.now() - t0;
       const cpu = process.cpuUsage(c0);
       console.log(
-        `| ${round} | ${way} | ${wall.toFixed(0)} | ${((cpu.user + cpu.system) / 1000).toFixed(0)} | ${((nodeCpu() - n0) * 1000).toFixed(0)} | ${requests} | ${(bytes / 1e6).toFixed(1)} | ${cal} |`,
+        `| ${round} | ${way} | ${wall.toFixed(0)} | ${((cpu.user + cpu.system) / 1000).toFixed(0)} | ${(node.nodeCpuMs() - n0).toFixed(0)} | ${requests} | ${(bytes / 1e6).toFixed(1)} | ${cal} |`,
       );
     }
   }
 } finally {
-  devnet.stop();
-  if (!process.env.NODE_HOME) rmSync(tmp, { recursive: true, force: true });
+  node.close();
 }

@@ -9,14 +9,11 @@
 //   bash devnet/minievm/build.sh && npx tsx bench/tx-search-history.ts     (STEPS=2000,10000,30000 SENDERS=8
 //   INFLIGHT=8 SAMPLES=20)
 // NODE_HOME=<dir> keeps the chain: a later run with the same NODE_HOME continues from what it holds.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import { requestText } from '../chain/http-keepalive.js';
 import { accumulateTransfers } from '../devnet/minievm/accumulate.js';
-import { startDevnet } from '../devnet/minievm/devnet-process.js';
 import { latestHeight, txCount, txSearchAll } from '../devnet/minievm/node-client.js';
 import { rangedTxsPath, splitRanged } from '../ingest/tx-ranges.js';
+import { hashesByHeight, startHistoryNode } from './history-node.js';
 import { machine } from './machine.js';
 
 const STEPS = (process.env.STEPS ?? '2000,10000,30000').split(',').map(Number);
@@ -28,21 +25,9 @@ if (STEPS.some((n) => !(n >= 10 && n <= 10_000_000)) || !(SAMPLES >= 1 && SAMPLE
   process.exit(2);
 }
 
-const tmp = mkdtempSync(path.join(os.tmpdir(), 'tx-search-history-'));
-const home = process.env.NODE_HOME ? path.resolve(process.env.NODE_HOME) : path.join(tmp, 'node');
-const made = existsSync(path.join(home, 'config', 'genesis.json'));
-const devnet = await startDevnet(home, { DEVNET_ACCOUNTS: String(SENDERS + 1), ...(made ? { RESUME: '1' } : {}) });
-const pid = Number(readFileSync(path.join(home, 'minitiad.pid'), 'utf8'));
-/** The node's CPU seconds so far: utime + stime of its process, in clock ticks of 1/100 s (Linux's USER_HZ). */
-const nodeCpu = () => {
-  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(f[11]) + Number(f[12])) / 100;
-};
-const get = async (p: string) => {
-  const r = await requestText(devnet.ep.rest + p, { timeoutMs: 120_000 });
-  if (r.status !== 200) throw new Error(`GET ${p}: HTTP ${r.status} ${r.text.slice(0, 200)}`);
-  return r.text;
-};
+const node = await startHistoryNode('tx-search-history', SENDERS);
+const { devnet } = node;
+const get = (p: string) => node.get(p, 120_000);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 try {
@@ -56,9 +41,7 @@ try {
       await accumulateTransfers(devnet.ep, target, { senders: SENDERS, window: WINDOW });
     const head = await latestHeight(devnet.ep);
     const txs = await txSearchAll(devnet.ep, head);
-    const byHeight = new Map<number, string[]>();
-    for (const t of [...txs].sort((a, b) => Number(a.height) - Number(b.height) || a.index - b.index))
-      byHeight.set(Number(t.height), [...(byHeight.get(Number(t.height)) ?? []), t.hash.toUpperCase()]);
+    const byHeight = hashesByHeight(txs);
     const heights = [...byHeight.keys()].sort((a, b) => a - b);
     // Pairs of consecutive heights with txs whose txs fit one page, spread over the whole history.
     const pairs: [number, number][] = [];
@@ -74,23 +57,22 @@ try {
     let searchCpu = 0;
     let singleCpu = 0;
     for (const [a, b] of pairs) {
-      let n0 = nodeCpu();
+      let n0 = node.nodeCpuMs();
       let t0 = performance.now();
       const got = splitRanged(JSON.parse(await get(rangedTxsPath(a, b))), [a, b], [byHeight.get(a)!, byHeight.get(b)!]);
       search.push(performance.now() - t0);
-      searchCpu += nodeCpu() - n0;
+      searchCpu += node.nodeCpuMs() - n0;
       if (typeof got === 'string') throw new Error(`${a}..${b}: ${got}`);
-      n0 = nodeCpu();
+      n0 = node.nodeCpuMs();
       t0 = performance.now();
       await Promise.all([a, b].map((h) => get(`/cosmos/tx/v1beta1/txs/block/${h}?pagination.limit=100`)));
       single.push(performance.now() - t0);
-      singleCpu += nodeCpu() - n0;
+      singleCpu += node.nodeCpuMs() - n0;
     }
     console.log(
-      `| ${txs.length} | ${head} | ${median(search).toFixed(0)} / ${Math.max(...search).toFixed(0)} | ${((searchCpu * 1000) / pairs.length).toFixed(0)} | ${median(single).toFixed(0)} / ${Math.max(...single).toFixed(0)} | ${((singleCpu * 1000) / pairs.length).toFixed(0)} | ${cal} |`,
+      `| ${txs.length} | ${head} | ${median(search).toFixed(0)} / ${Math.max(...search).toFixed(0)} | ${(searchCpu / pairs.length).toFixed(0)} | ${median(single).toFixed(0)} / ${Math.max(...single).toFixed(0)} | ${(singleCpu / pairs.length).toFixed(0)} | ${cal} |`,
     );
   }
 } finally {
-  devnet.stop();
-  if (!process.env.NODE_HOME) rmSync(tmp, { recursive: true, force: true });
+  node.close();
 }
