@@ -21,6 +21,7 @@ import { requestText } from '../chain/http-keepalive.js';
 import { metrics } from '../platform/metrics.js';
 import {
   HISTORY_PROBE_PATH,
+  indexedTxs,
   planTxReads,
   RANGED_MAX_HISTORY_TXS,
   type RangedAnswer,
@@ -270,7 +271,7 @@ export function createChainSource(opts: ChainSourceOptions): ChainSource {
   }
 
   // Ranged tx reads (ingest/tx-ranges.ts) that failed in a row, and how many more runs of heights are read height by
-  // height before the next try: a node without a tx index fails every one, and must not pay a wasted request a run.
+  // height before the next try: a node whose searches keep failing or answering slowly must not pay one a run.
   let rangedFailures = 0;
   let rangedPaused = 0;
   // Whether ranged reads pay on this node, from the size of its tx index, probed once (HISTORY_PROBE_PATH) before the
@@ -281,9 +282,9 @@ export function createChainSource(opts: ChainSourceOptions): ChainSource {
     if (opts.rangedTxReads === false) return Promise.resolve(false);
     rangedPay ??= restGet<{ total?: unknown }>(HISTORY_PROBE_PATH).then(
       (body) => {
-        const pays = rangedReadsPay(body.total, opts.rangedTxReadsMaxHistory ?? RANGED_MAX_HISTORY_TXS);
-        if (Number.isSafeInteger(Number(body.total))) metrics.ingestNodeIndexedTxs.set(Number(body.total));
-        return pays;
+        const held = indexedTxs(body.total);
+        if (held !== undefined) metrics.ingestNodeIndexedTxs.set(held);
+        return rangedReadsPay(held, opts.rangedTxReadsMaxHistory ?? RANGED_MAX_HISTORY_TXS);
       },
       (e: unknown) => {
         if (e instanceof UnansweredError) rangedPay = undefined;

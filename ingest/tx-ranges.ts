@@ -52,10 +52,15 @@ export const RANGED_MAX_HISTORY_TXS = 5_000;
 /** The probe of how many txs the node's index holds: a search over every height, one tx a page (`total` counts all). */
 export const HISTORY_PROBE_PATH = `/cosmos/tx/v1beta1/txs?query=${encodeURIComponent('tx.height>=1')}&page=1&limit=1`;
 
-/** Whether ranged reads pay on a node whose history probe answered `total` (a string of digits); false when unreadable. */
-export function rangedReadsPay(total: unknown, maxHistory: number): boolean {
+/** The txs the node's index holds, from the history probe's `total` (a string of digits); undefined when unreadable. */
+export function indexedTxs(total: unknown): number | undefined {
   const n = typeof total === 'string' && /^\d{1,16}$/.test(total) ? Number(total) : Number.NaN;
-  return Number.isSafeInteger(n) && n <= maxHistory;
+  return Number.isSafeInteger(n) ? n : undefined;
+}
+
+/** Whether ranged reads pay on a node whose index holds `held` txs (indexedTxs); never when that is unknown. */
+export function rangedReadsPay(held: number | undefined, maxHistory: number): boolean {
+  return held !== undefined && held <= maxHistory;
 }
 
 /** The ranged query's path and query string (a single page, ascending). */

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../platform/config.js';
 import {
   HISTORY_PROBE_PATH,
+  indexedTxs,
   planTxReads,
   RANGE_MAX_TXS,
   RANGED_MAX_HISTORY_TXS,
@@ -87,11 +88,14 @@ describe('the history probe', () => {
 
   it('lets ranged reads run only on a node holding at most the limit, and never on an unreadable total', () => {
     // The real node's answer recorded for heights 1-40 says "13".
-    expect(rangedReadsPay('13', RANGED_MAX_HISTORY_TXS)).toBe(true);
-    expect(rangedReadsPay(String(RANGED_MAX_HISTORY_TXS), RANGED_MAX_HISTORY_TXS)).toBe(true);
-    expect(rangedReadsPay(String(RANGED_MAX_HISTORY_TXS + 1), RANGED_MAX_HISTORY_TXS)).toBe(false);
-    for (const bad of [undefined, null, 13, '', '-1', '1e9', '12345678901234567'])
-      expect(rangedReadsPay(bad, RANGED_MAX_HISTORY_TXS), String(bad)).toBe(false);
+    expect(indexedTxs('13')).toBe(13);
+    expect(rangedReadsPay(indexedTxs('13'), RANGED_MAX_HISTORY_TXS)).toBe(true);
+    expect(rangedReadsPay(indexedTxs(String(RANGED_MAX_HISTORY_TXS)), RANGED_MAX_HISTORY_TXS)).toBe(true);
+    expect(rangedReadsPay(indexedTxs(String(RANGED_MAX_HISTORY_TXS + 1)), RANGED_MAX_HISTORY_TXS)).toBe(false);
+    for (const bad of [undefined, null, 13, '', '-1', '1e9', '12345678901234567']) {
+      expect(indexedTxs(bad), String(bad)).toBeUndefined();
+      expect(rangedReadsPay(indexedTxs(bad), RANGED_MAX_HISTORY_TXS), String(bad)).toBe(false);
+    }
   });
 
   it("is the configuration's default", () => {
