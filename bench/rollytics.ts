@@ -178,6 +178,19 @@ try {
     }).trim(),
   );
 
+  // Each side's CPU with no request for 5 s (its background work on a still chain: polling the node, timers,
+  // engine threads). It is inside every row's CPU per request, so it is printed beside them.
+  const idleCpu = async (pids: () => number[]) => {
+    const c0 = cpuMs(pids());
+    await sleep(5000);
+    return Math.round((cpuMs(pids()) - c0) / 5);
+  };
+  const idleMsPerS = {
+    ours: await idleCpu(() => (ours?.pid ? withChildren(ours.pid) : [])),
+    rollytics: await idleCpu(() => rollyticsPids(rState)),
+  };
+  process.stdout.write(`idle CPU ms/s: ours ${idleMsPerS.ours}, rollytics ${idleMsPerS.rollytics}\n`);
+
   // 3. API
   const rnd = <T>(xs: T[]): T => xs[Math.floor(Math.random() * xs.length)] as T;
   const heights = Array.from({ length: height }, (_, i) => i + 1);
@@ -387,6 +400,7 @@ try {
         height,
         txs,
         ingest: { ours: { ...oursIngest, bytes: oursBytes }, rollytics: { ...theirIngest, bytes: theirBytes } },
+        idleCpuMsPerS: idleMsPerS,
         api: rows,
         table,
       },

@@ -171,6 +171,13 @@ async function measure(clients: number, ingestMode: string) {
   // timeout, and a pooled connection it is closing meanwhile fails the request.
   const metricsText = await (await fetch(`${main.base}/metrics`)).text();
   probes.sort((a, b) => a - b);
+  if (process.env.BATCH_DETAIL)
+    console.error(
+      metricsText
+        .split('\n')
+        .filter((l) => l.startsWith('nodejs_gc_duration_seconds'))
+        .join('\n'),
+    );
   const cpu = process.cpuUsage(clientsCpu);
   clientsLoop.disable();
   const clientsCpuMs = Math.round((cpu.user + cpu.system) / 1000);
@@ -180,6 +187,8 @@ async function measure(clients: number, ingestMode: string) {
   const latencies: number[] = [];
   // Per batch, the earliest receipt by any client: the server's part, before the clients' process spreads the rest.
   const firstByBatch = new Map<number, number>();
+  // Per batch, every receipt (BATCH_DETAIL=1 prints the slowest batches: is the tail a few batches or every one?).
+  const byBatch = new Map<number, number[]>();
   let missed = 0;
   for (const c of conns) {
     c.close();
@@ -188,11 +197,24 @@ async function measure(clients: number, ingestMode: string) {
       const batch = batches.find((b) => b.to >= h);
       if (!batch || batch.at < connectedAt) continue; // committed before every client was connected: a catch-up
       latencies.push(at - batch.at);
+      if (process.env.BATCH_DETAIL) {
+        const l = byBatch.get(batch.to) ?? [];
+        l.push(at - batch.at);
+        byBatch.set(batch.to, l);
+      }
       firstByBatch.set(batch.to, Math.min(firstByBatch.get(batch.to) ?? Number.POSITIVE_INFINITY, at - batch.at));
     }
     missed += ends;
   }
   latencies.sort((a, b) => a - b);
+  if (process.env.BATCH_DETAIL) {
+    const rows = [...byBatch].map(([to, l]) => {
+      l.sort((a, b) => a - b);
+      return { to, first: l[0], p50: quantile(l, 0.5), max: l.at(-1), n: l.length };
+    });
+    rows.sort((a, b) => (b.p50 ?? 0) - (a.p50 ?? 0));
+    console.error(JSON.stringify({ clients, slowest_batches: rows.slice(0, 8) }));
+  }
   const firsts = [...firstByBatch.values()].sort((a, b) => a - b);
   const first = batches[0]!;
   const last = batches[batches.length - 1]!;

@@ -1,11 +1,14 @@
 // Failure policy of the ingest (docs/ingest.md): transient RPC faults are retried and lose nothing; a block
 // that stays undecodable stops the pipeline loudly with its height; internal EVM calls are indexed when enabled.
 import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStore, type Store } from '../../clickhouse/client.js';
 import { migrate } from '../../clickhouse/migrate.js';
+import { MalformedResponseError, TransientSourceError } from '../../chain/retry.js';
 import { IngestFatalError } from '../../ingest/fetch.js';
 import { createChainSource } from '../../ingest/source.js';
 import { createLogger } from '../../platform/log.js';
@@ -103,4 +106,38 @@ describe('ingest failure policy', () => {
     expect(Number(above!.n)).toBe(0);
     chain.server.faults.clear();
   }, 60_000);
+
+  it('reads the head from a status answer; a 5xx or an error answer is transient, an answer without a height malformed', async () => {
+    const source = createChainSource({ rpcUrl: chain.rpcUrl, restUrl: chain.restUrl, evmUrl: chain.evmUrl });
+    expect(await source.latestHeight()).toBe(chain.manifest.latestHeight);
+    source.close();
+    // A loopback node that answers each status poll with the next of these (the error answer as CometBFT's for a
+    // JSON-RPC error: HTTP 200, an `error` object with its data).
+    const answers: [number, string][] = [
+      [503, 'upstream unavailable'],
+      [200, '{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"Internal error","data":"node is syncing"}}'],
+      [200, 'not json'],
+      [200, '{"jsonrpc":"2.0","id":1,"result":{"sync_info":{}}}'],
+      [200, '[]'],
+    ];
+    const node = http.createServer((req, res) => {
+      req.resume();
+      const [status, body] = answers.shift()!;
+      res.writeHead(status, { 'content-type': 'application/json' }).end(body);
+    });
+    await new Promise<void>((r) => node.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(node.address() as AddressInfo).port}`;
+    const s = createChainSource({ rpcUrl: url, restUrl: url, timeoutMs: 2000 });
+    try {
+      await expect(s.latestHeight()).rejects.toThrow(TransientSourceError);
+      await expect(s.latestHeight()).rejects.toThrow(/status: Internal error \(node is syncing\)/);
+      await expect(s.latestHeight()).rejects.toThrow(MalformedResponseError);
+      await expect(s.latestHeight()).rejects.toThrow(/no latest_block_height/);
+      await expect(s.latestHeight()).rejects.toThrow(/not a JSON-RPC response/);
+      expect(answers).toEqual([]);
+    } finally {
+      s.close();
+      await new Promise<void>((r) => node.close(() => r()));
+    }
+  });
 });
