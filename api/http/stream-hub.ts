@@ -162,6 +162,13 @@ export class StreamHub {
   private async catchUp(g: Group, m: Member): Promise<void> {
     while (m.conn.open) {
       const through = g.through;
+      if (m.after >= g.source.edge(through)) {
+        // Nothing can lie between its position and the group's tip (a client from the tip, or one resuming at it):
+        // it joins with no read. Clients that all (re)connect at once, after a restart, would otherwise each send
+        // the engine an empty read, and a tip advance's read would queue behind them.
+        g.members.add(m);
+        return;
+      }
       const items = await g.source.read(m.after, through, this.opts.pageSize);
       if (!m.conn.open) return;
       if (items.length > 0 && !this.offer(m, items, framesOf(g.source, items))) return;

@@ -167,6 +167,31 @@ describe('StreamHub', () => {
     expect(list.reads - before).toBe(2);
   });
 
+  it('a client from the tip, or resuming at it, joins with no read; one behind it catches up by reading', async () => {
+    const list = new MemList();
+    let tip = 4;
+    list.grow(tip);
+    const hub = hubOver(() => tip);
+    const source = list.source();
+    const live = Array.from({ length: 20 }, () => new MemConn());
+    await Promise.all(live.map((c) => hub.serve(source, null, c)));
+    const atTip = new MemConn();
+    await hub.serve(source, source.edge(tip), atTip); // its last id was the tip's last item
+    expect(list.reads).toBe(0);
+    const behind = new MemConn();
+    await hub.serve(source, 2 * 10 + 9, behind); // heights 3 and 4 to catch up: two pages of 4
+    expect(list.reads).toBe(2);
+    expect(behind.events().map((e) => e.id)).toEqual(['c30', 'c31', 'c32', 'c40', 'c41', 'c42']);
+    tip = 5;
+    list.grow(tip);
+    hub.advance(tip);
+    const want = ['c50', 'c51', 'c52'];
+    await until(() => [...live, atTip].every((c) => c.events().length === 3), 5000, 'every live client', 2);
+    for (const c of [...live, atTip]) expect(c.events().map((e) => e.id)).toEqual(want);
+    await until(() => behind.events().length === 9, 5000, 'the caught-up client', 2);
+    expect(behind.events().slice(6).map((e) => e.id)).toEqual(want);
+  });
+
   it('ends a client that stops reading with its resume point; the others go on', async () => {
     const list = new MemList();
     let tip = 0;
