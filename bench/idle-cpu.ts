@@ -2,8 +2,8 @@
 // CPU is sampled per thread (from /proc) for a while. That work is inside every request's share of CPU, so it is
 // what an idle deployment costs and what a side-by-side's CPU per request carries.
 // Run: npx tsx bench/idle-cpu.ts [seconds=20] [blocks=300] [KEY=VALUE ...] (the main job's extra settings);
-// SETTLE_S (30) is the wait after the last block is indexed.
-import { spawn } from 'node:child_process';
+// SETTLE_S (30) is the wait after the last block is indexed; LOAD_PATH=/indexer/... samples under load instead.
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -58,8 +58,26 @@ for (;;) {
 await new Promise((r) => setTimeout(r, Number(process.env.SETTLE_S ?? 30) * 1000));
 const calibration = cpuCalibrationMs();
 const pid = job.child.pid!;
+// LOAD_PATH: the same window under load instead, autocannon (its own process) at 32 connections on that path, so
+// each thread's CPU is also given per 1,000 requests (where a cached hit's CPU goes in the whole main job).
+const loadPath = process.env.LOAD_PATH;
+if (loadPath) await (await fetch(`${job.base}${loadPath}`)).text(); // the first request computes and keeps it
 const before = threads(pid);
-await new Promise((r) => setTimeout(r, seconds * 1000));
+let requests = 0;
+if (loadPath) {
+  const autocannon = path.join(here, '..', 'node_modules', '.bin', 'autocannon');
+  const out = await new Promise<string>((resolve, reject) =>
+    execFile(
+      autocannon,
+      ['-j', '-c', '32', '-d', String(seconds), `${job.base}${loadPath}`],
+      { maxBuffer: 1 << 24 },
+      (e, stdout) => (e ? reject(e) : resolve(stdout)),
+    ),
+  );
+  const c = JSON.parse(out) as { requests: { total: number }; non2xx: number; errors: number };
+  if (c.non2xx + c.errors > 0) throw new Error(`${c.non2xx + c.errors} requests failed`);
+  requests = c.requests.total;
+} else await new Promise((r) => setTimeout(r, seconds * 1000));
 const after = threads(pid);
 const byName = new Map<string, number>();
 const byTid: [string, number][] = [];
@@ -79,6 +97,21 @@ console.log(
     seconds,
     settings: extra,
     cpu_ms_per_s: perS(total),
+    ...(loadPath
+      ? {
+          load_path: loadPath,
+          requests,
+          req_per_s: Math.round(requests / seconds),
+          // Per 1,000 requests: the whole process, then by thread name.
+          cpu_ms_per_1k: Math.round(((total * 1000) / TICK / requests) * 1000 * 10) / 10,
+          by_thread_per_1k: Object.fromEntries(
+            [...byName]
+              .filter(([, t]) => t > 0)
+              .sort((a, b) => b[1] - a[1])
+              .map(([n, t]) => [n, Math.round(((t * 1000) / TICK / requests) * 1000 * 10) / 10]),
+          ),
+        }
+      : {}),
     by_thread: Object.fromEntries(
       [...byName]
         .filter(([, t]) => t > 0)
