@@ -189,7 +189,12 @@ describe('StreamHub', () => {
     await until(() => [...live, atTip].every((c) => c.events().length === 3), 5000, 'every live client', 2);
     for (const c of [...live, atTip]) expect(c.events().map((e) => e.id)).toEqual(want);
     await until(() => behind.events().length === 9, 5000, 'the caught-up client', 2);
-    expect(behind.events().slice(6).map((e) => e.id)).toEqual(want);
+    expect(
+      behind
+        .events()
+        .slice(6)
+        .map((e) => e.id),
+    ).toEqual(want);
   });
 
   it('ends a client that stops reading with its resume point; the others go on', async () => {
