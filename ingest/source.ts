@@ -167,17 +167,24 @@ export function createChainSource(opts: ChainSourceOptions): ChainSource {
     return new TransientSourceError(`${method}: ${message.slice(0, 300)}`);
   }
 
-  /** The result of a single (not batched) JSON-RPC answer; its error as rpcFailure, anything else malformed. */
+  /** The result of a single (not batched) JSON-RPC answer, read as a batch's (resultOf); anything else malformed. */
   function singleResult<T>(answer: unknown, method: string): T {
     if (answer !== null && typeof answer === 'object') {
-      if ('result' in answer) return answer.result as T;
+      if ('result' in answer) return resultOf<T>({ result: answer.result }, method);
       if ('error' in answer && answer.error !== null && typeof answer.error === 'object') {
         const e = answer.error as { message?: unknown; data?: unknown };
-        const data = typeof e.data === 'string' ? ` (${e.data})` : '';
-        throw rpcFailure(method, `${typeof e.message === 'string' ? e.message : 'error'}${data}`);
+        return resultOf<T>(
+          { error: { message: typeof e.message === 'string' ? e.message : undefined, data: e.data } },
+          method,
+        );
       }
     }
     throw new MalformedResponseError(`${method}: the answer is not a JSON-RPC response`);
+  }
+
+  /** POST one JSON-RPC call (not a batch) over the kept-alive client; its answer parsed, not yet read. */
+  function postCall(url: string, method: string, params: unknown): Promise<unknown> {
+    return postRpc(url, JSON.stringify({ jsonrpc: '2.0', id: ++rpcId, method, params }), method);
   }
 
   function resultOf<T>(a: BatchAnswer, method: string): T {
@@ -404,11 +411,7 @@ export function createChainSource(opts: ChainSourceOptions): ChainSource {
     async latestHeight() {
       // Polled every POLL_INTERVAL_MS for as long as the ingest runs, so it goes over the kept-alive client, as the
       // batches do: a call through cosmjs' client (the platform's fetch) costs about 2.5 ms of CPU (decision 019).
-      const answer = await postRpc(
-        opts.rpcUrl,
-        JSON.stringify({ jsonrpc: '2.0', id: ++rpcId, method: 'status', params: {} }),
-        'status',
-      );
+      const answer = await postCall(opts.rpcUrl, 'status', {});
       const status = singleResult<{ sync_info?: { latest_block_height?: unknown } }>(answer, 'status');
       const height = Number(status?.sync_info?.latest_block_height);
       if (!Number.isSafeInteger(height) || height < 0)
@@ -535,11 +538,7 @@ export function createChainSource(opts: ChainSourceOptions): ChainSource {
    * blocks. ethers still serves eth_call and ABI work.
    */
   async function evmBulk<T>(method: string, params: unknown[]): Promise<T> {
-    const body = (await postRpc(
-      opts.evmUrl!,
-      JSON.stringify({ jsonrpc: '2.0', id: ++rpcId, method, params }),
-      method,
-    )) as { result?: T; error?: RpcErrorBody };
+    const body = (await postCall(opts.evmUrl!, method, params)) as { result?: T; error?: RpcErrorBody };
     if (body.error && UNTRACEABLE_RE.test(body.error.message ?? ''))
       throw new UntraceableBlockError(`${method}: ${body.error.message}`);
     if (body.error)
