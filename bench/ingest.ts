@@ -6,11 +6,9 @@
 //      --floor: also read the chain without decoding or writing first, and print that rate beside ours
 // Env: RPC_BATCH (1 = one height at a time), BATCH_BLOCKS, FETCH_CONCURRENCY, RANGED_TX_READS_MAX_HISTORY (as the
 // main job's: ranged tx reads only on a chain of at most that many txs, 5,000 by default).
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import readline from 'node:readline';
 import { createStore } from '../clickhouse/client.js';
 import { migrate } from '../clickhouse/migrate.js';
 import { createIngest } from '../ingest/pipeline.js';
@@ -19,6 +17,7 @@ import { createLogger } from '../platform/log.js';
 import { machine } from './machine.js';
 import { withMainJobFlags } from './node-flags.js';
 import { readFloor } from './read-floor.js';
+import { serveReplicatedChain } from './replicated-chain.js';
 
 await withMainJobFlags();
 
@@ -27,25 +26,9 @@ const perBlock = process.argv[3] ?? '100';
 const kind = process.argv[4] ?? 'evm';
 const rpcBatch = Number(process.env.RPC_BATCH ?? 10);
 const concurrency = Number(process.env.FETCH_CONCURRENCY ?? 16);
-const here = path.dirname(new URL(import.meta.url).pathname);
 
-const server = spawn(
-  process.execPath,
-  ['--import', 'tsx', path.join(here, 'ingest-chain.ts'), String(count), perBlock, kind],
-  { stdio: ['ignore', 'pipe', 'inherit'] },
-);
-process.on('exit', () => server.kill('SIGKILL'));
-const first = await new Promise<string>((resolve) =>
-  readline.createInterface({ input: server.stdout! }).once('line', resolve),
-);
-const chain = JSON.parse(first) as {
-  rpcUrl: string;
-  restUrl: string;
-  evmUrl?: string;
-  chainId: string;
-  vm: 'evm' | 'move' | 'wasm';
-  blocks: number;
-};
+const { proc: server, ready } = serveReplicatedChain([String(count), perBlock, kind]);
+const chain = await ready;
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-ingest-'));
 const store = createStore({ dataDir: path.join(dataDir, 'clickhouse') });

@@ -8,17 +8,17 @@
 // disk per tx (ours: ClickHouse `bytes_on_disk` of the active parts, read after it stopped; rollytics:
 // `pg_database_size`), and ours ÷ rollytics. Machine line and load average included; the table is printed and
 // written with the raw figures to bench/results/rollytics-ingest-<time>.json. Each backfill has 15 minutes.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { createStore } from '../clickhouse/client.js';
 import { freePort, IngestProcess } from '../devnet/minievm/ingest-process.js';
 import type { NodeEndpoints } from '../devnet/minievm/node-client.js';
 import { REPO_ROOT, scriptEnv } from '../devnet/run-script.js';
 import { machine as calibrate } from './machine.js';
+import { serveReplicatedChain } from './replicated-chain.js';
 import { backfill, option, rollyticsIndexerExited, rollyticsPids, sh } from './side-by-side.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -32,28 +32,18 @@ if (!Number.isSafeInteger(txs) || txs < 100 || !Number.isSafeInteger(perBlock) |
 }
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'bench-rollytics-ingest-'));
-const sim = spawn(
-  process.execPath,
-  ['--import', 'tsx', path.join(here, 'ingest-chain.ts'), String(txs), String(perBlock), 'evm', 'real-signers'],
-  { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
-);
-process.on('exit', () => sim.kill('SIGKILL'));
+// Generated while rollytics builds below.
+const { proc: sim, ready } = serveReplicatedChain([String(txs), String(perBlock), 'evm', 'real-signers'], {
+  cwd: REPO_ROOT,
+});
 let ours: IngestProcess | undefined;
 let rollyticsUp = false;
 try {
   sh(path.join(REPO_ROOT, 'devnet/rollytics/build.sh'), []);
   sh(path.join(REPO_ROOT, 'devnet/rollytics/install-postgres.sh'), []);
-  const first = await new Promise<string>((resolve, reject) => {
-    sim.once('exit', (code) => reject(new Error(`bench/ingest-chain.ts exited (${code})`)));
-    readline.createInterface({ input: sim.stdout as NodeJS.ReadableStream }).once('line', resolve);
-  });
-  const chain = JSON.parse(first) as {
-    rpcUrl: string;
-    restUrl: string;
-    evmUrl: string;
-    chainId: string;
-    blocks: number;
-  };
+  const chain = await ready;
+  if (chain.evmUrl === undefined) throw new Error('bench/ingest-chain.ts served an EVM chain without EVM JSON-RPC');
+
   const height = chain.blocks;
   const ep: NodeEndpoints = {
     chainId: chain.chainId,

@@ -32,12 +32,34 @@ const ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: '
 /** The fields of `/proc/<pid>/stat` after the command name, from the state (field 3 of stat(5)) on; undefined once
  * the process has ended. */
 function statFields(pid: number | string): string[] | undefined {
+  return readStat(`/proc/${pid}/stat`)?.fields;
+}
+
+/** A stat(5) file (a process's or a thread's): its command name and the fields after it; undefined once it has gone. */
+function readStat(file: string): { name: string; fields: string[] } | undefined {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const stat = readFileSync(file, 'utf8');
+    const end = stat.lastIndexOf(')');
+    return { name: stat.slice(stat.indexOf('(') + 1, end), fields: stat.slice(end + 2).split(' ') };
   } catch {
     return undefined;
   }
+}
+
+/** CPU time (user + system, ms) each thread of a process has used so far, by thread id, with the thread's name. */
+export function threadCpuMs(pid: number): Map<string, { name: string; ms: number }> {
+  const out = new Map<string, { name: string; ms: number }>();
+  let tids: string[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return out; // the process has ended
+  }
+  for (const tid of tids) {
+    const s = readStat(`/proc/${pid}/task/${tid}/stat`);
+    if (s) out.set(tid, { name: s.name, ms: ((Number(s.fields[11]) + Number(s.fields[12])) * 1000) / ticksPerSecond });
+  }
+  return out;
 }
 
 /** CPU time (user + system, ms) the processes have used so far; a process that has gone counts 0. */

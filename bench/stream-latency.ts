@@ -8,7 +8,6 @@
 // The runs are interleaved (each client count in turn, `ROUNDS` times, default 2), the calibration beside each.
 // INGEST_MODES=thread,main also interleaves the ingest on its own thread (INGEST_THREAD, the default) with the ingest
 // on the APIs' thread; `thread:N` runs the thread at nice N (INGEST_THREAD_NICE), `thread` at the configured one.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,6 +16,7 @@ import readline from 'node:readline';
 import { freePort, startMainJob } from '../test/support/main-job.js';
 import net from 'node:net';
 import { cpuCalibrationMs, machine } from './machine.js';
+import { serveReplicatedChain } from './replicated-chain.js';
 
 const clientCounts = (process.argv[2] ?? '0,1,100,1000').split(',').map(Number);
 const txs = Number(process.argv[3] ?? 40_000);
@@ -24,19 +24,9 @@ const perBlock = process.argv[4] ?? '100';
 const stream = (process.argv[5] ?? 'blocks') as 'blocks' | 'txs';
 const rounds = Number(process.env.ROUNDS ?? 2);
 const ingestModes = (process.env.INGEST_MODES ?? 'thread').split(',');
-const here = path.dirname(new URL(import.meta.url).pathname);
 
-const chainProc = spawn(
-  process.execPath,
-  ['--import', 'tsx', path.join(here, 'ingest-chain.ts'), String(txs), perBlock, 'evm'],
-  {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  },
-);
-process.on('exit', () => chainProc.kill('SIGKILL'));
-const chain = JSON.parse(
-  await new Promise<string>((resolve) => readline.createInterface({ input: chainProc.stdout! }).once('line', resolve)),
-) as { rpcUrl: string; restUrl: string; evmUrl: string; chainId: string; blocks: number };
+const { proc: chainProc, ready } = serveReplicatedChain([String(txs), perBlock, 'evm']);
+const chain = await ready;
 
 /**
  * A lean stream client: stamps each chunk's arrival and keeps it whole; the events are split and their ids (a
