@@ -6,6 +6,12 @@
 // cannot be decoded stops the ingest loudly (IngestFatalError, ingest/fetch.ts) rather than leaving a silent hole.
 import { withRetry } from '../chain/retry.js';
 import type { Store } from '../clickhouse/client.js';
+import {
+  type CommittedItems,
+  committedItems,
+  type HandedLists,
+  NO_HANDED_LISTS,
+} from '../clickhouse/committed-items.js';
 import { factsStore } from '../clickhouse/facts-store.js';
 import type { Logger } from '../platform/log.js';
 import { metrics } from '../platform/metrics.js';
@@ -54,14 +60,19 @@ export interface IngestOptions {
    * Called with a batch's height once its checkpoint is written: every row at or below it is committed (the event
    * streams of the API in this process advance on it without reading the checkpoint back).
    */
-  onCommitted?: (height: number) => void;
+  onCommitted?: (height: number, items?: CommittedItems) => void;
+  /**
+   * Which lists' items `onCommitted` carries (the lists with a live stream in this process), asked once a batch;
+   * none when absent. Building them costs the ingest little, handing them across threads more: only what is asked.
+   */
+  handedLists?: () => HandedLists;
 }
 
 /** The ingest as the main job configures it: plain data, so it can be cloned into the ingest's thread. */
 export interface IngestSettings {
   source: ChainSourceOptions;
   /** IngestOptions without the store, source, logger and hooks, which `ingestFromSettings` makes or takes. */
-  ingest: Omit<IngestOptions, 'store' | 'source' | 'log' | 'afterInsert' | 'onIndexed' | 'onCommitted'>;
+  ingest: Omit<IngestOptions, 'store' | 'source' | 'log' | 'afterInsert' | 'onIndexed' | 'onCommitted' | 'handedLists'>;
   /** The crash test's hook (devnet/tools/ingest-crash-main.ts): SIGKILL after the n-th insert into `table`. */
   crashAfterInsert?: { table: string; n: number };
 }
@@ -71,7 +82,7 @@ export function ingestFromSettings(
   s: IngestSettings,
   store: Store,
   log: Logger,
-  hooks: Pick<IngestOptions, 'onIndexed' | 'onCommitted'>,
+  hooks: Pick<IngestOptions, 'onIndexed' | 'onCommitted' | 'handedLists'>,
 ): Ingest {
   return createIngest({
     ...s.ingest,
@@ -171,7 +182,8 @@ export function createIngest(opts: IngestOptions): Ingest {
       for (const e of f.errors)
         log.error('ingest.tx_decode_error', { height: f.height, tx_index: e.tx_index, error: e.message });
     const last = blocks[blocks.length - 1]!.height;
-    await facts.insertBatch(batchRows(batch), last, opts.afterInsert);
+    const rows = batchRows(batch);
+    await facts.insertBatch(rows, last, opts.afterInsert);
     const t2 = Date.now();
     const txs = blocks.reduce((n, f) => n + f.txCount, 0);
     avgTxsPerBlock = written === 0 ? txs / blocks.length : 0.7 * avgTxsPerBlock + 0.3 * (txs / blocks.length);
@@ -187,7 +199,7 @@ export function createIngest(opts: IngestOptions): Ingest {
     metrics.ingestTxs.inc(txs);
     indexed = last;
     metrics.ingestHeight.set(indexed);
-    opts.onCommitted?.(indexed);
+    opts.onCommitted?.(indexed, committedItems(rows, blocks[0]!.height, last, opts.handedLists?.() ?? NO_HANDED_LISTS));
     opts.onIndexed?.(indexed);
     if (blocks.some((f) => f.txs.some((t) => t.logs.length > 0))) richList.markDirty();
     return { txs, events: blocks.reduce((n, f) => n + f.txs.reduce((m, t) => m + t.eventCount, 0), 0) };

@@ -1,5 +1,6 @@
 // The rows stage of the ingest: decoded (and enriched) blocks → the rows of each height-keyed table, in block
 // order. Pure: the facts store (clickhouse/facts-store.ts) writes them, table by table, then the checkpoint.
+import type { BlockInsertRow, TxDocumentInsertRow } from '../clickhouse/committed-items.js';
 import type { BlockFacts } from './decode/block.js';
 import { SEQUENCE_STRIDE } from './decode/tx.js';
 import type { CallFrame, EvmReceipt } from './source.js';
@@ -37,7 +38,7 @@ function flattenCalls(height: number, hash: string, root: CallFrame) {
 
 export function batchRows(batch: readonly BlockBatchItem[]) {
   const rows = {
-    blocks: [] as object[],
+    blocks: [] as BlockInsertRow[],
     txs: [] as object[],
     evm_logs: [] as object[],
     evm_txs: [] as object[],
@@ -47,7 +48,7 @@ export function batchRows(batch: readonly BlockBatchItem[]) {
     evm_contracts: [] as object[],
     ingest_errors: [] as object[],
     nft_holdings: [] as object[],
-    tx_documents: [] as object[],
+    tx_documents: [] as TxDocumentInsertRow[],
   };
   for (const { facts: b, blockTimeMs, receipts, traces } of batch) {
     const time = b.time.clickhouse;

@@ -5,6 +5,7 @@
 import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { createStore } from '../clickhouse/client.js';
+import { type HandedLists, NO_HANDED_LISTS } from '../clickhouse/committed-items.js';
 import { log } from '../platform/log.js';
 import { ingestMetrics, type MetricSnapshot } from '../platform/metrics.js';
 import { ingestFromSettings } from './pipeline.js';
@@ -36,18 +37,21 @@ async function metricsSnapshot(): Promise<MetricSnapshot[]> {
 
 const relayMetrics = () => metricsSnapshot().then((metrics) => post({ type: 'metrics', metrics }));
 
+let handed: HandedLists = NO_HANDED_LISTS;
 const ingest = ingestFromSettings(settings, createStore(settings.store), log, {
   onIndexed: (height) => post({ type: 'indexed', height }),
-  onCommitted: (height) => {
-    post({ type: 'committed', height });
+  onCommitted: (height, items) => {
+    post(items ? { type: 'committed', height, items } : { type: 'committed', height });
     void relayMetrics();
   },
+  handedLists: () => handed,
 });
 // Also on a timer and before the end: the error counters move while no batch commits (a source down).
 setInterval(() => void relayMetrics(), 5000).unref();
 
 port.on('message', (m: HostMessage) => {
   if (m.type === 'stop') void ingest.stop().then(() => post({ type: 'stopped' }));
+  else if (m.type === 'hand') handed = m.lists;
 });
 ingest.run().then(
   async () => {

@@ -1,6 +1,7 @@
 // The messages between the ingest thread (ingest/thread-main.ts) and its host (ingest/thread.ts). Only plain data
 // crosses: the settings are cloned into the thread, the hooks become messages.
 import type { StoreOptions } from '../clickhouse/client.js';
+import type { CommittedItems, HandedLists } from '../clickhouse/committed-items.js';
 import type { MetricSnapshot } from '../platform/metrics.js';
 import type { IngestSettings } from './pipeline.js';
 
@@ -13,10 +14,11 @@ export interface IngestThreadSettings extends IngestSettings {
 
 export type ThreadMessage =
   | { type: 'indexed'; height: number }
-  | { type: 'committed'; height: number }
+  | { type: 'committed'; height: number; items?: CommittedItems }
   | { type: 'metrics'; metrics: MetricSnapshot[] }
   | { type: 'done' }
   | { type: 'failed'; error: string }
   | { type: 'stopped' };
 
-export type HostMessage = { type: 'stop' };
+/** `hand`: the lists whose committed items the host wants with each `committed` (the thread starts with none). */
+export type HostMessage = { type: 'stop' } | { type: 'hand'; lists: HandedLists };

@@ -3,6 +3,7 @@
 // much (bench/reports/2026-11-27-ingest-thread.md). The thread (ingest/thread-main.ts) opens its own store
 // sessions on the same data directory, and its hooks arrive here as messages, in the order it sent them.
 import { Worker } from 'node:worker_threads';
+import type { CommittedItems, HandedLists } from '../clickhouse/committed-items.js';
 import type { Logger } from '../platform/log.js';
 import { adoptMetricValues } from '../platform/metrics.js';
 import type { Ingest } from './pipeline.js';
@@ -11,13 +12,16 @@ import type { HostMessage, IngestThreadSettings, ThreadMessage } from './thread-
 export interface IngestThreadHooks {
   log: Logger;
   onIndexed?: (height: number) => void;
-  onCommitted?: (height: number) => void;
+  onCommitted?: (height: number, items?: CommittedItems) => void;
 }
 
 /** The ingest thread's handle: run() settles when the thread's ingest ends, stop() stops it. */
 export type IngestRunner = Pick<Ingest, 'run' | 'stop'>;
 
-export function startIngestThread(settings: IngestThreadSettings, hooks: IngestThreadHooks): IngestRunner {
+/** The thread's handle, which also asks for the committed items of some lists (IngestOptions.handedLists). */
+export type IngestThread = IngestRunner & { hand(lists: HandedLists): void };
+
+export function startIngestThread(settings: IngestThreadSettings, hooks: IngestThreadHooks): IngestThread {
   const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
   const entry = new URL(`./thread-main${ext}`, import.meta.url).href;
   // Under tsx (how the main job runs) a thread does not inherit the TypeScript loader: it registers it first.
@@ -42,7 +46,7 @@ export function startIngestThread(settings: IngestThreadSettings, hooks: IngestT
   };
   worker.on('message', (m: ThreadMessage) => {
     if (m.type === 'indexed') hooks.onIndexed?.(m.height);
-    else if (m.type === 'committed') hooks.onCommitted?.(m.height);
+    else if (m.type === 'committed') hooks.onCommitted?.(m.height, m.items);
     else if (m.type === 'metrics') adoptMetricValues(m.metrics);
     else if (m.type === 'done') end();
     else if (m.type === 'failed') end(new Error(m.error));
@@ -57,6 +61,7 @@ export function startIngestThread(settings: IngestThreadSettings, hooks: IngestT
   });
   return {
     run: () => finished,
+    hand: (lists) => worker.postMessage({ type: 'hand', lists } satisfies HostMessage),
     stop: () =>
       new Promise<void>((resolve) => {
         if (ended) return resolve();

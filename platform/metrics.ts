@@ -90,6 +90,12 @@ export const metrics = {
     buckets: [0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5],
     registers: [registry],
   }),
+  streamReads: new client.Counter({
+    name: 'indexer_stream_reads_total',
+    help: "Reads of a stream's items, by where they came from: committed (the items the ingest in this process handed over) or engine",
+    labelNames: ['from'] as const,
+    registers: [registry],
+  }),
   streamReadSeconds: new client.Histogram({
     name: 'indexer_stream_read_seconds',
     help: "Time to read one tip advance's new items of a list, from the advance to the last page",

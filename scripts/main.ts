@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { Server } from 'node:http';
 import { createStore, type StoreOptions } from '../clickhouse/client.js';
 import { migrate } from '../clickhouse/migrate.js';
+import { type CommittedItems, type HandedLists, NO_HANDED_LISTS } from '../clickhouse/committed-items.js';
 import { loadConfigOrExit, type AppConfig } from '../platform/config.js';
 import { log } from '../platform/log.js';
 import type { IngestSettings } from '../ingest/pipeline.js';
@@ -135,7 +136,10 @@ export async function main(hooks: MainHooks = {}): Promise<void> {
 
   // The ingest tells the indexer API in the same process when a height is written (its /status moves at once).
   const indexedListeners: (() => void)[] = [];
-  const committedListeners: ((height: number) => void)[] = [];
+  const committedListeners: ((height: number, items?: CommittedItems) => void)[] = [];
+  // The lists whose committed items the indexer's streams want with each commit (none until a stream opens).
+  let handed: HandedLists = NO_HANDED_LISTS;
+  let handToThread: ((lists: HandedLists) => void) | undefined;
   if ((role === 'all' || role === 'ingest') && config.INGEST_ENABLED && chain) {
     const settings: IngestSettings = {
       source: {
@@ -163,12 +167,12 @@ export async function main(hooks: MainHooks = {}): Promise<void> {
     const onIndexed = () => {
       for (const l of indexedListeners) l();
     };
-    const onCommitted = (height: number) => {
-      for (const l of committedListeners) l(height);
+    const onCommitted = (height: number, items?: CommittedItems) => {
+      for (const l of committedListeners) l(height, items);
     };
     if (config.INGEST_THREAD) {
       const { startIngestThread } = await import('../ingest/thread.js');
-      ingest = startIngestThread(
+      const thread = startIngestThread(
         {
           ...settings,
           // The thread's own reads are few (the enricher's and the rich list's lookups): two sessions.
@@ -178,9 +182,11 @@ export async function main(hooks: MainHooks = {}): Promise<void> {
         },
         { log, onIndexed, onCommitted },
       );
+      handToThread = (lists) => thread.hand(lists);
+      ingest = thread;
     } else {
       const { ingestFromSettings } = await import('../ingest/pipeline.js');
-      ingest = ingestFromSettings(settings, store, log, { onIndexed, onCommitted });
+      ingest = ingestFromSettings(settings, store, log, { onIndexed, onCommitted, handedLists: () => handed });
     }
     ingest.run().then(
       () => {
@@ -209,6 +215,12 @@ export async function main(hooks: MainHooks = {}): Promise<void> {
       tokensHeld: config.INDEXER_NFT_TOKENS_HELD,
       onIndexed: (l) => indexedListeners.push(l),
       onCommitted: (l) => committedListeners.push(l),
+      handLists: ingest
+        ? (lists) => {
+            handed = lists;
+            handToThread?.(lists);
+          }
+        : undefined,
       streams: streamSettings,
     });
     servers.push(await listen(app, config.INDEXER_PORT, config.HTTP_HOST));

@@ -60,6 +60,8 @@ export interface StreamHubOptions {
   maxStreams: number;
   maxPerClient: number;
   onError?(message: string, fields: Record<string, unknown>): void;
+  /** The keys of the lists with a stream open (live or catching up), each time that set changes. */
+  onLists?(keys: ReadonlySet<string>): void;
 }
 
 export type EndReason = 'overflow' | 'lifetime' | 'rewind' | 'error';
@@ -131,6 +133,7 @@ export class StreamHub {
     if (!group) {
       group = { source, through: tip, members: new Set(), joining: 0, target: tip, running: false };
       this.groups.set(source.key, group);
+      this.listsChanged();
     }
     const g = group;
     const member: Member = {
@@ -276,8 +279,14 @@ export class StreamHub {
   }
 
   private forget(g: Group): void {
-    if (g.members.size === 0 && g.joining === 0 && !g.running && this.groups.get(g.source.key) === g)
+    if (g.members.size === 0 && g.joining === 0 && !g.running && this.groups.get(g.source.key) === g) {
       this.groups.delete(g.source.key);
+      this.listsChanged();
+    }
+  }
+
+  private listsChanged(): void {
+    this.opts.onLists?.(new Set(this.groups.keys()));
   }
 
   /** Stop the heartbeat (tests; a server's shutdown closes the connections themselves). */

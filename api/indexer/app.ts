@@ -3,6 +3,7 @@
 import express, { type Express, type RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { Store } from '../../clickhouse/client.js';
+import type { CommittedItems, HandedLists } from '../../clickhouse/committed-items.js';
 import type { AppConfig } from '../../platform/config.js';
 import { createServiceApp } from '../http/app.js';
 import type { CorsSettings } from '../http/cors.js';
@@ -56,8 +57,13 @@ export interface IndexerAppOptions extends ReadSettings {
    * the tip move at once instead of at the status feed's next tick (150 ms).
    */
   onIndexed?: (listener: () => void) => void;
-  /** The ingest in this process: its committed heights, on which the event streams advance at once. */
-  onCommitted?: (listener: (height: number) => void) => void;
+  /**
+   * The ingest in this process: its committed heights, on which the event streams advance at once, with the items
+   * of the lists asked for by `handLists`.
+   */
+  onCommitted?: (listener: (height: number, items?: CommittedItems) => void) => void;
+  /** The ingest in this process: the lists whose committed items the streams want (those with a stream open). */
+  handLists?: (lists: HandedLists) => void;
   /** The event streams' limits (api/indexer/streams.ts); defaults when absent. */
   streams?: Partial<StreamSettings>;
 }
@@ -141,8 +147,8 @@ export function createIndexerApp(opts: IndexerAppOptions): Express {
   registerTokens(router, ctx);
   registerRichList(router, ctx);
   registerStats(router, ctx);
-  const streams = registerStreams(router, ctx, { ...DEFAULT_STREAM_SETTINGS, ...opts.streams });
-  opts.onCommitted?.((height) => streams.advance(height));
+  const streams = registerStreams(router, ctx, { ...DEFAULT_STREAM_SETTINGS, ...opts.streams }, opts.handLists);
+  opts.onCommitted?.((height, items) => streams.committed(height, items));
   app.use(router);
   app.use(notFoundHandler());
   app.use(errorHandler('indexer', validatorWording));

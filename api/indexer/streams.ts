@@ -3,8 +3,12 @@
 // resumes from `Last-Event-ID` (what a browser's EventSource sends when it reconnects) or from a REST page's key.
 // Fan-out, pacing and limits: api/http/stream-hub.ts; the reads: api/indexer/read/streams.ts.
 import type { Request, Response, Router } from 'express';
-import type { TxList } from '../../clickhouse/queries/txs.js';
+import type { CommittedItems, HandedLists } from '../../clickhouse/committed-items.js';
+import type { BlockRow } from '../../clickhouse/queries/blocks.js';
+import type { TxDoc, TxList } from '../../clickhouse/queries/txs.js';
 import { SEQUENCE_STRIDE } from '../../chain/sequence.js';
+import { metrics } from '../../platform/metrics.js';
+import { CommittedTail } from '../http/committed-tail.js';
 import { badRequest } from '../http/errors.js';
 import { Served } from '../http/edge.js';
 import { SseConnection } from '../http/sse.js';
@@ -17,6 +21,27 @@ import { type Cursor, decodeKey, encodeCursor } from './read/page.js';
 
 /** Items read per statement by a catch-up or a tip advance. */
 const PAGE_SIZE = 500;
+
+/**
+ * Bytes of committed items held per list beyond the newest batch (always held): a few batches, enough for a tip
+ * advance that spans more than one commit, and for a client a little behind to catch up from memory.
+ */
+const TAIL_BYTES = 32 * 2 ** 20;
+
+/** A block row's size as the tail counts it: ten short fields. */
+const BLOCK_ROW_BYTES = 400;
+
+/** The highest tx sequence a height can hold. */
+const lastSequenceOf = (height: number) => (height + 1) * SEQUENCE_STRIDE - 1;
+
+/** The indexer's streams: the hub, and what the ingest in this process commits. */
+export interface IndexerStreams {
+  hub: StreamHub;
+  /**
+   * A batch is committed up to `height`: hold its items (when the ingest handed them), then advance every list.
+   */
+  committed(height: number, items?: CommittedItems): void;
+}
 
 /**
  * The resume point of a stream: `Last-Event-ID` (a reconnect; newer than the URL's key) or `pagination.key`, as a
@@ -40,8 +65,27 @@ export function resumePoint(header: unknown, key: unknown, kind: 'sequence' | 'h
   return kind === 'sequence' ? (cursor as { sequence: number }).sequence : (cursor as { height: number }).height;
 }
 
-export function registerStreams(r: Router, ctx: IndexerContext, settings: StreamSettings): StreamHub {
+export function registerStreams(
+  r: Router,
+  ctx: IndexerContext,
+  settings: StreamSettings,
+  /** The ingest in this process: told which lists' committed items to hand over (those with a stream open). */
+  handLists?: (lists: HandedLists) => void,
+): IndexerStreams {
   let unwatch: (() => void) | null = null;
+  // The unfiltered lists' latest committed items (decision 020): a tip advance's read, answered from memory.
+  const blockTail = new CommittedTail<BlockRow>(
+    TAIL_BYTES,
+    (b) => Number(b.height),
+    () => BLOCK_ROW_BYTES,
+  );
+  const txTail = new CommittedTail<TxDoc>(
+    TAIL_BYTES,
+    (d) => Number(d.sequence),
+    (d) => d.json.length + 32,
+  );
+  const allTxsKey = txListKey({ kind: 'all' }, null);
+  let handed: HandedLists = { blocks: false, txs: false };
   const hub = new StreamHub({
     tip: () => ctx.read.tip(),
     pageSize: PAGE_SIZE,
@@ -49,14 +93,38 @@ export function registerStreams(r: Router, ctx: IndexerContext, settings: Stream
     maxLifetimeMs: settings.lifetimeMs,
     maxStreams: settings.maxStreams,
     maxPerClient: settings.maxPerClient,
+    onLists: (keys) => {
+      if (!handLists) return;
+      const next = { blocks: keys.has(BLOCKS_KEY), txs: keys.has(allTxsKey) };
+      if (next.blocks === handed.blocks && next.txs === handed.txs) return;
+      handed = next;
+      if (!next.blocks) blockTail.clear();
+      if (!next.txs) txTail.clear();
+      handLists(next);
+    },
   });
+  const reads = {
+    committed: metrics.streamReads.labels('committed'),
+    engine: metrics.streamReads.labels('engine'),
+  };
+  /** The tail's items when it covers the read whole, else null (counted either way). */
+  const fromTail = <T>(tail: CommittedTail<T>, after: number, through: number, limit: number): T[] | null => {
+    const held = tail.slice(after, through, limit);
+    (held ? reads.committed : reads.engine).inc();
+    return held;
+  };
 
   const open = async (req: Request, res: Response, source: StreamSource, after: number | null) => {
     // The tip first: an engine that cannot answer is a JSON error before any byte of the stream is sent.
     await ctx.read.tip();
     const release = admitClient(hub, req, res);
     // The tip is watched while any stream is open: each new indexed height advances the streams at once.
-    unwatch ??= ctx.read.status.watch((tip, rewound) => (rewound ? hub.rewind(tip) : hub.advance(tip)));
+    unwatch ??= ctx.read.status.watch((tip, rewound) => {
+      if (!rewound) return hub.advance(tip);
+      blockTail.clear();
+      txTail.clear();
+      hub.rewind(tip);
+    });
     const conn = new SseConnection(res, { maxBufferBytes: settings.bufferBytes, retryMs: settings.retryMs });
     conn.onClose(() => {
       release();
@@ -68,17 +136,21 @@ export function registerStreams(r: Router, ctx: IndexerContext, settings: Stream
     await hub.serve(source, after, conn);
   };
 
-  const txSource = (list: TxList, msgs: string[] | null): StreamSource => ({
-    key: `txs:${JSON.stringify([list, msgs === null ? null : [...msgs].sort()])}`,
-    event: 'tx',
-    edge: (tip) => (tip + 1) * SEQUENCE_STRIDE - 1,
-    idOf: (pos) => encodeCursor({ kind: 'sequence', sequence: pos }),
-    read: async (after, through, limit) =>
-      (await ctx.read.streams.txs(list, msgs, after, through, limit)).map((d) => ({
-        pos: Number(d.sequence),
-        data: d.json,
-      })),
-  });
+  const txSource = (list: TxList, msgs: string[] | null): StreamSource => {
+    const key = txListKey(list, msgs);
+    const unfiltered = key === allTxsKey;
+    return {
+      key,
+      event: 'tx',
+      edge: lastSequenceOf,
+      idOf: (pos) => encodeCursor({ kind: 'sequence', sequence: pos }),
+      read: async (after, through, limit) =>
+        (
+          (unfiltered ? fromTail(txTail, after, lastSequenceOf(through), limit) : null) ??
+          (await ctx.read.streams.txs(list, msgs, after, through, limit))
+        ).map((d) => ({ pos: Number(d.sequence), data: d.json })),
+    };
+  };
 
   const txStream = (req: Request, res: Response, list: TxList, msgs: string[] | null) =>
     open(
@@ -111,12 +183,12 @@ export function registerStreams(r: Router, ctx: IndexerContext, settings: Stream
   );
 
   const blocks: StreamSource = {
-    key: 'blocks',
+    key: BLOCKS_KEY,
     event: 'block',
     edge: (tip) => tip,
     idOf: (pos) => encodeCursor({ kind: 'height', height: pos }),
     read: async (after, through, limit) => {
-      const rows = await ctx.read.streams.blocks(after, through, limit);
+      const rows = fromTail(blockTail, after, through, limit) ?? (await ctx.read.streams.blocks(after, through, limit));
       const served = new Served();
       return Promise.all(
         rows.map(async (b) => ({ pos: Number(b.height), data: JSON.stringify(await renderBlock(ctx, b, served)) })),
@@ -130,5 +202,19 @@ export function registerStreams(r: Router, ctx: IndexerContext, settings: Stream
       open(req, res, blocks, resumePoint(req.get('last-event-id'), req.query['pagination.key'], 'height')),
     ),
   );
-  return hub;
+  return {
+    hub,
+    committed(height, items) {
+      if (items?.blocks) blockTail.add(items.from - 1, items.to, items.blocks);
+      if (items?.txs) txTail.add(lastSequenceOf(items.from - 1), lastSequenceOf(items.to), items.txs);
+      hub.advance(height);
+    },
+  };
+}
+
+const BLOCKS_KEY = 'blocks';
+
+/** A tx list's stream key: lists with the same filter share one group. */
+function txListKey(list: TxList, msgs: string[] | null): string {
+  return `txs:${JSON.stringify([list, msgs === null ? null : [...msgs].sort()])}`;
 }

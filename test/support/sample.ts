@@ -60,6 +60,8 @@ export interface SampleIngestOptions
   log: Logger;
   evmTraces?: boolean;
   timeoutMs?: number;
+  /** The hooks an API in the same process takes (its streams advance on commits and hold their items). */
+  hooks?: Pick<IngestOptions, 'onCommitted' | 'handedLists'>;
 }
 
 /** The real ingest (chain source over loopback → pipeline) of a served sample chain into `store`; close the source after. */
@@ -84,6 +86,7 @@ export function sampleIngest(
     fetchConcurrency: o.fetchConcurrency,
     pollIntervalMs: o.pollIntervalMs,
     stopAtHeight: o.stopAtHeight,
+    ...o.hooks,
   });
   return { source, ingest };
 }

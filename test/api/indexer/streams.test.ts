@@ -2,12 +2,17 @@
 // chain (node answers slowed, small batches, so the tip moves many times while the streams are open). Every stream's
 // events must equal the REST list of the same filter read ascending: same JSON, ids equal to the list's cursors, no
 // gap, no duplicate. Resuming from an event id (Last-Event-ID) or from a REST page's key continues exactly; bad
-// resume points and too many streams are clear JSON 4xx.
+// resume points and too many streams are clear JSON 4xx. A third API takes the ingest's commits in process, as the
+// main job's does: its unfiltered streams take the committed items the ingest hands over instead of reading them
+// back, and those items must equal the engine's rows.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStore, type Store } from '../../../clickhouse/client.js';
+import { type CommittedItems, type HandedLists, NO_HANDED_LISTS } from '../../../clickhouse/committed-items.js';
+import { listBlocks } from '../../../clickhouse/queries/blocks.js';
+import { pickTxDocs, sequenceAbove } from '../../../clickhouse/queries/txs.js';
 import { migrate } from '../../../clickhouse/migrate.js';
 import { encodeCursor } from '../../../api/indexer/read/page.js';
 import { createLogger } from '../../../platform/log.js';
@@ -25,6 +30,9 @@ let store: Store;
 let sample: SampleChain;
 let api: Running;
 let strict: Running;
+/** An API told of each commit in process, with the committed items of its unfiltered streams. */
+let handed: Running;
+const handedItems: CommittedItems[] = [];
 /** Streams opened before the ingest started. */
 const live: Record<string, SseClient> = {};
 let signer: string;
@@ -53,13 +61,28 @@ beforeAll(async () => {
     streams: { maxPerClient: 2, maxStreams: 3 },
   });
 
+  const committedListeners: ((height: number, items?: CommittedItems) => void)[] = [];
+  let handedLists: HandedLists = NO_HANDED_LISTS;
+  handed = await startIndexer({
+    store,
+    config,
+    chain: { restUrl: sample.restUrl },
+    onCommitted: (l) => committedListeners.push(l),
+    handLists: (lists) => {
+      handedLists = lists;
+    },
+  });
+
   const base = `${api.base}/indexer/stream/v1`;
   live.txs = await openSse(`${base}/txs`);
   live.genesis = await openSse(`${base}/txs?pagination.key=${encodeURIComponent(fromGenesis)}`);
   live.blocks = await openSse(`${base}/blocks`);
   live.signer = await openSse(`${base}/txs/by_account/${signer}?is_signer=true`);
   live.calls = await openSse(`${base}/txs?msgs=minievm.evm.v1.MsgCall`);
+  live.handedTxs = await openSse(`${handed.base}/indexer/stream/v1/txs`);
+  live.handedBlocks = await openSse(`${handed.base}/indexer/stream/v1/blocks`);
   for (const c of Object.values(live)) expect(c.status).toBe(200);
+  expect(handedLists).toEqual({ blocks: true, txs: true });
 
   const { source, ingest } = sampleIngest(store, sample, {
     log: createLogger({ test: 'streams' }),
@@ -67,6 +90,13 @@ beforeAll(async () => {
     fetchConcurrency: 2,
     pollIntervalMs: 50,
     stopAtHeight: sample.manifest.latestHeight,
+    hooks: {
+      onCommitted: (height, items) => {
+        if (items) handedItems.push(items);
+        for (const l of committedListeners) l(height, items);
+      },
+      handedLists: () => handedLists,
+    },
   });
   await ingest.run();
   source.close();
@@ -78,6 +108,7 @@ afterAll(async () => {
   for (const c of Object.values(live)) c.close();
   await api?.close();
   await strict?.close();
+  await handed?.close();
   await sample?.stop();
   await store?.close();
   if (tmp) rmSync(tmp, { recursive: true, force: true });
@@ -165,6 +196,45 @@ describe('event streams during an ingest', () => {
     await until(() => c.events.length >= want.length, 10_000, 'the NFT events');
     c.close();
     expect(dataOf(c, 'tx')).toEqual(want);
+  });
+});
+
+describe('committed items handed over by the ingest in process', () => {
+  it('equal the engine rows of their heights, and streams built from them equal the REST lists', async () => {
+    expect(handedItems.length).toBeGreaterThan(5);
+    let next = 1;
+    for (const items of handedItems) {
+      expect(items.from).toBe(next); // every batch, contiguous
+      next = items.to + 1;
+      const asc = { desc: false, limit: 1_000, offset: 0 };
+      expect(items.blocks).toEqual(await listBlocks(store, asc, items.from - 1, items.to));
+      const docs = await pickTxDocs(
+        store,
+        { kind: 'all' },
+        asc,
+        { msgs: null, maxSequence: sequenceAbove(items.to), cursor: Number(sequenceAbove(items.from - 1)) - 1 },
+        false,
+      );
+      expect(items.txs).toEqual(docs.docs);
+    }
+    expect(next).toBe(sample.manifest.latestHeight + 1);
+    expect(handedItems.reduce((n, i) => n + i.txs!.length, 0)).toBe(sample.manifest.txs.length);
+
+    const txs = await restAscending<Tx>(api.base, '/indexer/tx/v1/txs', 'txs');
+    const blocks = await restAscending(api.base, '/indexer/block/v1/blocks', 'blocks');
+    await until(() => live.handedTxs!.events.length >= txs.length, 30_000, 'the handed tx events');
+    await until(() => live.handedBlocks!.events.length >= blocks.length, 30_000, 'the handed block events');
+    await new Promise((r) => setTimeout(r, 200)); // nothing more may come
+    expect(dataOf(live.handedTxs!, 'tx')).toEqual(txs);
+    expect(dataOf(live.handedBlocks!, 'block')).toEqual(blocks);
+    expect(live.handedTxs!.events.map((e) => e.id)).toEqual(
+      live.genesis!.events.map((e) => e.id), // the same cursors as the streams that read the engine
+    );
+    // The tip advances took the handed items (several advances may share one read, so fewer than two a batch).
+    const metrics = await (await fetch(`${handed.base}/metrics`)).text();
+    const reads = (from: string) =>
+      Number(new RegExp(`^indexer_stream_reads_total\\{from="${from}"\\} (\\d+)`, 'm').exec(metrics)?.[1] ?? 0);
+    expect(reads('committed')).toBeGreaterThan(5);
   });
 });
 

@@ -1,0 +1,65 @@
+// The committed tail (api/http/committed-tail.ts): it answers a read only when it holds every item of the range
+// asked for, in order, and null otherwise (the caller then reads the engine); a range that does not continue the held
+// one replaces it; the bytes bound drops the oldest ranges but never the newest. The items here are positions of a
+// list with gaps (heights without txs), as a tx list's sequences are.
+import { describe, expect, it } from 'vitest';
+import { CommittedTail } from '../../../api/http/committed-tail.js';
+
+const tail = (maxBytes = 1_000) =>
+  new CommittedTail<number>(
+    maxBytes,
+    (n) => n,
+    () => 10,
+  );
+
+describe('the committed tail', () => {
+  it('answers a read it covers whole, in order, bounded by the limit', () => {
+    const t = tail();
+    t.add(10, 20, [12, 15, 20]);
+    t.add(20, 30, [21, 29]);
+    expect(t.slice(10, 30, 100)).toEqual([12, 15, 20, 21, 29]);
+    expect(t.slice(12, 29, 100)).toEqual([15, 20, 21, 29]);
+    expect(t.slice(15, 30, 2)).toEqual([20, 21]);
+    expect(t.slice(20, 30, 100)).toEqual([21, 29]);
+    // A range with no item in it is answered too: nothing lies there.
+    expect(t.slice(21, 28, 100)).toEqual([]);
+    expect(t.bytes).toBe(50);
+  });
+
+  it('is null for a read reaching outside what it holds', () => {
+    const t = tail();
+    expect(t.slice(0, 10, 100)).toBeNull(); // empty
+    t.add(10, 20, [12, 15, 20]);
+    expect(t.slice(9, 20, 100)).toBeNull(); // below: an item at 10 could exist
+    expect(t.slice(10, 21, 100)).toBeNull(); // beyond the last committed range
+  });
+
+  it('replaces what it holds with a range that does not continue it', () => {
+    const t = tail();
+    t.add(10, 20, [12, 15, 20]);
+    t.add(25, 30, [26]); // a gap: (20, 25] was committed while nobody held it
+    expect(t.slice(10, 20, 100)).toBeNull();
+    expect(t.slice(25, 30, 100)).toEqual([26]);
+    t.add(20, 30, [22, 30]); // a re-ingest from lower: its items replace the held ones
+    expect(t.slice(20, 30, 100)).toEqual([22, 30]);
+    expect(t.bytes).toBe(20);
+  });
+
+  it('drops its oldest ranges past the bound, never the newest', () => {
+    const t = tail(35);
+    t.add(0, 10, [1, 2]);
+    t.add(10, 20, [11]);
+    expect(t.slice(0, 20, 100)).toEqual([1, 2, 11]); // 30 bytes: within the bound
+    t.add(20, 30, [21, 22, 23]);
+    expect(t.slice(0, 30, 100)).toBeNull(); // 60 bytes: (0, 10] and then (10, 20] dropped
+    expect(t.slice(10, 30, 100)).toBeNull();
+    expect(t.slice(20, 30, 100)).toEqual([21, 22, 23]);
+    t.add(30, 40, [31, 32, 33, 34]); // 40 bytes alone, above the bound: kept, as the newest
+    expect(t.slice(20, 40, 100)).toBeNull();
+    expect(t.slice(30, 40, 100)).toEqual([31, 32, 33, 34]);
+    expect(t.bytes).toBe(40);
+    t.clear();
+    expect(t.slice(30, 40, 100)).toBeNull();
+    expect(t.bytes).toBe(0);
+  });
+});
