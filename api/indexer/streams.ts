@@ -107,9 +107,9 @@ export function registerStreams(
     committed: metrics.streamReads.labels('committed'),
     engine: metrics.streamReads.labels('engine'),
   };
-  /** The tail's items when it covers the read whole, else null (counted either way). */
-  const fromTail = <T>(tail: CommittedTail<T>, after: number, through: number, limit: number): T[] | null => {
-    const held = tail.slice(after, through, limit);
+  /** The tail's items when it covers the read whole, else null: the engine reads (counted either way). */
+  const fromTail = <T>(tail: CommittedTail<T> | null, after: number, through: number, limit: number): T[] | null => {
+    const held = tail?.slice(after, through, limit) ?? null;
     (held ? reads.committed : reads.engine).inc();
     return held;
   };
@@ -146,7 +146,7 @@ export function registerStreams(
       idOf: (pos) => encodeCursor({ kind: 'sequence', sequence: pos }),
       read: async (after, through, limit) =>
         (
-          (unfiltered ? fromTail(txTail, after, lastSequenceOf(through), limit) : null) ??
+          fromTail(unfiltered ? txTail : null, after, lastSequenceOf(through), limit) ??
           (await ctx.read.streams.txs(list, msgs, after, through, limit))
         ).map((d) => ({ pos: Number(d.sequence), data: d.json })),
     };
