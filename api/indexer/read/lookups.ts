@@ -20,15 +20,26 @@ export interface ChainLookups {
   erc20ForDenom(denom: string, served?: Served): Promise<string>;
 }
 
-const OK_TTL_MS = 10 * 60_000;
+/** A kept answer older than this is asked again, in the background, while it is still served. */
+const FRESH_MS = 10 * 60_000;
+/** A kept answer is served at most this long after it was fetched (a refresh that keeps failing ends it). */
+const KEEP_MS = 60 * 60_000;
 const FAIL_TTL_MS = 15_000;
 const TIMEOUT_MS = 2_000;
 const MAX_ENTRIES = 10_000;
 
-/** A lookup's outcome: a failure is kept too (briefly), so a down endpoint is not asked again at once. */
-type Outcome<T> = { ok: true; value: T } | { ok: false; error: Error };
+/**
+ * A lookup's outcome: a failure is kept too (briefly), so a down endpoint is not asked again at once. `at`: when an
+ * answer was fetched, or when its last refresh failed less FRESH_MS plus FAIL_TTL_MS (the next try comes after
+ * FAIL_TTL_MS).
+ */
+type Outcome<T> = { ok: true; value: T; at: number } | { ok: false; error: Error };
 
-/** A cache of lookups by key (bounded: keys come from client input); 100 blocks by one proposer cost one call. */
+/**
+ * A cache of lookups by key (bounded: keys come from client input); 100 blocks by one proposer cost one call. An
+ * answer past FRESH_MS is served as is while one refresh runs behind it: a block (and a stream's tip advance) never
+ * waits for the chain's REST endpoint for a key it has looked up before, and a refresh that fails keeps the answer.
+ */
 function lookupCache<T>(
   name: string,
   cache: CacheFactory,
@@ -36,20 +47,34 @@ function lookupCache<T>(
   const outcomes = cache<Outcome<T>>({
     name,
     maxEntries: MAX_ENTRIES,
-    ttlMs: (o) => (o.ok ? OK_TTL_MS : FAIL_TTL_MS),
+    ttlMs: (o) => (o.ok ? KEEP_MS : FAIL_TTL_MS),
   });
+  const refreshing = new Set<CacheKey>();
+  const refresh = (key: CacheKey, kept: Outcome<T> & { ok: true }, load: () => Promise<T>) => {
+    refreshing.add(key);
+    load()
+      .then(
+        (value) => outcomes.set(key, { ok: true, value, at: Date.now() }),
+        () => {
+          // Kept as it is (its KEEP_MS runs on from its fetch); tried again after FAIL_TTL_MS.
+          kept.at = Date.now() - FRESH_MS + FAIL_TTL_MS;
+        },
+      )
+      .finally(() => refreshing.delete(key));
+  };
   return async (key, load, served) => {
     const got = await outcomes.through(
       key,
       () =>
         load().then(
-          (value): Outcome<T> => ({ ok: true, value }),
+          (value): Outcome<T> => ({ ok: true, value, at: Date.now() }),
           (error: unknown): Outcome<T> => ({ ok: false, error: error as Error }),
         ),
       served,
     );
     if (!got) throw new Error('lookup returned nothing');
     if (!got.ok) throw got.error;
+    if (Date.now() - got.at > FRESH_MS && !refreshing.has(key)) refresh(key, got, load);
     return got.value;
   };
 }

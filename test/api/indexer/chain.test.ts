@@ -1,14 +1,18 @@
 // REST lookups against a real HTTP server on loopback: proposer monikers cached under the stored key and
-// never failing a block; denom resolution cached, failures as 400 with the error text.
+// never failing a block, refreshed behind the kept answer once it is old; denom resolution cached, failures as 400
+// with the error text.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../../api/http/errors.js';
 import { createChainLookups } from '../../../api/indexer/read/lookups.js';
+import { until } from '../../support/until.js';
 
 let server: http.Server;
 let base = '';
 const hits = new Map<string, number>();
+/** The moniker `initvaloper1renamed` has now, or null: that lookup fails (HTTP 500). */
+let renamed: string | null = 'first';
 
 beforeAll(async () => {
   server = http.createServer((req, res) => {
@@ -21,6 +25,10 @@ beforeAll(async () => {
         () => send(200, { validator: { moniker: 'alpha', operator_address: 'initvaloper1other' } }),
         20,
       );
+    if (url.pathname === '/opinit/opchild/v1/validator/initvaloper1renamed')
+      return renamed === null
+        ? send(500, { code: 13, message: 'down' })
+        : setTimeout(() => send(200, { validator: { moniker: renamed, operator_address: 'initvaloper1renamed' } }), 20);
     if (url.pathname.startsWith('/opinit/opchild/v1/validator/'))
       return send(404, { code: 5, message: 'validator not found' });
     if (url.pathname === '/minievm/evm/v1/contracts/by_denom' && url.searchParams.get('denom') === 'uinit')
@@ -33,6 +41,9 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe('chain lookups', () => {
   it('resolves a proposer once for concurrent blocks and caches it under the stored key', async () => {
@@ -41,6 +52,41 @@ describe('chain lookups', () => {
     for (const p of all) expect(p).toEqual({ moniker: 'alpha', identity: '', operator_address: 'initvaloper1other' });
     await c.proposer('initvaloper1known');
     expect(hits.get('/opinit/opchild/v1/validator/initvaloper1known')).toBe(1);
+  });
+
+  it('serves a kept moniker past ten minutes at once and refreshes it behind; a failed refresh keeps it', async () => {
+    vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true }); // only the clock: timers run for real
+    const path = '/opinit/opchild/v1/validator/initvaloper1renamed';
+    const moniker = async (c: ReturnType<typeof createChainLookups>) =>
+      (await c.proposer('initvaloper1renamed')).moniker;
+    const c = createChainLookups(base);
+    expect(await moniker(c)).toBe('first');
+    expect(hits.get(path)).toBe(1);
+    renamed = 'second';
+    vi.setSystemTime(Date.now() + 5 * 60_000);
+    expect(await moniker(c)).toBe('first'); // fresh: not asked again
+    expect(hits.get(path)).toBe(1);
+    vi.setSystemTime(Date.now() + 6 * 60_000);
+    const t = performance.now();
+    expect(await moniker(c)).toBe('first'); // old: served as kept, without waiting for the endpoint (20 ms)
+    expect(performance.now() - t).toBeLessThan(15);
+    await until(() => hits.get(path) === 2, 2_000, 'the refresh');
+    await until(async () => (await moniker(c)) === 'second', 2_000, 'the refreshed moniker');
+    expect(hits.get(path)).toBe(2); // one refresh, however many reads came meanwhile
+
+    renamed = null; // the endpoint fails from now on
+    vi.setSystemTime(Date.now() + 11 * 60_000);
+    expect(await moniker(c)).toBe('second');
+    await until(() => hits.get(path) === 3, 2_000, 'the failing refresh');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(await moniker(c)).toBe('second'); // kept, and not asked again before 15 s
+    expect(hits.get(path)).toBe(3);
+    vi.setSystemTime(Date.now() + 16_000);
+    expect(await moniker(c)).toBe('second');
+    await until(() => hits.get(path) === 4, 2_000, 'the next try');
+    vi.setSystemTime(Date.now() + 60 * 60_000); // past an hour since the last answer: no longer served
+    expect(await moniker(c)).toBe('');
+    renamed = 'first';
   });
 
   it('an unknown proposer or a dead endpoint still gives the known fields', async () => {
