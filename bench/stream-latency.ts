@@ -165,7 +165,7 @@ async function measure(clients: number, ingestMode: string) {
     console.error(
       metricsText
         .split('\n')
-        .filter((l) => l.startsWith('nodejs_gc_duration_seconds'))
+        .filter((l) => /^(nodejs_gc_duration_seconds|indexer_stream_(fanout|read)_seconds_bucket)/.test(l))
         .join('\n'),
     );
   const cpu = process.cpuUsage(clientsCpu);
