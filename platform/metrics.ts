@@ -92,8 +92,8 @@ export const metrics = {
   }),
   streamReads: new client.Counter({
     name: 'indexer_stream_reads_total',
-    help: "Reads of a stream's items, by where they came from: committed (the items the ingest in this process handed over) or engine",
-    labelNames: ['from'] as const,
+    help: "Reads of a stream's items, by list (block, tx) and where they came from: committed (the items the ingest in this process handed over) or engine",
+    labelNames: ['list', 'from'] as const,
     registers: [registry],
   }),
   streamReadSeconds: new client.Histogram({

@@ -19,8 +19,8 @@ export class CommittedTail<T> {
   private held = 0;
 
   /**
-   * `maxBytes` bounds what is held beyond the newest range, which is always kept (a tip advance reads at least
-   * it); `sizeOf` estimates an item's bytes.
+   * `maxBytes` bounds what is held, the newest range included; older ranges go first, and the newest is always kept
+   * (a tip advance reads at least it). `sizeOf` estimates an item's bytes.
    */
   constructor(
     private readonly maxBytes: number,

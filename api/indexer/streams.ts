@@ -23,8 +23,9 @@ import { type Cursor, decodeKey, encodeCursor } from './read/page.js';
 const PAGE_SIZE = 500;
 
 /**
- * Bytes of committed items held per list beyond the newest batch (always held): a few batches, enough for a tip
- * advance that spans more than one commit, and for a client a little behind to catch up from memory.
+ * Bytes of committed items held per list, the newest batch included (which is always held, however large): a few
+ * batches, enough for a tip advance that spans more than one commit, and for a client a little behind to catch up
+ * from memory.
  */
 const TAIL_BYTES = 32 * 2 ** 20;
 
@@ -103,14 +104,27 @@ export function registerStreams(
       handLists(next);
     },
   });
+  // Resolved once (prom-client hashes labels on every call).
   const reads = {
-    committed: metrics.streamReads.labels('committed'),
-    engine: metrics.streamReads.labels('engine'),
+    block: {
+      committed: metrics.streamReads.labels('block', 'committed'),
+      engine: metrics.streamReads.labels('block', 'engine'),
+    },
+    tx: {
+      committed: metrics.streamReads.labels('tx', 'committed'),
+      engine: metrics.streamReads.labels('tx', 'engine'),
+    },
   };
   /** The tail's items when it covers the read whole, else null: the engine reads (counted either way). */
-  const fromTail = <T>(tail: CommittedTail<T> | null, after: number, through: number, limit: number): T[] | null => {
+  const fromTail = <T>(
+    list: keyof typeof reads,
+    tail: CommittedTail<T> | null,
+    after: number,
+    through: number,
+    limit: number,
+  ): T[] | null => {
     const held = tail?.slice(after, through, limit) ?? null;
-    (held ? reads.committed : reads.engine).inc();
+    (held ? reads[list].committed : reads[list].engine).inc();
     return held;
   };
 
@@ -146,7 +160,7 @@ export function registerStreams(
       idOf: (pos) => encodeCursor({ kind: 'sequence', sequence: pos }),
       read: async (after, through, limit) =>
         (
-          fromTail(unfiltered ? txTail : null, after, lastSequenceOf(through), limit) ??
+          fromTail('tx', unfiltered ? txTail : null, after, lastSequenceOf(through), limit) ??
           (await ctx.read.streams.txs(list, msgs, after, through, limit))
         ).map((d) => ({ pos: Number(d.sequence), data: d.json })),
     };
@@ -188,7 +202,8 @@ export function registerStreams(
     edge: (tip) => tip,
     idOf: (pos) => encodeCursor({ kind: 'height', height: pos }),
     read: async (after, through, limit) => {
-      const rows = fromTail(blockTail, after, through, limit) ?? (await ctx.read.streams.blocks(after, through, limit));
+      const rows =
+        fromTail('block', blockTail, after, through, limit) ?? (await ctx.read.streams.blocks(after, through, limit));
       const served = new Served();
       return Promise.all(
         rows.map(async (b) => ({ pos: Number(b.height), data: JSON.stringify(await renderBlock(ctx, b, served)) })),
@@ -205,8 +220,10 @@ export function registerStreams(
   return {
     hub,
     committed(height, items) {
-      if (items?.blocks) blockTail.add(items.from - 1, items.to, items.blocks);
-      if (items?.txs) txTail.add(lastSequenceOf(items.from - 1), lastSequenceOf(items.to), items.txs);
+      // Only lists still wanted: a batch handed before the ingest learnt that the last stream closed is dropped (it
+      // would be held with no stream open, where no rewind clears it).
+      if (items?.blocks && handed.blocks) blockTail.add(items.from - 1, items.to, items.blocks);
+      if (items?.txs && handed.txs) txTail.add(lastSequenceOf(items.from - 1), lastSequenceOf(items.to), items.txs);
       hub.advance(height);
     },
   };

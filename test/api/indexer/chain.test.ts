@@ -28,7 +28,10 @@ beforeAll(async () => {
     if (url.pathname === '/opinit/opchild/v1/validator/initvaloper1renamed')
       return renamed === null
         ? send(500, { code: 13, message: 'down' })
-        : setTimeout(() => send(200, { validator: { moniker: renamed, operator_address: 'initvaloper1renamed' } }), 20);
+        : setTimeout(
+            () => send(200, { validator: { moniker: renamed, operator_address: 'initvaloper1renamed' } }),
+            200,
+          );
     if (url.pathname.startsWith('/opinit/opchild/v1/validator/'))
       return send(404, { code: 5, message: 'validator not found' });
     if (url.pathname === '/minievm/evm/v1/contracts/by_denom' && url.searchParams.get('denom') === 'uinit')
@@ -68,8 +71,8 @@ describe('chain lookups', () => {
     expect(hits.get(path)).toBe(1);
     vi.setSystemTime(Date.now() + 6 * 60_000);
     const t = performance.now();
-    expect(await moniker(c)).toBe('first'); // old: served as kept, without waiting for the endpoint (20 ms)
-    expect(performance.now() - t).toBeLessThan(15);
+    expect(await moniker(c)).toBe('first'); // old: served as kept, without waiting for the endpoint (200 ms)
+    expect(performance.now() - t).toBeLessThan(100);
     await until(() => hits.get(path) === 2, 2_000, 'the refresh');
     await until(async () => (await moniker(c)) === 'second', 2_000, 'the refreshed moniker');
     expect(hits.get(path)).toBe(2); // one refresh, however many reads came meanwhile

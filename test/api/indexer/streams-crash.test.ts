@@ -51,6 +51,10 @@ describe('a stream client across SIGKILLs of the main job', () => {
         );
         await new Promise((r) => setTimeout(r, 300)); // and nothing after
         client.close();
+        // Live, the stream took the items the ingest's thread handed over with its commits (decision 020).
+        const metrics = await (await fetch(`${job.base}/metrics`)).text();
+        const handed = /^indexer_stream_reads_total\{list="tx",from="committed"\} (\d+)/m.exec(metrics)?.[1];
+        expect(Number(handed ?? 0)).toBeGreaterThan(0);
       } else {
         await until(
           () => seen() >= crashAfter,

@@ -232,9 +232,13 @@ describe('committed items handed over by the ingest in process', () => {
     );
     // The tip advances took the handed items (several advances may share one read, so fewer than two a batch).
     const metrics = await (await fetch(`${handed.base}/metrics`)).text();
-    const reads = (from: string) =>
-      Number(new RegExp(`^indexer_stream_reads_total\\{from="${from}"\\} (\\d+)`, 'm').exec(metrics)?.[1] ?? 0);
-    expect(reads('committed')).toBeGreaterThan(5);
+    const reads = (list: string, from: string) =>
+      Number(
+        new RegExp(`^indexer_stream_reads_total\\{list="${list}",from="${from}"\\} (\\d+)`, 'm').exec(metrics)?.[1] ??
+          0,
+      );
+    expect(reads('block', 'committed')).toBeGreaterThan(5);
+    expect(reads('tx', 'committed')).toBeGreaterThan(5);
   });
 });
 
