@@ -6,7 +6,7 @@ import type { Request, Response, Router } from 'express';
 import type { CommittedItems, HandedLists } from '../../clickhouse/committed-items.js';
 import type { BlockRow } from '../../clickhouse/queries/blocks.js';
 import type { TxDoc, TxList } from '../../clickhouse/queries/txs.js';
-import { SEQUENCE_STRIDE } from '../../chain/sequence.js';
+import { SEQUENCE_STRIDE, sequenceOf } from '../../chain/sequence.js';
 import { metrics } from '../../platform/metrics.js';
 import { CommittedTail } from '../http/committed-tail.js';
 import { badRequest } from '../http/errors.js';
@@ -32,8 +32,8 @@ const TAIL_BYTES = 32 * 2 ** 20;
 /** A block row's size as the tail counts it: ten short fields. */
 const BLOCK_ROW_BYTES = 400;
 
-/** The highest tx sequence a height can hold. */
-const lastSequenceOf = (height: number) => (height + 1) * SEQUENCE_STRIDE - 1;
+/** The highest tx sequence a height can hold (its last possible index). */
+const lastSequenceOf = (height: number) => sequenceOf(height, SEQUENCE_STRIDE - 1);
 
 /** The indexer's streams: the hub, and what the ingest in this process commits. */
 export interface IndexerStreams {
@@ -86,6 +86,7 @@ export function registerStreams(
     (d) => d.json.length + 32,
   );
   const allTxsKey = txListKey({ kind: 'all' }, null);
+  // Handlers import the store's modules for types only (the import rules): the no-lists value is spelled here.
   let handed: HandedLists = { blocks: false, txs: false };
   const hub = new StreamHub({
     tip: () => ctx.read.tip(),
