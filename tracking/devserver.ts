@@ -49,11 +49,33 @@ export interface DevServerOptions {
   readyTimeoutMs?: number;
 }
 
+/** Start-up attempts when a port was taken between choosing it and binding it (see startDevServer). */
+const START_ATTEMPTS = 3;
+
+/**
+ * The CLI binds several ports: the frontend's (ours, chosen free just before) and the HTTP API's and the internal
+ * services' (chosen free by the CLI itself). Another process can take any of them in the moment between choosing
+ * and binding, most often in the parallel test suite; the server then exits with "address already in use". Such
+ * an exit is retried with fresh ports (the frontend's kept when the caller fixed it); any other failure is not.
+ */
 export async function startDevServer(opts: DevServerOptions): Promise<DevServer> {
   const bin = temporalBinary();
   const dir = path.join(opts.dataDir, 'temporal');
   mkdirSync(dir, { recursive: true });
-  const port = opts.port ?? (await freePort());
+  for (let attempt = 1; ; attempt++) {
+    const port = opts.port ?? (await freePort());
+    try {
+      return await launch(bin, dir, port, opts);
+    } catch (e) {
+      if (!(e instanceof PortTaken) || attempt >= START_ATTEMPTS) throw e;
+      opts.log.warn('temporal.devserver.retry', { attempt, port, reason: e.message.slice(-300) });
+    }
+  }
+}
+
+class PortTaken extends Error {}
+
+async function launch(bin: string, dir: string, port: number, opts: DevServerOptions): Promise<DevServer> {
   const args = [
     'server',
     'start-dev',
@@ -84,18 +106,30 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
   // Never leave an orphaned server behind when this process exits without calling stop().
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
-  child.once('exit', () => {
-    exited = true;
-    process.off('exit', killOnExit);
-  });
+  // 'close' (not 'exit'): by then the child's stderr has been read to its end, so the start-up error is whole.
+  const exit = new Promise<'exited'>((resolve) =>
+    child.once('close', () => {
+      exited = true;
+      process.off('exit', killOnExit);
+      resolve('exited');
+    }),
+  );
   const address = `127.0.0.1:${port}`;
-  const deadline = Date.now() + (opts.readyTimeoutMs ?? 60_000);
+  const timeoutMs = opts.readyTimeoutMs ?? 60_000;
+  const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (exited) throw new Error(`temporal dev server exited during start-up: ${stderr.trim().slice(-1000)}`);
-    if (await answers(address)) break;
+    // A probe can stall on a socket that accepts but never speaks gRPC (the port taken by someone else): the
+    // child's exit ends the wait instead.
+    const probe = await Promise.race([answers(address), exit]);
+    if (probe === 'exited' || exited) {
+      const why = stderr.trim().slice(-1000);
+      const msg = `temporal dev server exited during start-up: ${why}`;
+      throw /address already in use/i.test(why) ? new PortTaken(msg) : new Error(msg);
+    }
+    if (probe) break;
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`temporal dev server did not answer on ${address} within ${opts.readyTimeoutMs ?? 60_000}ms`);
+      throw new Error(`temporal dev server did not answer on ${address} within ${timeoutMs}ms`);
     }
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -106,10 +140,9 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
     process: child,
     stop: async () => {
       if (exited) return;
-      const done = new Promise<void>((r) => child.once('exit', () => r()));
       child.kill('SIGTERM');
       const t = setTimeout(() => child.kill('SIGKILL'), 5_000);
-      await done;
+      await exit;
       clearTimeout(t);
       opts.log.info('temporal.devserver.stopped', { address });
     },
