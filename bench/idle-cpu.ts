@@ -2,8 +2,8 @@
 // CPU is sampled per thread (from /proc) for a while. That work is inside every request's share of CPU, so it is
 // what an idle deployment costs and what a side-by-side's CPU per request carries.
 // Run: npx tsx bench/idle-cpu.ts [seconds=20] [blocks=300] [KEY=VALUE ...] (the main job's extra settings);
-// SETTLE_S (30) is the wait after the last block is indexed; LOAD_PATH=/indexer/... samples under load instead.
-import { execFile } from 'node:child_process';
+// SETTLE_S (30) is the wait after the last block is indexed; LOAD_PATH=/indexer/... samples under load instead
+// (`{height}` in it: a random height of the chain in each request, as bench/rollytics.ts's block by height).
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,11 +11,18 @@ import { freePort, startMainJob } from '../test/support/main-job.js';
 import { cpuCalibrationMs, machine } from './machine.js';
 import { serveReplicatedChain } from './replicated-chain.js';
 import { threadCpuMs } from './side-by-side.js';
+// @ts-expect-error -- autocannon ships no types; the slice we use is typed below
+import autocannonUntyped from 'autocannon';
+
+const autocannon = autocannonUntyped as (opts: Record<string, unknown>) => Promise<{
+  requests: { total: number };
+  non2xx: number;
+  errors: number;
+}>;
 
 const seconds = Number(process.argv[2] ?? 20);
 const blocks = Number(process.argv[3] ?? 300);
 const extra = Object.fromEntries(process.argv.slice(4).map((kv) => kv.split('=', 2) as [string, string]));
-const here = path.dirname(new URL(import.meta.url).pathname);
 const { proc: chainProc, ready } = serveReplicatedChain([String(blocks), '1', 'evm']);
 const chain = await ready;
 
@@ -36,20 +43,29 @@ const pid = job.child.pid!;
 // LOAD_PATH: the same window under load instead, autocannon (its own process) at 32 connections on that path, so
 // each thread's CPU is also given per 1,000 requests (where a cached hit's CPU goes in the whole main job).
 const loadPath = process.env.LOAD_PATH;
-if (loadPath) await (await fetch(`${job.base}${loadPath}`)).text(); // the first request computes and keeps it
+const pathOf = (h: number) => (loadPath ?? '').replace('{height}', String(h));
+// Every path the load asks is computed and kept first, so the window measures hits (as a warmed side-by-side row).
+if (loadPath)
+  for (let h = 1; h <= (loadPath.includes('{height}') ? chain.blocks : 1); h++)
+    await (await fetch(`${job.base}${pathOf(h)}`)).text();
 const before = threadCpuMs(pid);
 let requests = 0;
 if (loadPath) {
-  const autocannon = path.join(here, '..', 'node_modules', '.bin', 'autocannon');
-  const out = await new Promise<string>((resolve, reject) =>
-    execFile(
-      autocannon,
-      ['-j', '-c', '32', '-d', String(seconds), `${job.base}${loadPath}`],
-      { maxBuffer: 1 << 24 },
-      (e, stdout) => (e ? reject(e) : resolve(stdout)),
-    ),
-  );
-  const c = JSON.parse(out) as { requests: { total: number }; non2xx: number; errors: number };
+  // In this process, not the main job's: the load's CPU is not in the figures.
+  const c = await autocannon({
+    url: job.base,
+    connections: 32,
+    duration: seconds,
+    requests: [
+      {
+        method: 'GET',
+        setupRequest: (req: Record<string, unknown>) => ({
+          ...req,
+          path: pathOf(1 + Math.floor(Math.random() * chain.blocks)),
+        }),
+      },
+    ],
+  });
   if (c.non2xx + c.errors > 0) throw new Error(`${c.non2xx + c.errors} requests failed`);
   requests = c.requests.total;
 } else await new Promise((r) => setTimeout(r, seconds * 1000));

@@ -20,8 +20,12 @@
 // both run throughout, and the other side's background work (rollytics' indexer took 50-90 % of a core on a still
 // chain in some runs) falls on whichever side is measured then.
 //
+// `--settle S` (30): both sides sit idle for S seconds after the backfills, each one's CPU printed per 5-s window,
+// before the API rows, so the rows measure serving and not a side's clean-up after its backfill (ours: V8's memory
+// reducer and the engine's merges, 70-100 ms a second for the first tens of seconds; bench/reports/2026-11-28-idle-cpu.md).
+//
 // Usage: npx tsx bench/rollytics.ts [--scale N (1)] [--seconds S (5)] [--rounds R (3)] [--endpoints a,b (all)]
-//          [--alone]
+//          [--alone] [--settle S (30)]
 //   A tiny proof run: --scale 1 --seconds 1. Real figures: a quiet machine (bench/reports/2026-11-24-rollytics.md).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -49,11 +53,18 @@ const seconds = Number(opt('--seconds', '5'));
 const rounds = Number(opt('--rounds', '3'));
 const only = opt('--endpoints', '').split(',').filter(Boolean);
 const alone = args.includes('--alone');
+/** Idle seconds before the API rows, both sides up (their post-backfill GCs and merges end first): --settle. */
+const settleS = Number(opt('--settle', '30'));
 /** The fixed CPU loop (bench/machine.ts) before anything runs; timed again at the end, both printed with the table. */
 const calibrationStart = cpuCalibrationMs();
-if (!(scale >= 1 && scale <= 100) || !(seconds >= 1 && seconds <= 120) || !(rounds >= 1 && rounds <= 9)) {
+if (
+  !(scale >= 1 && scale <= 100) ||
+  !(seconds >= 1 && seconds <= 120) ||
+  !(rounds >= 1 && rounds <= 9) ||
+  !(settleS >= 0 && settleS <= 600)
+) {
   console.error(
-    'usage: bench/rollytics.ts [--scale 1..100] [--seconds 1..120] [--rounds 1..9] [--endpoints name,name] [--alone]',
+    'usage: bench/rollytics.ts [--scale 1..100] [--seconds 1..120] [--rounds 1..9] [--endpoints name,name] [--alone] [--settle 0..600 s]',
   );
   process.exit(2);
 }
@@ -178,18 +189,25 @@ try {
     }).trim(),
   );
 
-  // Each side's CPU with no request for 5 s (its background work on a still chain: polling the node, timers,
-  // engine threads). It is inside every row's CPU per request, so it is printed beside them.
+  // Each side's CPU with no request, in 5-s windows (its background work on a still chain: polling the node, timers,
+  // engine threads, and right after a backfill its GCs and merges). It is inside every row's CPU per request, so the
+  // rows start after --settle seconds of it (a deployment serves reads long after its backfill, not during its
+  // clean-up), and the last window is printed beside them.
   const idleCpu = async (pids: () => number[]) => {
     const c0 = cpuMs(pids());
     await sleep(5000);
     return Math.round((cpuMs(pids()) - c0) / 5);
   };
-  const idleMsPerS = {
-    ours: await idleCpu(() => (ours?.pid ? withChildren(ours.pid) : [])),
-    rollytics: await idleCpu(() => rollyticsPids(rState)),
-  };
-  process.stdout.write(`idle CPU ms/s: ours ${idleMsPerS.ours}, rollytics ${idleMsPerS.rollytics}\n`);
+  const idleSeries = { ours: [] as number[], rollytics: [] as number[] };
+  for (let waited = 0; ; waited += 10) {
+    idleSeries.ours.push(await idleCpu(() => (ours?.pid ? withChildren(ours.pid) : [])));
+    idleSeries.rollytics.push(await idleCpu(() => rollyticsPids(rState)));
+    if (waited + 10 >= settleS) break;
+  }
+  const idleMsPerS = { ours: idleSeries.ours.at(-1) ?? 0, rollytics: idleSeries.rollytics.at(-1) ?? 0 };
+  process.stdout.write(
+    `idle CPU ms/s by 5-s window: ours ${idleSeries.ours.join(' / ')}, rollytics ${idleSeries.rollytics.join(' / ')}\n`,
+  );
 
   // 3. API
   const rnd = <T>(xs: T[]): T => xs[Math.floor(Math.random() * xs.length)] as T;
