@@ -50,6 +50,7 @@ if (loadPath)
     await (await fetch(`${job.base}${pathOf(h)}`)).text();
 const before = threadCpuMs(pid);
 let requests = 0;
+const perSecond: number[] = [];
 if (loadPath) {
   // In this process, not the main job's: the load's CPU is not in the figures.
   const c = await autocannon({
@@ -68,7 +69,18 @@ if (loadPath) {
   });
   if (c.non2xx + c.errors > 0) throw new Error(`${c.non2xx + c.errors} requests failed`);
   requests = c.requests.total;
-} else await new Promise((r) => setTimeout(r, seconds * 1000));
+} else {
+  // Idle: the process's CPU second by second too, so a periodic burst shows apart from the steady floor.
+  let last = before;
+  for (let i = 0; i < seconds; i++) {
+    await new Promise((r) => setTimeout(r, 1000));
+    const now = threadCpuMs(pid);
+    let ms = 0;
+    for (const [tid, t] of now) ms += t.ms - (last.get(tid)?.ms ?? 0);
+    perSecond.push(Math.round(ms));
+    last = now;
+  }
+}
 const after = threadCpuMs(pid);
 const byName = new Map<string, number>();
 const byTid: [string, number][] = [];
@@ -109,6 +121,7 @@ console.log(
           by_thread_per_1k: ranked(byName, per1k),
         }
       : {}),
+    ...(perSecond.length > 0 ? { ms_each_second: perSecond } : {}),
     by_thread: ranked(byName, perS),
     // The busiest threads by id relative to the process's (its main thread is +0; the ingest's worker is a `node`).
     top_threads: ranked(byTid, perS, 8),
