@@ -142,7 +142,8 @@ async function launch(bin: string, dir: string, port: number, opts: DevServerOpt
       if (exited) return;
       child.kill('SIGTERM');
       const t = setTimeout(() => child.kill('SIGKILL'), 5_000);
-      await exit;
+      // Its exit is enough here: 'close' would also wait for anything else holding its stderr open.
+      await Promise.race([exit, new Promise((r) => child.once('exit', r))]);
       clearTimeout(t);
       opts.log.info('temporal.devserver.stopped', { address });
     },
