@@ -199,10 +199,10 @@ try {
     return Math.round((cpuMs(pids()) - c0) / 5);
   };
   const idleSeries = { ours: [] as number[], rollytics: [] as number[] };
-  for (let waited = 0; ; waited += 10) {
+  // One 5-s window a side per 10 s of --settle, and at least one.
+  for (let w = Math.max(1, Math.ceil(settleS / 10)); w > 0; w--) {
     idleSeries.ours.push(await idleCpu(() => (ours?.pid ? withChildren(ours.pid) : [])));
     idleSeries.rollytics.push(await idleCpu(() => rollyticsPids(rState)));
-    if (waited + 10 >= settleS) break;
   }
   const idleMsPerS = { ours: idleSeries.ours.at(-1) ?? 0, rollytics: idleSeries.rollytics.at(-1) ?? 0 };
   process.stdout.write(

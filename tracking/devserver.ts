@@ -114,6 +114,8 @@ async function launch(bin: string, dir: string, port: number, opts: DevServerOpt
       resolve('exited');
     }),
   );
+  // What stop() waits for: the process's end, not its stderr's (anything else holding it open would hold stop).
+  const ended = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const address = `127.0.0.1:${port}`;
   const timeoutMs = opts.readyTimeoutMs ?? 60_000;
   const deadline = Date.now() + timeoutMs;
@@ -142,8 +144,7 @@ async function launch(bin: string, dir: string, port: number, opts: DevServerOpt
       if (exited) return;
       child.kill('SIGTERM');
       const t = setTimeout(() => child.kill('SIGKILL'), 5_000);
-      // Its exit is enough here: 'close' would also wait for anything else holding its stderr open.
-      await Promise.race([exit, new Promise((r) => child.once('exit', r))]);
+      await ended;
       clearTimeout(t);
       opts.log.info('temporal.devserver.stopped', { address });
     },
