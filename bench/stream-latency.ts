@@ -4,7 +4,9 @@
 // batch's checkpoint) to the client's receipt; per run: the backfill's blocks/s, beside the same run with no client.
 // The clients are lean (receipt stamped per chunk, only event ids read) and live in this process; the chain source
 // and the server each run in their own.
-// Run: npx tsx bench/stream-latency.ts [clients=0,1,100,1000] [txs=40000] [txsPerBlock=100] [stream=blocks|txs]
+// Run: npx tsx bench/stream-latency.ts [clients=0,1,100,1000] [txs=40000] [txsPerBlock=100] [stream=blocks|txs|accounts]
+// `accounts`: each client follows a different account's tx stream (a wallet following its own), accounts no tx of
+// the chain touches, so every event-free tip advance shows what a filtered list costs the server (its reads).
 // The runs are interleaved (each client count in turn, `ROUNDS` times, default 2), the calibration beside each.
 // INGEST_MODES=thread,main also interleaves the ingest on its own thread (INGEST_THREAD, the default) with the ingest
 // on the APIs' thread; `thread:N` runs the thread at nice N (INGEST_THREAD_NICE), `thread` at the configured one.
@@ -21,7 +23,7 @@ import { serveReplicatedChain } from './replicated-chain.js';
 const clientCounts = (process.argv[2] ?? '0,1,100,1000').split(',').map(Number);
 const txs = Number(process.argv[3] ?? 40_000);
 const perBlock = process.argv[4] ?? '100';
-const stream = (process.argv[5] ?? 'blocks') as 'blocks' | 'txs';
+const stream = (process.argv[5] ?? 'blocks') as 'blocks' | 'txs' | 'accounts';
 const rounds = Number(process.env.ROUNDS ?? 2);
 const ingestModes = (process.env.INGEST_MODES ?? 'thread').split(',');
 
@@ -124,9 +126,12 @@ async function measure(clients: number, ingestMode: string) {
     batches.push({ to: e.to, at: Date.parse(e.ts) });
   });
   await main.up();
-  const url = `${main.base}/indexer/stream/v1/${stream}`;
+  const urlOf = (i: number) =>
+    stream === 'accounts'
+      ? `${main.base}/indexer/stream/v1/txs/by_account/0x${(0xbe00000000 + i).toString(16).padStart(40, '0')}`
+      : `${main.base}/indexer/stream/v1/${stream}`;
   const conns: LeanClient[] = [];
-  for (let i = 0; i < clients; i++) conns.push(await openLean(url));
+  for (let i = 0; i < clients; i++) conns.push(await openLean(urlOf(i)));
   if (conns.some((c) => c.status !== 200)) throw new Error('a stream was refused');
   const connectedAt = Date.now();
   const clientsCpu = process.cpuUsage(); // this process is the clients only (the chain and the server run apart)
@@ -220,6 +225,10 @@ async function measure(clients: number, ingestMode: string) {
   const fanouts = metric('indexer_stream_fanout_seconds_count');
   const fanoutMeanMs = fanouts > 0 ? (metric('indexer_stream_fanout_seconds_sum') / fanouts) * 1000 : Number.NaN;
   const reads = metric('indexer_stream_read_seconds_count');
+  const txReads = (from: string) =>
+    Number(
+      new RegExp(`^indexer_stream_reads_total\\{list="tx",from="${from}"\\} (\\S+)$`, 'm').exec(metricsText)?.[1] ?? 0,
+    );
   const readMeanMs = reads > 0 ? (metric('indexer_stream_read_seconds_sum') / reads) * 1000 : Number.NaN;
   await main.kill();
   rmSync(dataDir, { recursive: true, force: true });
@@ -245,6 +254,8 @@ async function measure(clients: number, ingestMode: string) {
     server_fanout_mean_ms: Math.round(fanoutMeanMs * 10) / 10,
     // The reads before it: a tip advance's new items, from the engine (its statements queue behind the ingest's).
     server_read_mean_ms: Math.round(readMeanMs * 10) / 10,
+    // Tx list reads by where they came from: the engine (a statement), the committed items, or none (skipped).
+    tx_reads: { engine: txReads('engine'), committed: txReads('committed'), skipped: txReads('skipped') },
     // How long the server's event loop was held between turns since the clients connected (prom-client's default
     // metrics: perf_hooks.monitorEventLoopDelay, reset by each scrape): a fan-out can wait that long.
     server_loop_delay_p99_ms: Math.round(metric('nodejs_eventloop_lag_p99_seconds') * 1000),

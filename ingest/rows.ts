@@ -1,7 +1,8 @@
 // The rows stage of the ingest: decoded (and enriched) blocks → the rows of each height-keyed table, in block
 // order. Pure: the facts store (clickhouse/facts-store.ts) writes them, table by table, then the checkpoint.
-import type { BlockInsertRow, TxDocumentInsertRow } from '../clickhouse/committed-items.js';
+import type { BlockInsertRow, TxDocumentInsertRow, TxKeysRow } from '../clickhouse/committed-items.js';
 import type { BlockFacts } from './decode/block.js';
+import type { NftEventFact } from './decode/nft.js';
 import { SEQUENCE_STRIDE } from './decode/tx.js';
 import type { CallFrame, EvmReceipt } from './source.js';
 
@@ -36,14 +37,25 @@ function flattenCalls(height: number, hash: string, root: CallFrame) {
   return rows;
 }
 
+/** The txs table's row (clickhouse/migrations/001). */
+interface TxInsertRow extends TxKeysRow {
+  sequence: number;
+  height: number;
+  tx_index: number;
+  hash: string;
+  code: number;
+  signer: string;
+  time: string;
+}
+
 export function batchRows(batch: readonly BlockBatchItem[]) {
   const rows = {
     blocks: [] as BlockInsertRow[],
-    txs: [] as object[],
+    txs: [] as TxInsertRow[],
     evm_logs: [] as object[],
     evm_txs: [] as object[],
     evm_internal_txs: [] as object[],
-    nft_events: [] as object[],
+    nft_events: [] as (NftEventFact & { height: number; sequence: number; time: string })[],
     nft_collection_events: [] as object[],
     evm_contracts: [] as object[],
     ingest_errors: [] as object[],

@@ -92,7 +92,7 @@ export const metrics = {
   }),
   streamReads: new client.Counter({
     name: 'indexer_stream_reads_total',
-    help: "Reads of a stream's items, by list (block, tx) and where they came from: committed (the items the ingest in this process handed over) or engine",
+    help: "Reads of a stream's items, by list (block, tx) and where they came from: committed (the items the ingest in this process handed over), engine, or skipped (a filtered list none of whose keys the committed batches hold: nothing new, no read)",
     labelNames: ['list', 'from'] as const,
     registers: [registry],
   }),

@@ -69,3 +69,52 @@ export class CommittedTail<T> {
     this.held = 0;
   }
 }
+
+/**
+ * The filter keys of the latest committed batches, by height range (clickhouse/committed-items.ts `filterKeys`), so a
+ * filtered list's tip advance can tell it has nothing new without a statement (decision 021).
+ * Invariant: the ranges held are contiguous, and each range's keys include every key of a row committed in it. A
+ * question about heights not held whole is answered "maybe".
+ */
+export class CommittedKeys {
+  private chunks: { lo: number; hi: number; keys: ReadonlySet<string>; bytes: number }[] = [];
+  private held = 0;
+
+  /** `maxBytes` bounds the keys held (their characters), the newest range always kept. */
+  constructor(private readonly maxBytes: number) {}
+
+  /** Hold the keys of heights (lo, hi]. A range that does not continue the held one replaces it. */
+  add(lo: number, hi: number, keys: readonly string[]): void {
+    if (this.chunks.at(-1)?.hi !== lo) this.clear();
+    let bytes = 0;
+    for (const k of keys) bytes += k.length;
+    this.chunks.push({ lo, hi, keys: new Set(keys), bytes });
+    this.held += bytes;
+    while (this.chunks.length > 1 && this.held > this.maxBytes) this.held -= this.chunks.shift()!.bytes;
+  }
+
+  /**
+   * false only when every height of (lo, hi] is held and no held range overlapping it passes `holds`: then no row
+   * of those heights has the keys `holds` looks for. true otherwise (a height not held, or a range that may).
+   */
+  mayHold(lo: number, hi: number, holds: (keys: ReadonlySet<string>) => boolean): boolean {
+    const first = this.chunks[0];
+    if (!first || lo < first.lo || hi > this.chunks.at(-1)!.hi) return true;
+    for (const c of this.chunks) {
+      if (c.hi <= lo) continue;
+      if (c.lo >= hi) break;
+      if (holds(c.keys)) return true;
+    }
+    return false;
+  }
+
+  /** Characters of the keys held. */
+  get bytes(): number {
+    return this.held;
+  }
+
+  clear(): void {
+    this.chunks = [];
+    this.held = 0;
+  }
+}

@@ -8,7 +8,7 @@ import type { BlockRow } from '../../clickhouse/queries/blocks.js';
 import type { TxDoc, TxList } from '../../clickhouse/queries/txs.js';
 import { SEQUENCE_STRIDE, sequenceOf } from '../../chain/sequence.js';
 import { metrics } from '../../platform/metrics.js';
-import { CommittedTail } from '../http/committed-tail.js';
+import { CommittedKeys, CommittedTail } from '../http/committed-tail.js';
 import { badRequest } from '../http/errors.js';
 import { Served } from '../http/edge.js';
 import { SseConnection } from '../http/sse.js';
@@ -18,6 +18,7 @@ import { renderBlock } from './blocks.js';
 import { handle, str, type IndexerContext } from './context.js';
 import { parseAccount, parseBool, parseCollectionAddr, parseMsgs } from './params.js';
 import { type Cursor, decodeKey, encodeCursor } from './read/page.js';
+import { listHolds } from './read/streams.js';
 
 /** Items read per statement by a catch-up or a tip advance. */
 const PAGE_SIZE = 500;
@@ -28,6 +29,18 @@ const PAGE_SIZE = 500;
  * from memory.
  */
 const TAIL_BYTES = 32 * 2 ** 20;
+
+/**
+ * Characters of filter keys held: a dense batch of 4,000 txs has a few thousand distinct keys of ~50 characters, so
+ * this holds dozens of batches.
+ */
+const KEYS_BYTES = 8 * 2 ** 20;
+
+/**
+ * With the ingest in this process, how long after the status feed sees a new tip the streams are advanced to it,
+ * if the ingest's commit has not done so already (it always does, but for a lost message).
+ */
+const STATUS_FALLBACK_MS = 5_000;
 
 /** A block row's size as the tail counts it: ten short fields. */
 const BLOCK_ROW_BYTES = 400;
@@ -85,9 +98,14 @@ export function registerStreams(
     (d) => Number(d.sequence),
     (d) => d.json.length + 32,
   );
+  // The filtered tx lists' keys of the latest batches (decision 021): a tip advance that brings none of a list's keys
+  // brings it no item, and reads nothing.
+  const keysTail = new CommittedKeys(KEYS_BYTES);
   const allTxsKey = txListKey({ kind: 'all' }, null);
   // Handlers import the store's modules for types only (the import rules): the no-lists value is spelled here.
-  let handed: HandedLists = { blocks: false, txs: false };
+  let handed: HandedLists = { blocks: false, txs: false, keys: false };
+  /** Rewinds seen: a status advance scheduled before one is dropped. */
+  let rewinds = 0;
   const hub = new StreamHub({
     tip: () => ctx.read.tip(),
     pageSize: PAGE_SIZE,
@@ -97,11 +115,16 @@ export function registerStreams(
     maxPerClient: settings.maxPerClient,
     onLists: (keys) => {
       if (!handLists) return;
-      const next = { blocks: keys.has(BLOCKS_KEY), txs: keys.has(allTxsKey) };
-      if (next.blocks === handed.blocks && next.txs === handed.txs) return;
+      const next = {
+        blocks: keys.has(BLOCKS_KEY),
+        txs: keys.has(allTxsKey),
+        keys: [...keys].some((k) => k !== allTxsKey && k.startsWith(TX_LIST_PREFIX)),
+      };
+      if (next.blocks === handed.blocks && next.txs === handed.txs && next.keys === handed.keys) return;
       handed = next;
       if (!next.blocks) blockTail.clear();
       if (!next.txs) txTail.clear();
+      if (!next.keys) keysTail.clear();
       handLists(next);
     },
   });
@@ -114,6 +137,7 @@ export function registerStreams(
     tx: {
       committed: metrics.streamReads.labels('tx', 'committed'),
       engine: metrics.streamReads.labels('tx', 'engine'),
+      skipped: metrics.streamReads.labels('tx', 'skipped'),
     },
   };
   /** The tail's items when it covers the read whole, else null: the engine reads (counted either way). */
@@ -135,10 +159,20 @@ export function registerStreams(
     const release = admitClient(hub, req, res);
     // The tip is watched while any stream is open: each new indexed height advances the streams at once.
     unwatch ??= ctx.read.status.watch((tip, rewound) => {
-      if (!rewound) return hub.advance(tip);
-      blockTail.clear();
-      txTail.clear();
-      hub.rewind(tip);
+      if (rewound) {
+        rewinds++;
+        blockTail.clear();
+        txTail.clear();
+        keysTail.clear();
+        return hub.rewind(tip);
+      }
+      if (!handLists) return hub.advance(tip);
+      // The ingest in this process advances the streams itself, with each commit and its items and keys. The status
+      // feed reads the same checkpoint and can see it first, before the commit's message comes: it would send every
+      // filtered list to the engine for heights whose keys are on their way. So its advance is a later fallback, and
+      // none after a rewind (its tip may have been taken back).
+      const at = rewinds;
+      setTimeout(() => at === rewinds && hub.advance(tip), STATUS_FALLBACK_MS).unref();
     });
     const conn = new SseConnection(res, { maxBufferBytes: settings.bufferBytes, retryMs: settings.retryMs });
     conn.onClose(() => {
@@ -154,16 +188,24 @@ export function registerStreams(
   const txSource = (list: TxList, msgs: string[] | null): StreamSource => {
     const key = txListKey(list, msgs);
     const unfiltered = key === allTxsKey;
+    const holds = unfiltered ? null : listHolds(list, msgs);
     return {
       key,
       event: 'tx',
       edge: lastSequenceOf,
       idOf: (pos) => encodeCursor({ kind: 'sequence', sequence: pos }),
-      read: async (after, through, limit) =>
-        (
+      read: async (after, through, limit) => {
+        // The heights whose txs may come after `after`: its own height too unless `after` is that height's edge.
+        const from = Math.floor(after / SEQUENCE_STRIDE);
+        if (holds && !keysTail.mayHold(after === lastSequenceOf(from) ? from : from - 1, through, holds)) {
+          reads.tx.skipped.inc();
+          return [];
+        }
+        return (
           fromTail('tx', unfiltered ? txTail : null, after, lastSequenceOf(through), limit) ??
           (await ctx.read.streams.txs(list, msgs, after, through, limit))
-        ).map((d) => ({ pos: Number(d.sequence), data: d.json })),
+        ).map((d) => ({ pos: Number(d.sequence), data: d.json }));
+      },
     };
   };
 
@@ -225,14 +267,16 @@ export function registerStreams(
       // would be held with no stream open, where no rewind clears it).
       if (items?.blocks && handed.blocks) blockTail.add(items.from - 1, items.to, items.blocks);
       if (items?.txs && handed.txs) txTail.add(lastSequenceOf(items.from - 1), lastSequenceOf(items.to), items.txs);
+      if (items?.keys && handed.keys) keysTail.add(items.from - 1, items.to, items.keys);
       hub.advance(height);
     },
   };
 }
 
 const BLOCKS_KEY = 'blocks';
+const TX_LIST_PREFIX = 'txs:';
 
 /** A tx list's stream key: lists with the same filter share one group. */
 function txListKey(list: TxList, msgs: string[] | null): string {
-  return `txs:${JSON.stringify([list, msgs === null ? null : [...msgs].sort()])}`;
+  return `${TX_LIST_PREFIX}${JSON.stringify([list, msgs === null ? null : [...msgs].sort()])}`;
 }

@@ -4,6 +4,7 @@
 // ascending and the bound set to the stream's tip instead of the current one, so a stream's items are exactly the
 // REST list's items, and its ids their cursors.
 import type { Store } from '../../../clickhouse/client.js';
+import { accountKey, msgTypeKey, nftKey } from '../../../clickhouse/committed-items.js';
 import { type BlockRow, listBlocks } from '../../../clickhouse/queries/blocks.js';
 import { pickTxDocs, sequenceAbove, type TxDoc, type TxList } from '../../../clickhouse/queries/txs.js';
 
@@ -23,4 +24,27 @@ export function streamReads(d: { store: Store }): StreamReads {
     },
     blocks: (after, through, limit) => listBlocks(d.store, ascending(limit), after, through),
   };
+}
+
+/**
+ * Whether a batch's filter keys may give a filtered list an item: the keys its statement matches on
+ * (clickhouse/queries/txs.ts) are all present. A superset test: a tx of the batch must hold the account and one of
+ * the types, and the batch holding both does not say one tx does.
+ */
+export function listHolds(list: TxList, msgs: string[] | null): (keys: ReadonlySet<string>) => boolean {
+  const anyType = (keys: ReadonlySet<string>) => msgs === null || msgs.some((m) => keys.has(msgTypeKey(m)));
+  switch (list.kind) {
+    case 'all':
+      return anyType;
+    case 'account': {
+      const account = accountKey(list.account);
+      return (keys) => keys.has(account) && anyType(keys);
+    }
+    case 'nft': {
+      const nft = nftKey(list.collection, list.tokenId);
+      return (keys) => keys.has(nft);
+    }
+    case 'height':
+      return () => true; // no stream follows one height
+  }
 }

@@ -2,8 +2,9 @@
 // asked for, in order, and null otherwise (the caller then reads the engine); a range that does not continue the held
 // one replaces it; the bytes bound drops the oldest ranges but never the newest. The items here are positions of a
 // list with gaps (heights without txs), as a tx list's sequences are.
+// The committed keys: "nothing new" only for heights held whole whose ranges all lack the keys asked for.
 import { describe, expect, it } from 'vitest';
-import { CommittedTail } from '../../../api/http/committed-tail.js';
+import { CommittedKeys, CommittedTail } from '../../../api/http/committed-tail.js';
 
 const tail = (maxBytes = 1_000) =>
   new CommittedTail<number>(
@@ -61,5 +62,38 @@ describe('the committed tail', () => {
     t.clear();
     expect(t.slice(30, 40, 100)).toBeNull();
     expect(t.bytes).toBe(0);
+  });
+});
+
+describe('the committed keys', () => {
+  const has = (key: string) => (keys: ReadonlySet<string>) => keys.has(key);
+
+  it('says "nothing new" only for heights it holds whole, none of whose ranges has the key', () => {
+    const k = new CommittedKeys(1_000);
+    k.add(10, 13, ['a:x', 'm:t']);
+    k.add(13, 16, ['a:y']);
+    expect(k.mayHold(10, 16, has('a:z'))).toBe(false);
+    expect(k.mayHold(10, 16, has('a:y'))).toBe(true);
+    expect(k.mayHold(10, 13, has('a:y'))).toBe(false); // a:y is in (13, 16] only
+    expect(k.mayHold(12, 14, has('a:x'))).toBe(true); // (12, 14] overlaps both ranges
+    expect(k.mayHold(13, 16, has('a:x'))).toBe(false);
+    // Heights not held whole: maybe.
+    expect(k.mayHold(9, 16, has('a:z'))).toBe(true);
+    expect(k.mayHold(10, 17, has('a:z'))).toBe(true);
+    expect(new CommittedKeys(1_000).mayHold(10, 16, has('a:z'))).toBe(true);
+    expect(k.bytes).toBe(9);
+  });
+
+  it('replaces what it holds with a range that does not continue it, and keeps the newest past its bound', () => {
+    const k = new CommittedKeys(8);
+    k.add(10, 13, ['a:x']);
+    k.add(20, 23, ['a:y']); // a gap: (13, 20] was never seen
+    expect(k.mayHold(10, 13, has('a:z'))).toBe(true);
+    expect(k.mayHold(20, 23, has('a:z'))).toBe(false);
+    k.add(23, 26, ['a:zz', 'm:long']);
+    expect(k.mayHold(20, 26, has('a:q'))).toBe(true); // (20, 23] dropped by the bound
+    expect(k.mayHold(23, 26, has('a:q'))).toBe(false);
+    k.clear();
+    expect(k.mayHold(23, 26, has('a:q'))).toBe(true);
   });
 });
