@@ -30,7 +30,7 @@ export interface CommittedItems {
    * Every filter key of the rows inserted for those heights (`filterKeys`): a superset of what the filtered lists'
    * statements match there, so a list whose key is absent has no item in these heights.
    */
-  keys?: string[];
+  keys?: ReadonlySet<string>;
 }
 
 /** The blocks table's row as the ingest inserts it (ingest/rows.ts). */
@@ -81,14 +81,17 @@ export const nftKey = (collection: string, tokenId: string) => `n:${collection}\
  * events. Invariant: every row the ingest inserts into account_txs, msg_type_txs or nft_token_txs for these heights
  * (their views read exactly these rows) has its key here.
  */
-export function filterKeys(rows: { txs: readonly TxKeysRow[]; nft_events: readonly NftKeysRow[] }): string[] {
+export function filterKeys(rows: {
+  txs: readonly TxKeysRow[];
+  nft_events: readonly NftKeysRow[];
+}): ReadonlySet<string> {
   const keys = new Set<string>();
   for (const t of rows.txs) {
     for (const a of t.accounts) keys.add(accountKey(a));
     for (const m of t.msg_types) keys.add(msgTypeKey(m));
   }
   for (const e of rows.nft_events) keys.add(nftKey(e.collection, e.token_id));
-  return [...keys];
+  return keys; // a Set crosses to the APIs' thread as one (structured clone)
 }
 
 /**

@@ -70,8 +70,8 @@ describe('the committed keys', () => {
 
   it('says "nothing new" only for heights it holds whole, none of whose ranges has the key', () => {
     const k = new CommittedKeys(1_000);
-    k.add(10, 13, ['a:x', 'm:t']);
-    k.add(13, 16, ['a:y']);
+    k.add(10, 13, new Set(['a:x', 'm:t']));
+    k.add(13, 16, new Set(['a:y']));
     expect(k.mayHold(10, 16, has('a:z'))).toBe(false);
     expect(k.mayHold(10, 16, has('a:y'))).toBe(true);
     expect(k.mayHold(10, 13, has('a:y'))).toBe(false); // a:y is in (13, 16] only
@@ -86,11 +86,11 @@ describe('the committed keys', () => {
 
   it('replaces what it holds with a range that does not continue it, and keeps the newest past its bound', () => {
     const k = new CommittedKeys(8);
-    k.add(10, 13, ['a:x']);
-    k.add(20, 23, ['a:y']); // a gap: (13, 20] was never seen
+    k.add(10, 13, new Set(['a:x']));
+    k.add(20, 23, new Set(['a:y'])); // a gap: (13, 20] was never seen
     expect(k.mayHold(10, 13, has('a:z'))).toBe(true);
     expect(k.mayHold(20, 23, has('a:z'))).toBe(false);
-    k.add(23, 26, ['a:zz', 'm:long']);
+    k.add(23, 26, new Set(['a:zz', 'm:long']));
     expect(k.mayHold(20, 26, has('a:q'))).toBe(true); // (20, 23] dropped by the bound
     expect(k.mayHold(23, 26, has('a:q'))).toBe(false);
     k.clear();
