@@ -131,6 +131,15 @@ export function findTxs(source: SimChainSource, conds: QueryCondition[]): TxLoca
     const { from, to } = heightBounds(conds, source.latestHeight());
     if (to - from + 1 > MAX_SCAN_BLOCKS)
       return `query spans more than ${MAX_SCAN_BLOCKS} blocks; add a tx.height bound or an indexed event condition`;
+    // Conditions on the height alone match every tx of a height in bounds: counted, not read from sealed blocks.
+    const txCount = source.txCount?.bind(source);
+    if (txCount && conds.every((c) => c.key === 'tx.height')) {
+      for (let h = Math.max(1, from); h <= to; h++) {
+        if (!txMatches(conds, h, '', [])) continue;
+        for (let index = 0, n = txCount(h); index < n; index++) matched.push({ height: h, index });
+      }
+      return matched;
+    }
     for (let h = Math.max(1, from); h <= to; h++) {
       const b = source.block(h);
       for (const t of b?.txs ?? []) check({ height: h, index: t.index });

@@ -1,11 +1,12 @@
 // Pre-serialised wire answers for a sealed block. Each string is built once per block and cached
 // on the block, so serving a block is a string concatenation (the ingest benchmark needs ≥5k tx/s).
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { SealedBlock, SealedTx, TxResult, EvmTxObject, CallFrame } from './types.js';
 import { EMPTY_SHA256 } from './chain.js';
 
 const b64OfHex = (h: string): string => Buffer.from(h, 'hex').toString('base64');
-const partsHash = (hash: string): string => createHash('sha256').update(`parts:${hash}`).digest('hex').toUpperCase();
+const sha256Upper = (s: string): string => hash('sha256', s, 'hex').toUpperCase();
+const partsHash = (h: string): string => sha256Upper(`parts:${h}`);
 const ZERO_BLOOM = `0x${'0'.repeat(512)}`;
 const ZERO_HASH = `0x${'0'.repeat(64)}`;
 
@@ -18,10 +19,27 @@ function cached(block: SealedBlock, key: string, make: () => string): string {
   return s;
 }
 
+/** The header hashes that depend on the chain id alone (one validator set, one set of consensus params). */
+const chainHashes = new Map<string, { validators: string; consensus: string }>();
+function chainHashesOf(chainId: string): { validators: string; consensus: string } {
+  let h = chainHashes.get(chainId);
+  if (h === undefined) {
+    h = { validators: sha256Upper(`validators:${chainId}`), consensus: sha256Upper(`consensus:${chainId}`) };
+    chainHashes.set(chainId, h);
+  }
+  return h;
+}
+
 // ---------- CometBFT RPC ----------
 
+// A block's CometBFT header, built once: the RPC's `block` and `blockchain` and the REST's block all carry it.
+const headers = new WeakMap<SealedBlock, Record<string, unknown>>();
+
 function cometHeader(b: SealedBlock): Record<string, unknown> {
-  return {
+  let header = headers.get(b);
+  if (header !== undefined) return header;
+  const chain = chainHashesOf(b.chainId);
+  header = {
     version: { block: '11', app: '0' },
     chain_id: b.chainId,
     height: String(b.height),
@@ -29,19 +47,18 @@ function cometHeader(b: SealedBlock): Record<string, unknown> {
     last_block_id: b.lastBlockHash
       ? { hash: b.lastBlockHash, parts: { total: 1, hash: partsHash(b.lastBlockHash) } }
       : { hash: '', parts: { total: 0, hash: '' } },
-    last_commit_hash:
-      b.height > 1
-        ? createHash('sha256').update(`commit:${b.lastBlockHash}`).digest('hex').toUpperCase()
-        : EMPTY_SHA256,
+    last_commit_hash: b.height > 1 ? sha256Upper(`commit:${b.lastBlockHash}`) : EMPTY_SHA256,
     data_hash: b.dataHash,
-    validators_hash: createHash('sha256').update(`validators:${b.chainId}`).digest('hex').toUpperCase(),
-    next_validators_hash: createHash('sha256').update(`validators:${b.chainId}`).digest('hex').toUpperCase(),
-    consensus_hash: createHash('sha256').update(`consensus:${b.chainId}`).digest('hex').toUpperCase(),
+    validators_hash: chain.validators,
+    next_validators_hash: chain.validators,
+    consensus_hash: chain.consensus,
     app_hash: b.appHash,
     last_results_hash: EMPTY_SHA256,
     evidence_hash: EMPTY_SHA256,
     proposer_address: b.proposer,
   };
+  headers.set(b, header);
+  return header;
 }
 
 function cometBlockId(b: SealedBlock): Record<string, unknown> {
@@ -60,7 +77,7 @@ function cometLastCommit(b: SealedBlock): Record<string, unknown> {
         block_id_flag: 2,
         validator_address: b.proposer,
         timestamp: b.time,
-        signature: createHash('sha512').update(`sig:${b.lastBlockHash}`).digest('base64'),
+        signature: hash('sha512', `sig:${b.lastBlockHash}`, 'base64'),
       },
     ],
   };

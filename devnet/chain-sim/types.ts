@@ -130,4 +130,9 @@ export interface SimChainSource {
   evmTxByHash(hash: string): TxLocation | undefined;
   /** Candidate txs for an indexed `type.key=value` condition; undefined when the chain keeps no event index. */
   txsWithEvent?(typeKey: string, value: string): TxLocation[] | undefined;
+  /**
+   * The number of txs at a height, when the chain knows it without sealing the block (a lazily made chain): a search
+   * on tx.height alone then finds its txs without making every block of its range.
+   */
+  txCount?(height: number): number;
 }

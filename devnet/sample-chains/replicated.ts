@@ -149,6 +149,11 @@ export class ReplicatedChain implements SimChainSource {
     return this.tip;
   }
 
+  txCount(height: number): number {
+    if (!Number.isSafeInteger(height) || height < 1 || height > this.tip) return 0;
+    return this.firstTx[height + 1]! - this.firstTx[height]!;
+  }
+
   /** Blocks currently held in memory (bounded by cacheBlocks). */
   cachedBlocks(): number {
     return this.cache.size;

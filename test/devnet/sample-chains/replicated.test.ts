@@ -5,6 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Comet38Client } from '@cosmjs/tendermint-rpc';
 import { generateReplicatedChain, type ReplicatedChain } from '../../../devnet/sample-chains/replicated.js';
 import { startChainServer, type ChainServer } from '../../../devnet/chain-sim/server.js';
+import { findTxs } from '../../../devnet/chain-sim/cometbft.js';
+import { parseTxQuery } from '../../../devnet/chain-sim/txquery.js';
+import type { SimChainSource } from '../../../devnet/chain-sim/types.js';
 
 let chain: ReplicatedChain;
 let server: ChainServer;
@@ -44,6 +47,29 @@ describe('replicated chain', () => {
       'height 10001 must be less than or equal to the current blockchain height 10000',
     );
     c.disconnect();
+  });
+
+  it('finds the txs of a search on tx.height alone by counting, as the scan of its sealed blocks does', () => {
+    const mixed = generateReplicatedChain({ txs: 0, txsPerBlock: 1, mix: 'realistic', blocks: 3_000 });
+    // The same chain seen without its counts: every search scans the sealed blocks of its range.
+    const scanned: SimChainSource = {
+      chainId: mixed.chainId,
+      vm: mixed.vm,
+      validators: mixed.validators,
+      latestHeight: () => mixed.latestHeight(),
+      block: (h) => mixed.block(h),
+      txByHash: (h) => mixed.txByHash(h),
+      evmTxByHash: (h) => mixed.evmTxByHash(h),
+    };
+    const busy = Array.from({ length: 3_000 }, (_, i) => i + 1).find((h) => mixed.txCount(h) > 1)!;
+    for (const q of ['tx.height>=1', 'tx.height>=700 AND tx.height<=1800', `tx.height=${busy}`, 'tx.height>2990']) {
+      const counted = findTxs(mixed, parseTxQuery(q));
+      expect(counted).toEqual(findTxs(scanned, parseTxQuery(q)));
+      if (q !== 'tx.height>2990') expect(Array.isArray(counted) && counted.length).toBeGreaterThan(1);
+    }
+    // Another condition beside the height goes through the sealed blocks as before.
+    const signer = findTxs(mixed, parseTxQuery("tx.height<=400 AND message.module='bank'"));
+    expect(signer).toEqual(findTxs(scanned, parseTxQuery("tx.height<=400 AND message.module='bank'")));
   });
 
   it('is deterministic and keeps a bounded number of blocks in memory', async () => {
