@@ -3,7 +3,7 @@
 # cached outside the repo). Idempotent and quiet when nothing is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-command -v node >/dev/null || { echo "install: Node.js 20+ is required" >&2; exit 1; }
+command -v node >/dev/null || { echo "install: Node.js 20.12+ is required" >&2; exit 1; }
 command -v go >/dev/null || { echo "install: Go is required to build the Temporal dev server" >&2; exit 1; }
 stamp=node_modules/.install-stamp
 if [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ]; then
