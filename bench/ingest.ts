@@ -21,6 +21,13 @@ import { serveReplicatedChain } from './replicated-chain.js';
 
 await withMainJobFlags();
 
+/** User + system CPU seconds of a process so far (Linux /proc; clock ticks of 100 Hz). */
+function processCpuS(pid: number | undefined): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 const count = Number(process.argv[2] ?? 1_000_000);
 const perBlock = process.argv[3] ?? '100';
 const kind = process.argv[4] ?? 'evm';
@@ -60,9 +67,14 @@ const floorBlocksPerS = process.argv.includes('--floor')
 
 const machineBefore = machine();
 const vmHwm = () => Number(/VmHWM:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 0) * 1024;
+const cpu0 = process.cpuUsage();
+const sourceCpu0 = processCpuS(server.pid);
 const t0 = process.hrtime.bigint();
 await ingest.run();
 const secs = Number(process.hrtime.bigint() - t0) / 1e9;
+const cpu = process.cpuUsage(cpu0);
+const ingestCpuS = (cpu.user + cpu.system) / 1e6;
+const sourceCpuS = processCpuS(server.pid) - sourceCpu0;
 const peakRss = vmHwm();
 
 const [counts] = await store.rows<{ txs: string; events: string }>(
@@ -95,6 +107,13 @@ const result = {
         share_of_floor: +(chain.blocks / secs / floorBlocksPerS).toFixed(2),
       }
     : {}),
+  // CPU of every thread of this process (the ingest and the engine) and of the chain source's process, per block.
+  // Both share these two cores; a deployment's node runs elsewhere, so what the ingest alone would reach on two
+  // cores is 2 s of CPU a second over its own CPU per block.
+  ingest_cpu_us_per_block: +((ingestCpuS / chain.blocks) * 1e6).toFixed(0),
+  source_cpu_us_per_block: +((sourceCpuS / chain.blocks) * 1e6).toFixed(0),
+  ingest_alone_blocks_per_s_on_2_cores: +(2 / (ingestCpuS / chain.blocks)).toFixed(0),
+  ...(nTx > 0 ? { ingest_cpu_us_per_tx: +((ingestCpuS / nTx) * 1e6).toFixed(0) } : {}),
   txs_per_s: +(nTx / secs).toFixed(0),
   events_per_s: +(Number(counts!.events) / secs).toFixed(0),
   peak_rss_mib: +(peakRss / 2 ** 20).toFixed(0),
