@@ -18,15 +18,9 @@ import { machine } from './machine.js';
 import { withMainJobFlags } from './node-flags.js';
 import { readFloor } from './read-floor.js';
 import { serveReplicatedChain } from './replicated-chain.js';
+import { cpuMs } from './side-by-side.js';
 
 await withMainJobFlags();
-
-/** User + system CPU seconds of a process so far (Linux /proc; clock ticks of 100 Hz). */
-function processCpuS(pid: number | undefined): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
 
 const count = Number(process.argv[2] ?? 1_000_000);
 const perBlock = process.argv[3] ?? '100';
@@ -68,13 +62,14 @@ const floorBlocksPerS = process.argv.includes('--floor')
 const machineBefore = machine();
 const vmHwm = () => Number(/VmHWM:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 0) * 1024;
 const cpu0 = process.cpuUsage();
-const sourceCpu0 = processCpuS(server.pid);
+const sourcePids = server.pid === undefined ? [] : [server.pid];
+const sourceCpuMs0 = cpuMs(sourcePids);
 const t0 = process.hrtime.bigint();
 await ingest.run();
 const secs = Number(process.hrtime.bigint() - t0) / 1e9;
 const cpu = process.cpuUsage(cpu0);
 const ingestCpuS = (cpu.user + cpu.system) / 1e6;
-const sourceCpuS = processCpuS(server.pid) - sourceCpu0;
+const sourceCpuS = (cpuMs(sourcePids) - sourceCpuMs0) / 1000;
 const peakRss = vmHwm();
 
 const [counts] = await store.rows<{ txs: string; events: string }>(

@@ -3,10 +3,10 @@
 import { hash } from 'node:crypto';
 import type { SealedBlock, SealedTx, TxResult, EvmTxObject, CallFrame } from './types.js';
 import { EMPTY_SHA256 } from './chain.js';
+import { sha256Hex } from './txcodec.js';
 
 const b64OfHex = (h: string): string => Buffer.from(h, 'hex').toString('base64');
-const sha256Upper = (s: string): string => hash('sha256', s, 'hex').toUpperCase();
-const partsHash = (h: string): string => sha256Upper(`parts:${h}`);
+const partsHash = (h: string): string => sha256Hex(`parts:${h}`);
 const ZERO_BLOOM = `0x${'0'.repeat(512)}`;
 const ZERO_HASH = `0x${'0'.repeat(64)}`;
 
@@ -24,7 +24,7 @@ const chainHashes = new Map<string, { validators: string; consensus: string }>()
 function chainHashesOf(chainId: string): { validators: string; consensus: string } {
   let h = chainHashes.get(chainId);
   if (h === undefined) {
-    h = { validators: sha256Upper(`validators:${chainId}`), consensus: sha256Upper(`consensus:${chainId}`) };
+    h = { validators: sha256Hex(`validators:${chainId}`), consensus: sha256Hex(`consensus:${chainId}`) };
     chainHashes.set(chainId, h);
   }
   return h;
@@ -47,7 +47,7 @@ function cometHeader(b: SealedBlock): Record<string, unknown> {
     last_block_id: b.lastBlockHash
       ? { hash: b.lastBlockHash, parts: { total: 1, hash: partsHash(b.lastBlockHash) } }
       : { hash: '', parts: { total: 0, hash: '' } },
-    last_commit_hash: b.height > 1 ? sha256Upper(`commit:${b.lastBlockHash}`) : EMPTY_SHA256,
+    last_commit_hash: b.height > 1 ? sha256Hex(`commit:${b.lastBlockHash}`) : EMPTY_SHA256,
     data_hash: b.dataHash,
     validators_hash: chain.validators,
     next_validators_hash: chain.validators,
