@@ -5,6 +5,7 @@ import path from 'node:path';
 import { createClient, type ClickHouseClient } from '@clickhouse/client';
 import { Session } from 'chdb';
 import { createChdbConnection } from 'chdb/connection';
+import { JSON_TEXT_SETTINGS, rowLines } from './row-lines.js';
 import { paramAssignments, setStatement } from './session-params.js';
 
 export interface StoreOptions {
@@ -50,10 +51,26 @@ export interface Store {
   rows<T>(query: string, params?: QueryParams, opts?: ReadOptions): Promise<T[]>;
   /** Run a statement that returns nothing (DDL, DELETE, INSERT … SELECT). */
   exec(query: string, params?: QueryParams): Promise<void>;
-  /** Insert JS objects into a table as JSONEachRow. */
-  insert(table: string, values: readonly object[], settings?: Record<string, string | number>): Promise<void>;
+  /**
+   * Insert JS objects into a table as JSONEachRow. `jsonText`: columns whose values are JSON.stringify's text of an
+   * object; the embedded engine is handed them as objects, not as escaped strings (clickhouse/row-lines.ts). The
+   * stored text is the same either way.
+   */
+  insert(
+    table: string,
+    values: readonly object[],
+    settings?: Record<string, string | number>,
+    jsonText?: readonly string[],
+  ): Promise<void>;
   close(): Promise<void>;
 }
+
+type Writer = (
+  table: string,
+  values: readonly object[],
+  settings?: Record<string, string | number>,
+  jsonText?: readonly string[],
+) => Promise<void>;
 
 // libchdb binds a single data directory per process: share one client per directory.
 const embedded = new Map<string, Store>();
@@ -157,11 +174,11 @@ export function createStore(opts: StoreOptions): Store {
   };
   // Inserts go to the writer's native session (opened above) as bytes (chdb-node's raw insert): the rows are
   // encoded once, as JSONEachRow lines, and handed over without the client's row encoder, its stream, or a copy into
-  // an inline SQL statement. Writes stay in the caller's order (the facts store awaits each). Decision 010 has the measurement.
-  const write = async (table: string, values: readonly object[], settings?: Record<string, string | number>) => {
-    let body = '';
-    for (const v of values) body += `${JSON.stringify(v)}\n`;
-    const all = { ...nice, ...settings };
+  // an inline SQL statement. Writes stay in the caller's order (the facts store awaits each). Decision 010 has the
+  // measurement; JSON-text columns, decision 023.
+  const write: Writer = async (table, values, settings, jsonText) => {
+    const body = rowLines(values, jsonText);
+    const all = { ...nice, ...settings, ...(jsonText?.length ? JSON_TEXT_SETTINGS : {}) };
     await writer.insert({
       table,
       values: Buffer.from(body),
@@ -190,7 +207,7 @@ function wrap(
   client: ClickHouseClient,
   close: () => Promise<void>,
   read?: (query: string, params?: QueryParams, opts?: ReadOptions) => Promise<unknown[]>,
-  write?: (table: string, values: readonly object[], settings?: Record<string, string | number>) => Promise<void>,
+  write?: Writer,
 ): Store {
   // Reads in flight, so close() lets them land first: a background reader (the API's status feed) must never
   // leave an embedded session closing under a running query (chDB then refuses to open another directory).
@@ -214,9 +231,10 @@ function wrap(
     async exec(query: string, params?: QueryParams) {
       await client.command({ query, query_params: params });
     },
-    async insert(table: string, values: readonly object[], settings?: Record<string, string | number>) {
+    async insert(table, values, settings, jsonText) {
       if (values.length === 0) return;
-      if (write) return write(table, values, settings);
+      if (write) return write(table, values, settings, jsonText);
+      // A server is sent JSON-text columns as ordinary strings (the client encodes every row itself).
       await client.insert({
         table,
         values: values as object[],

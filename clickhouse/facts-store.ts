@@ -135,6 +135,9 @@ const INSERT_SETTINGS = {
   distributed_foreground_insert: 1,
 };
 
+// Columns that hold JSON.stringify's text of an object: the tx document and the EVM receipt, each served as stored.
+const JSON_TEXT: Record<string, readonly string[]> = { tx_documents: ['json'], evm_txs: ['receipt'] };
+
 async function insertFacts(
   store: Store,
   rows: Record<string, readonly object[]>,
@@ -145,7 +148,8 @@ async function insertFacts(
     const list = rows[table]!;
     // chDB inlines an insert's whole body into one statement: keep each statement small to bound memory.
     const chunk = table === 'tx_documents' || table === 'evm_txs' ? 2000 : 20_000;
-    for (let i = 0; i < list.length; i += chunk) await store.insert(table, list.slice(i, i + chunk), INSERT_SETTINGS);
+    for (let i = 0; i < list.length; i += chunk)
+      await store.insert(table, list.slice(i, i + chunk), INSERT_SETTINGS, JSON_TEXT[table]);
     afterInsert?.(table);
   }
   await store.insert('ingest_checkpoints', [{ height: checkpoint }]);
