@@ -2,8 +2,8 @@
 // A column named as JSON text holds the JSON text of an object (a tx document, an EVM receipt): it goes into the
 // line as that object, not as an escaped string, and the engine keeps the object's text in the String column byte
 // for byte (`input_format_json_read_objects_as_strings`, set by JSON_TEXT_SETTINGS). Escaping a 2–4 KB document a
-// second time, and the engine's unescaping it, were the largest single cost of a dense backfill's row encoding
-// (docs/decisions/023-json-text-columns.md).
+// second time was the largest single cost of a dense backfill's row encoding; the engine reads either form at the
+// same speed (docs/decisions/023-json-text-columns.md).
 // Invariant: a JSON-text value is JSON.stringify's output for an object, so it is valid JSON and the stored text is
 // the same as the string's. A value that does not look like an object is written as an ordinary string.
 
