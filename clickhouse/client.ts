@@ -65,12 +65,7 @@ export interface Store {
   close(): Promise<void>;
 }
 
-type Writer = (
-  table: string,
-  values: readonly object[],
-  settings?: Record<string, string | number>,
-  jsonText?: readonly string[],
-) => Promise<void>;
+type Writer = Store['insert'];
 
 // libchdb binds a single data directory per process: share one client per directory.
 const embedded = new Map<string, Store>();

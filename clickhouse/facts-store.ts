@@ -135,8 +135,9 @@ const INSERT_SETTINGS = {
   distributed_foreground_insert: 1,
 };
 
-// Columns that hold JSON.stringify's text of an object: the tx document and the EVM receipt, each served as stored.
-const JSON_TEXT: Record<string, readonly string[]> = { tx_documents: ['json'], evm_txs: ['receipt'] };
+// The tables whose rows carry a multi-KB JSON document (the tx document, the EVM receipt, each served as stored), and
+// its column: JSON.stringify's text of an object, handed to the store as JSON text (clickhouse/row-lines.ts).
+const DOCUMENT_COLUMNS: Record<string, readonly string[]> = { tx_documents: ['json'], evm_txs: ['receipt'] };
 
 async function insertFacts(
   store: Store,
@@ -147,9 +148,10 @@ async function insertFacts(
   for (const table of insertOrder(Object.keys(rows))) {
     const list = rows[table]!;
     // chDB inlines an insert's whole body into one statement: keep each statement small to bound memory.
-    const chunk = table === 'tx_documents' || table === 'evm_txs' ? 2000 : 20_000;
+    const documents = DOCUMENT_COLUMNS[table];
+    const chunk = documents ? 2000 : 20_000;
     for (let i = 0; i < list.length; i += chunk)
-      await store.insert(table, list.slice(i, i + chunk), INSERT_SETTINGS, JSON_TEXT[table]);
+      await store.insert(table, list.slice(i, i + chunk), INSERT_SETTINGS, documents);
     afterInsert?.(table);
   }
   await store.insert('ingest_checkpoints', [{ height: checkpoint }]);
