@@ -134,9 +134,13 @@ export const firstSeenIn = (lo: string, hi: string) =>
  * between the counts and the seal row only writes the same counts again. Returns the seal.
  */
 export async function sealNewAccounts(store: Store): Promise<number> {
+  // The tip's time is the checkpoint block's own (block times only grow), read by key: a max() over every block at
+  // or below the checkpoint read the whole blocks table after each batch (about 100 ms of CPU at 5 M blocks, at every
+  // block once the ingest follows the head; decision 024).
   const [r] = await store.rows<{ w: number; tip: number }>(
     `SELECT ${NEW_ACCOUNTS_SEAL} AS w,
-            (SELECT toUInt32(max(time)) FROM blocks WHERE height <= (SELECT max(height) FROM ingest_checkpoints)) AS tip`,
+            (SELECT toUInt32(time) FROM blocks
+             WHERE height = (SELECT height FROM ingest_checkpoints ORDER BY height DESC LIMIT 1) LIMIT 1) AS tip`,
   );
   const w = Number(r?.w ?? 0);
   const to = Math.floor(Number(r?.tip ?? 0) / MINUTE) * MINUTE;

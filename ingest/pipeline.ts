@@ -36,8 +36,10 @@ export interface IngestOptions {
   /** Most blocks in one write batch (fewer on dense chains: TARGET_BATCH_TXS). */
   batchBlocks?: number;
   pollIntervalMs?: number;
-  /** Minimum time between rich-list snapshots while backfilling (a snapshot is always built when caught up). */
+  /** Minimum time between rich-list snapshots while backfilling. */
   richListIntervalMs?: number;
+  /** Minimum time between rich-list snapshots once caught up (capped at richListIntervalMs; default 2 s). */
+  richListHeadIntervalMs?: number;
   /** Stop once this height is indexed (backfills, tests, benchmarks). */
   stopAtHeight?: number;
   /**
@@ -155,6 +157,7 @@ export function createIngest(opts: IngestOptions): Ingest {
     store,
     enabled: vm === 'evm',
     intervalMs: opts.richListIntervalMs ?? 10_000,
+    headIntervalMs: opts.richListHeadIntervalMs ?? 2_000,
     log,
     onBuilt: (h) => opts.onIndexed?.(h),
   });

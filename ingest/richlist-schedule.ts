@@ -1,7 +1,10 @@
 // When the ingest builds a rich-list snapshot (EVM only). A build re-ranks every holder, so it runs only when some
 // balance may have moved (an ERC20 log was written, or balances were seeded), and not too often: while backfilling
-// at most every `intervalMs`, at the head after at least 5× the last build's time, so snapshots never take more
-// than ~1/6 of the ingest's time. A crash between a checkpoint and its snapshot is caught up at start.
+// at most every `intervalMs`; at the head at most every `headIntervalMs` (never longer than `intervalMs`), and in
+// both after at least 5× the last build's time, so snapshots never take more than ~1/6 of the ingest's time. The
+// head's own bound is for small chains: there a build takes tens of ms, and 5× that rebuilt the list (and paid its
+// statements and merges) at every block of a live chain (decision 024). A crash between a checkpoint and its
+// snapshot is caught up at start.
 import { latestSnapshot } from '../clickhouse/queries/richlist.js';
 import type { Store } from '../clickhouse/client.js';
 import { buildRichListSnapshot } from '../clickhouse/richlist-snapshots.js';
@@ -20,6 +23,8 @@ export function richListSchedule(opts: {
   store: Store;
   enabled: boolean;
   intervalMs: number;
+  /** The least time between snapshots once caught up (capped at `intervalMs`). */
+  headIntervalMs: number;
   log: Logger;
   onBuilt?: (height: number) => void;
 }): RichListSchedule {
@@ -35,7 +40,8 @@ export function richListSchedule(opts: {
     },
     async maybeBuild(indexed, caughtUp, force = false) {
       if (!opts.enabled || !dirty) return;
-      const wait = caughtUp ? 5 * lastBuildMs : Math.max(opts.intervalMs, 5 * lastBuildMs);
+      const least = caughtUp ? Math.min(opts.headIntervalMs, opts.intervalMs) : opts.intervalMs;
+      const wait = Math.max(least, 5 * lastBuildMs);
       if (!force && Date.now() - lastAt < wait) return;
       const t0 = Date.now();
       const { holders } = await buildRichListSnapshot(opts.store, indexed);

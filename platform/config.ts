@@ -71,6 +71,8 @@ export const configSchema = z
     /** Stop the ingest (and exit the ingest role) once this height is indexed: backfills and tests. */
     INGEST_STOP_AT_HEIGHT: z.coerce.number().int().min(1).optional(),
     RICHLIST_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).default(10_000),
+    /** Once caught up: the least time between rich-list snapshots (never longer than RICHLIST_INTERVAL_MS). */
+    RICHLIST_HEAD_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).default(2_000),
     // storage
     CLICKHOUSE_URL: url.optional(),
     CLICKHOUSE_USER: z.string().default('default'),

@@ -159,6 +159,7 @@ export async function main(hooks: MainHooks = {}): Promise<void> {
         batchBlocks: config.BATCH_BLOCKS,
         pollIntervalMs: config.POLL_INTERVAL_MS,
         richListIntervalMs: config.RICHLIST_INTERVAL_MS,
+        richListHeadIntervalMs: config.RICHLIST_HEAD_INTERVAL_MS,
         stopAtHeight: config.INGEST_STOP_AT_HEIGHT,
         statusLine: process.stderr.isTTY === true,
       },

@@ -28,12 +28,15 @@ async function chainHead(restUrl: string | undefined): Promise<number | null> {
   }
 }
 
-async function ingestRate(store: Store): Promise<number | null> {
+/** Blocks a second over the last minute of checkpoints (at most the newest 1,000), or null with fewer than two. */
+export async function ingestRate(store: Store): Promise<number | null> {
   const [r] = await store.rows<{ dh: string; dt: number; n: string }>(
+    // The newest checkpoints by key (the newest is the last written: a rewind deletes those above it first), not a
+    // scan of every checkpoint ever written (one a batch, so one a block at the head): at most the last 1,000.
     `SELECT max(height) - min(height) AS dh, dateDiff('millisecond', min(written_at), max(written_at)) / 1000 AS dt,
             count() AS n
-     FROM ingest_checkpoints
-     WHERE written_at >= (SELECT max(written_at) FROM ingest_checkpoints) - INTERVAL 60 SECOND`,
+     FROM (SELECT height, written_at FROM ingest_checkpoints ORDER BY height DESC LIMIT 1000)
+     WHERE written_at >= (SELECT written_at FROM ingest_checkpoints ORDER BY height DESC LIMIT 1) - INTERVAL 60 SECOND`,
   );
   if (!r || Number(r.n) < 2 || Number(r.dt) <= 0) return null;
   return Number(r.dh) / Number(r.dt);
