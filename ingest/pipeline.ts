@@ -36,7 +36,7 @@ export interface IngestOptions {
   /** Most blocks in one write batch (fewer on dense chains: TARGET_BATCH_TXS). */
   batchBlocks?: number;
   pollIntervalMs?: number;
-  /** Minimum time between rich-list snapshots while backfilling. */
+  /** Minimum time between rich-list snapshots while backfilling (and the cap of richListHeadIntervalMs). */
   richListIntervalMs?: number;
   /** Minimum time between rich-list snapshots once caught up (capped at richListIntervalMs; default 2 s). */
   richListHeadIntervalMs?: number;

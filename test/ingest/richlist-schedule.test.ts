@@ -4,7 +4,7 @@
 import { rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createStore } from '../../clickhouse/client.js';
 import { migrate } from '../../clickhouse/migrate.js';
 import { richListSchedule } from '../../ingest/richlist-schedule.js';
@@ -13,7 +13,6 @@ import { createLogger } from '../../platform/log.js';
 const dir = path.join(os.tmpdir(), `richlist-schedule-${process.pid}`);
 const store = createStore({ dataDir: dir, readSessions: 1 });
 const log = createLogger({ test: 'richlist-schedule' });
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 beforeAll(() => migrate(store));
 afterAll(async () => {
@@ -34,6 +33,16 @@ function schedule(intervalMs: number, headIntervalMs: number) {
   return { s, built };
 }
 
+// The schedule reads the clock through Date.now(): it is set by hand here (the store's own timers stay real), so the
+// bounds are checked to the millisecond, and a build takes 0 ms of this clock (5× it never holds a build back).
+let now = Date.UTC(2026, 10, 29);
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(now);
+});
+afterEach(() => vi.useRealTimers());
+const at = (ms: number) => vi.setSystemTime(now + ms);
+
 describe('rich-list snapshot schedule', () => {
   it('builds only when balances moved, and at the head not again before headIntervalMs', async () => {
     const { s, built } = schedule(10_000, 600);
@@ -43,14 +52,18 @@ describe('rich-list snapshot schedule', () => {
     await s.maybeBuild(2, true);
     expect(built).toEqual([2]); // the first build is not held back
     s.markDirty();
+    at(300);
     await s.maybeBuild(3, true);
+    at(599);
     await s.maybeBuild(4, true);
     expect(built).toEqual([2]); // within headIntervalMs of the last build
-    await sleep(700);
+    at(600);
     await s.maybeBuild(5, true);
     expect(built).toEqual([2, 5]);
+    at(5_000);
     await s.maybeBuild(6, true);
     expect(built).toEqual([2, 5]); // clean again
+    now += 10_000;
   });
 
   it('while backfilling waits intervalMs, and a forced build (before stopping) does not wait', async () => {
@@ -58,23 +71,25 @@ describe('rich-list snapshot schedule', () => {
     s.markDirty();
     await s.maybeBuild(10, false);
     s.markDirty();
+    at(59_999);
     await s.maybeBuild(20, false);
     expect(built).toEqual([10]);
     await s.maybeBuild(30, false, true);
     expect(built).toEqual([10, 30]);
+    now += 100_000;
   });
 
   it('caps the head interval at intervalMs', async () => {
-    const { s, built } = schedule(0, 60_000);
+    const { s, built } = schedule(500, 60_000);
     s.markDirty();
     await s.maybeBuild(1, true);
     s.markDirty();
-    // Not 60 s: the next build comes once five times the last build's time has passed (the 5× rule still holds).
-    const deadline = Date.now() + 10_000;
-    while (built.length < 2 && Date.now() < deadline) {
-      await s.maybeBuild(2, true);
-      await sleep(50);
-    }
-    expect(built).toEqual([1, 2]);
+    at(499);
+    await s.maybeBuild(2, true);
+    expect(built).toEqual([1]);
+    at(500);
+    await s.maybeBuild(3, true);
+    expect(built).toEqual([1, 3]);
+    now += 100_000;
   });
 });

@@ -45,8 +45,10 @@ describe('ingest rate over the last minute of checkpoints', () => {
   });
 
   it('reads the rate from the newest 1,000 checkpoints when more came in the minute', async () => {
-    // 3,000 checkpoints 10 ms apart, one block each: the newest 1,000 span 9.99 s for 999 blocks.
-    await checkpoints(3000, 1, 1, 10);
+    // 2,000 checkpoints of 10 blocks, then 1,000 of one, all 10 ms apart and inside the minute: the newest 1,000
+    // span 9.99 s for 999 blocks (100 a second); all 3,000 would give about 700.
+    await checkpoints(2000, 1, 10, 10, 10_000);
+    await checkpoints(1000, 20_001, 1, 10);
     expect(await ingestRate(store)).toBeCloseTo(100, 5);
   });
 });
