@@ -10,6 +10,7 @@ import type { Store } from './client.js';
 import type { DerivedState } from './facts-store.js';
 import { BALANCES_AT_SQL, seedHeight } from './balance-seeds.js';
 import { listMigrations, splitStatements } from './migrate.js';
+import { INDEXED_HEIGHT_SQL } from './queries/status.js';
 
 /** The analytics migrations, in order: a view declared again in a later one replaces its earlier definition. */
 export const ANALYTICS_MIGRATIONS = listMigrations()
@@ -140,7 +141,7 @@ export async function sealNewAccounts(store: Store): Promise<number> {
   const [r] = await store.rows<{ w: number; tip: number }>(
     `SELECT ${NEW_ACCOUNTS_SEAL} AS w,
             (SELECT toUInt32(time) FROM blocks
-             WHERE height = (SELECT height FROM ingest_checkpoints ORDER BY height DESC LIMIT 1) LIMIT 1) AS tip`,
+             WHERE height = ${INDEXED_HEIGHT_SQL} LIMIT 1) AS tip`,
   );
   const w = Number(r?.w ?? 0);
   const to = Math.floor(Number(r?.tip ?? 0) / MINUTE) * MINUTE;
