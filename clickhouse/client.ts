@@ -19,6 +19,11 @@ export interface StoreOptions {
   /** Embedded engine: native sessions that serve reads in parallel (CHDB_READ_SESSIONS; 6 by default). */
   readSessions?: number;
   /**
+   * Embedded engine: native sessions that run inserts in parallel (CHDB_WRITE_SESSIONS; 4 by default): the facts
+   * store inserts a batch's independent tables at once (clickhouse/facts-store.ts `insertPlan`).
+   */
+  writeSessions?: number;
+  /**
    * Embedded engine: the nice value of the engine threads that run this store's statements (reads, inserts and the
    * materialized views they feed), while they run them; 0 after (not the process's own value: see scripts/main.ts).
    * The ingest thread's store sets it so that the engine's work for a backfill, not only the ingest's own thread,
@@ -167,19 +172,31 @@ export function createStore(opts: StoreOptions): Store {
     }
     return text === '' ? [] : (JSON.parse(`[${text.split('\n').join(',')}]`) as unknown[]);
   };
-  // Inserts go to the writer's native session (opened above) as bytes (chdb-node's raw insert): the rows are
-  // encoded once, as JSONEachRow lines, and handed over without the client's row encoder, its stream, or a copy into
-  // an inline SQL statement. Writes stay in the caller's order (the facts store awaits each). Decision 010 has the
-  // measurement; JSON-text columns, decision 023.
+  // Inserts go to the writers' native sessions as bytes (chdb-node's raw insert): the rows are encoded once, as
+  // JSONEachRow lines, and handed over without the client's row encoder, its stream, or a copy into an inline SQL
+  // statement (decision 010; JSON-text columns, decision 023). Each writer runs one insert at a time, and inserts of
+  // different writers run in parallel: a caller that awaits each insert keeps its order, the facts store runs a
+  // batch's independent tables at once (decision 025). The first writer is the session that started the engine; an
+  // insert's settings travel with it, so a writer holds no state of its own.
+  const writers = [writer, ...Array.from({ length: Math.max(1, opts.writeSessions ?? 4) - 1 }, () => new Session(dir))];
+  const idleWriters = [...writers];
+  const waitingWriters: ((w: Session) => void)[] = [];
   const write: Writer = async (table, values, settings, jsonText) => {
-    const body = rowLines(values, jsonText);
+    const body = Buffer.from(rowLines(values, jsonText)); // before taking a writer: encoding needs none
     const all = { ...nice, ...settings, ...(jsonText?.length ? JSON_TEXT_SETTINGS : {}) };
-    await writer.insert({
-      table,
-      values: Buffer.from(body),
-      format: 'JSONEachRow',
-      ...(Object.keys(all).length > 0 ? { settings: all } : {}),
-    });
+    const w = idleWriters.pop() ?? (await new Promise<Session>((resolve) => waitingWriters.push(resolve)));
+    try {
+      await w.insert({
+        table,
+        values: body,
+        format: 'JSONEachRow',
+        ...(Object.keys(all).length > 0 ? { settings: all } : {}),
+      });
+    } finally {
+      const next = waitingWriters.shift();
+      if (next) next(w);
+      else idleWriters.push(w);
+    }
   };
   const store = wrap(
     'chdb',
@@ -187,7 +204,7 @@ export function createStore(opts: StoreOptions): Store {
     async () => {
       embedded.delete(dir);
       for (const r of readers) r.session.close();
-      writer.close();
+      for (const w of writers) w.close();
       await client.close();
     },
     read,
@@ -204,9 +221,18 @@ function wrap(
   read?: (query: string, params?: QueryParams, opts?: ReadOptions) => Promise<unknown[]>,
   write?: Writer,
 ): Store {
-  // Reads in flight, so close() lets them land first: a background reader (the API's status feed) must never
-  // leave an embedded session closing under a running query (chDB then refuses to open another directory).
-  const reading = new Set<Promise<unknown>>();
+  // Reads and inserts in flight, so close() lets them land first: a background reader (the API's status feed) must
+  // never leave an embedded session closing under a running query (chDB then refuses to open another directory),
+  // and an insert waiting for a writer session must not be handed a closed one.
+  const inFlight = new Set<Promise<unknown>>();
+  const track = async <T>(p: Promise<T>): Promise<T> => {
+    inFlight.add(p);
+    try {
+      return await p;
+    } finally {
+      inFlight.delete(p);
+    }
+  };
   let closed = false;
   return {
     kind,
@@ -216,30 +242,28 @@ function wrap(
       const p = read
         ? read(query, params, opts)
         : client.query({ query, query_params: params, format: 'JSONEachRow' }).then((rs) => rs.json());
-      reading.add(p);
-      try {
-        return (await p) as T[];
-      } finally {
-        reading.delete(p);
-      }
+      return (await track(p)) as T[];
     },
     async exec(query: string, params?: QueryParams) {
       await client.command({ query, query_params: params });
     },
     async insert(table, values, settings, jsonText) {
       if (values.length === 0) return;
-      if (write) return write(table, values, settings, jsonText);
+      if (closed) throw new Error('store closed');
+      if (write) return track(write(table, values, settings, jsonText));
       // A server is sent JSON-text columns as ordinary strings (the client encodes every row itself).
-      await client.insert({
-        table,
-        values: values as object[],
-        format: 'JSONEachRow',
-        ...(settings ? { clickhouse_settings: settings } : {}),
-      });
+      await track(
+        client.insert({
+          table,
+          values: values as object[],
+          format: 'JSONEachRow',
+          ...(settings ? { clickhouse_settings: settings } : {}),
+        }),
+      );
     },
     async close() {
       closed = true;
-      await Promise.allSettled([...reading]);
+      await Promise.allSettled([...inFlight]);
       await close();
     },
   };
