@@ -29,10 +29,10 @@ export interface FactsStore {
   /** The last complete height (0: nothing indexed). */
   checkpoint(): Promise<number>;
   /**
-   * Insert one batch's rows as insertPlan() orders them, then its checkpoint (the batch's last height), then
-   * each derived state's after-checkpoint step. `afterInsert` runs after the inserts of each table with rows (the crash test).
-   * `lanesAtOnce` (default true): a stage's lanes at once; false runs them one after another, leaving the cores
-   * to whatever else the caller has running (the ingest's next fetch).
+   * Insert one batch's rows as insertPlan() orders them, then its checkpoint (the batch's last height), then each
+   * derived state's after-checkpoint step. `afterInsert` runs after the inserts of each table with rows (the crash
+   * test). `lanesAtOnce` (default true): a stage's lanes at once; false runs them one after another, leaving the
+   * cores to whatever else the caller has running (the ingest's next fetch).
    */
   insertBatch(
     rows: Record<string, readonly object[]>,
@@ -106,8 +106,8 @@ export function insertPlan(written: readonly string[]): string[][][] {
  * For each height table, the height tables it must not be inserted at once with (symmetric). A view reads, besides
  * the rows being inserted, every table its text names; so every height table a view's text names is linked with
  * every other one it names, and with the tables whose views fill a table it names (its own target too, when it reads
- * it: it then sees what the other views filling it wrote). Read from the migrations, so a new view
- * that reads another table links it without an edit here; a view statement this cannot read is refused.
+ * it: it then sees what the other views filling it wrote). Read from the migrations, so a new view that reads
+ * another table links it without an edit here; a view statement this cannot read is refused.
  */
 const VIEW_READS: ReadonlyMap<string, ReadonlySet<string>> = viewReads();
 

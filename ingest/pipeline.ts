@@ -110,9 +110,9 @@ function killAfterInsert(at: { table: string; n: number }): (table: string) => v
  * empty blocks is written 20,000 blocks to a batch instead of paying a statement per table every few blocks.
  */
 const TARGET_BATCH_TXS = 4000;
+const BLOCK_WEIGHT = 0.2;
 /** A fetch waited for less than this was ready when the last write ended: the write is the slower stage. */
 const WRITE_BOUND_FETCH_WAIT_MS = 10;
-const BLOCK_WEIGHT = 0.2;
 
 export interface Ingest {
   /** Runs until stop() or stopAtHeight; rejects with IngestFatalError on an undecodable block. */
