@@ -133,25 +133,11 @@ export function createStore(opts: StoreOptions): Store {
     // skips its `SET` (a page's count after the page, on the session the page just released).
     return { session, ready, held: new Map<string, string>() };
   });
-  type Reader = (typeof readers)[number];
-  const idle = [...readers];
-  // Two FIFO queues for a session: follow-up statements (ReadOptions) go before first statements.
-  const followUps: ((r: Reader) => void)[] = [];
-  const firsts: ((r: Reader) => void)[] = [];
-  const acquire = (followUp: boolean) =>
-    new Promise<Reader>((resolve) => {
-      const r = idle.pop();
-      if (r) resolve(r);
-      else (followUp ? followUps : firsts).push(resolve);
-    });
-  const release = (r: Reader) => {
-    const next = followUps.shift() ?? firsts.shift();
-    if (next) next(r);
-    else idle.push(r);
-  };
+  // Follow-up statements (ReadOptions) take a free session before first statements.
+  const readerPool = sessionPool(readers);
   const read = async (query: string, params?: QueryParams, opts?: ReadOptions): Promise<unknown[]> => {
     const assignments = paramAssignments(query, params); // before taking a session: a bad value fails alone
-    const r = await acquire(opts?.followUp === true);
+    const r = await readerPool.acquire(opts?.followUp === true);
     let text: string;
     try {
       await r.ready;
@@ -168,7 +154,7 @@ export function createStore(opts: StoreOptions): Store {
       }
       text = (await r.session.queryAsync(query, { format: 'JSONEachRow' })).text().trim();
     } finally {
-      release(r);
+      readerPool.release(r);
     }
     return text === '' ? [] : (JSON.parse(`[${text.split('\n').join(',')}]`) as unknown[]);
   };
@@ -179,12 +165,11 @@ export function createStore(opts: StoreOptions): Store {
   // batch's independent tables at once (decision 025). The first writer is the session that started the engine; an
   // insert's settings travel with it, so a writer holds no state of its own.
   const writers = [writer, ...Array.from({ length: Math.max(1, opts.writeSessions ?? 4) - 1 }, () => new Session(dir))];
-  const idleWriters = [...writers];
-  const waitingWriters: ((w: Session) => void)[] = [];
+  const writerPool = sessionPool(writers);
   const write: Writer = async (table, values, settings, jsonText) => {
     const body = Buffer.from(rowLines(values, jsonText)); // before taking a writer: encoding needs none
     const all = { ...nice, ...settings, ...(jsonText?.length ? JSON_TEXT_SETTINGS : {}) };
-    const w = idleWriters.pop() ?? (await new Promise<Session>((resolve) => waitingWriters.push(resolve)));
+    const w = await writerPool.acquire();
     try {
       await w.insert({
         table,
@@ -193,9 +178,7 @@ export function createStore(opts: StoreOptions): Store {
         ...(Object.keys(all).length > 0 ? { settings: all } : {}),
       });
     } finally {
-      const next = waitingWriters.shift();
-      if (next) next(w);
-      else idleWriters.push(w);
+      writerPool.release(w);
     }
   };
   const store = wrap(
@@ -212,6 +195,29 @@ export function createStore(opts: StoreOptions): Store {
   );
   embedded.set(dir, store);
   return store;
+}
+
+/**
+ * Sessions that each run one statement at a time: acquire() waits for a free one in arrival order, waiters that ask
+ * to go `ahead` before the others.
+ */
+function sessionPool<T>(sessions: readonly T[]) {
+  const idle = [...sessions];
+  const ahead: ((t: T) => void)[] = [];
+  const others: ((t: T) => void)[] = [];
+  return {
+    acquire: (goAhead = false) =>
+      new Promise<T>((resolve) => {
+        const t = idle.pop();
+        if (t !== undefined) resolve(t);
+        else (goAhead ? ahead : others).push(resolve);
+      }),
+    release(t: T) {
+      const next = ahead.shift() ?? others.shift();
+      if (next) next(t);
+      else idle.push(t);
+    },
+  };
 }
 
 function wrap(

@@ -59,6 +59,9 @@ export function factsStore(store: Store): FactsStore {
   };
 }
 
+/** Every statement of the migrations, in order, with its migration's version: read once for the tables below. */
+const MIGRATION_STATEMENTS = migrationStatements();
+
 /**
  * Every table holding rows of a height (facts and the lookup tables the views derive from them), in migration
  * order: each `CREATE TABLE` of clickhouse/migrations with a `height UInt64` column, except the checkpoint table
@@ -66,15 +69,20 @@ export function factsStore(store: Store): FactsStore {
  */
 export const HEIGHT_TABLES: readonly string[] = heightTables();
 
+function migrationStatements(): { version: string; stmt: string }[] {
+  return listMigrations().flatMap((m) =>
+    splitStatements(readFileSync(m.file, 'utf8')).map((stmt) => ({ version: m.version, stmt })),
+  );
+}
+
 function heightTables(): string[] {
   const out: string[] = [];
-  for (const m of listMigrations())
-    for (const stmt of splitStatements(readFileSync(m.file, 'utf8'))) {
-      const dropped = /^DROP TABLE IF EXISTS (\w+)$/.exec(stmt)?.[1];
-      if (dropped && out.includes(dropped)) out.splice(out.indexOf(dropped), 1);
-      const t = /^CREATE TABLE IF NOT EXISTS (\w+)\s*\(/.exec(stmt)?.[1];
-      if (t && t !== 'ingest_checkpoints' && /^\s*height\s+UInt64\b/m.test(stmt)) out.push(t);
-    }
+  for (const { stmt } of MIGRATION_STATEMENTS) {
+    const dropped = /^DROP TABLE IF EXISTS (\w+)$/.exec(stmt)?.[1];
+    if (dropped && out.includes(dropped)) out.splice(out.indexOf(dropped), 1);
+    const t = /^CREATE TABLE IF NOT EXISTS (\w+)\s*\(/.exec(stmt)?.[1];
+    if (t && t !== 'ingest_checkpoints' && /^\s*height\s+UInt64\b/m.test(stmt)) out.push(t);
+  }
   return out;
 }
 
@@ -113,15 +121,14 @@ const VIEW_READS: ReadonlyMap<string, ReadonlySet<string>> = viewReads();
 
 function viewReads(): Map<string, Set<string>> {
   const views = new Map<string, { target: string; text: string }>();
-  for (const m of listMigrations())
-    for (const stmt of splitStatements(readFileSync(m.file, 'utf8'))) {
-      const dropped = /^DROP VIEW IF EXISTS (\w+)$/.exec(stmt)?.[1];
-      if (dropped) views.delete(dropped);
-      if (!/^CREATE MATERIALIZED VIEW/i.test(stmt)) continue;
-      const mv = /^CREATE MATERIALIZED VIEW IF NOT EXISTS (\w+) TO (\w+) AS\s+SELECT\s/.exec(stmt);
-      if (!mv) throw new Error(`${m.version}: a view statement insertPlan cannot read: ${stmt.slice(0, 80)}`);
-      views.set(mv[1]!, { target: mv[2]!, text: stmt.slice(mv[0].length) });
-    }
+  for (const { version, stmt } of MIGRATION_STATEMENTS) {
+    const dropped = /^DROP VIEW IF EXISTS (\w+)$/.exec(stmt)?.[1];
+    if (dropped) views.delete(dropped);
+    if (!/^CREATE MATERIALIZED VIEW/i.test(stmt)) continue;
+    const mv = /^CREATE MATERIALIZED VIEW IF NOT EXISTS (\w+) TO (\w+) AS\s+SELECT\s/.exec(stmt);
+    if (!mv) throw new Error(`${version}: a view statement insertPlan cannot read: ${stmt.slice(0, 80)}`);
+    views.set(mv[1]!, { target: mv[2]!, text: stmt.slice(mv[0].length) });
+  }
   const names = (text: string, among: Iterable<string>) =>
     [...among].filter((t) => new RegExp(`\\b${t}\\b`).test(text));
   const targets = new Set([...views.values()].map((v) => v.target));
