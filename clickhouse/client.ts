@@ -19,11 +19,6 @@ export interface StoreOptions {
   /** Embedded engine: native sessions that serve reads in parallel (CHDB_READ_SESSIONS; 6 by default). */
   readSessions?: number;
   /**
-   * Embedded engine: native sessions that run inserts in parallel (CHDB_WRITE_SESSIONS; 4 by default): the facts
-   * store inserts a batch's independent tables at once (clickhouse/facts-store.ts `insertPlan`).
-   */
-  writeSessions?: number;
-  /**
    * Embedded engine: the nice value of the engine threads that run this store's statements (reads, inserts and the
    * materialized views they feed), while they run them; 0 after (not the process's own value: see scripts/main.ts).
    * The ingest thread's store sets it so that the engine's work for a backfill, not only the ingest's own thread,
@@ -133,11 +128,25 @@ export function createStore(opts: StoreOptions): Store {
     // skips its `SET` (a page's count after the page, on the session the page just released).
     return { session, ready, held: new Map<string, string>() };
   });
-  // Follow-up statements (ReadOptions) take a free session before first statements.
-  const readerPool = sessionPool(readers);
+  type Reader = (typeof readers)[number];
+  const idle = [...readers];
+  // Two FIFO queues for a session: follow-up statements (ReadOptions) go before first statements.
+  const followUps: ((r: Reader) => void)[] = [];
+  const firsts: ((r: Reader) => void)[] = [];
+  const acquire = (followUp: boolean) =>
+    new Promise<Reader>((resolve) => {
+      const r = idle.pop();
+      if (r) resolve(r);
+      else (followUp ? followUps : firsts).push(resolve);
+    });
+  const release = (r: Reader) => {
+    const next = followUps.shift() ?? firsts.shift();
+    if (next) next(r);
+    else idle.push(r);
+  };
   const read = async (query: string, params?: QueryParams, opts?: ReadOptions): Promise<unknown[]> => {
     const assignments = paramAssignments(query, params); // before taking a session: a bad value fails alone
-    const r = await readerPool.acquire(opts?.followUp === true);
+    const r = await acquire(opts?.followUp === true);
     let text: string;
     try {
       await r.ready;
@@ -154,32 +163,23 @@ export function createStore(opts: StoreOptions): Store {
       }
       text = (await r.session.queryAsync(query, { format: 'JSONEachRow' })).text().trim();
     } finally {
-      readerPool.release(r);
+      release(r);
     }
     return text === '' ? [] : (JSON.parse(`[${text.split('\n').join(',')}]`) as unknown[]);
   };
-  // Inserts go to the writers' native sessions as bytes (chdb-node's raw insert): the rows are encoded once, as
-  // JSONEachRow lines, and handed over without the client's row encoder, its stream, or a copy into an inline SQL
-  // statement (decision 010; JSON-text columns, decision 023). Each writer runs one insert at a time, and inserts of
-  // different writers run in parallel: a caller that awaits each insert keeps its order, the facts store runs a
-  // batch's independent tables at once (decision 025). The first writer is the session that started the engine; an
-  // insert's settings travel with it, so a writer holds no state of its own.
-  const writers = [writer, ...Array.from({ length: Math.max(1, opts.writeSessions ?? 4) - 1 }, () => new Session(dir))];
-  const writerPool = sessionPool(writers);
+  // Inserts go to the writer's native session (opened above) as bytes (chdb-node's raw insert): the rows are
+  // encoded once, as JSONEachRow lines, and handed over without the client's row encoder, its stream, or a copy into
+  // an inline SQL statement. Writes stay in the caller's order (the facts store awaits each). Decision 010 has the
+  // measurement; JSON-text columns, decision 023.
   const write: Writer = async (table, values, settings, jsonText) => {
-    const body = Buffer.from(rowLines(values, jsonText)); // before taking a writer: encoding needs none
+    const body = rowLines(values, jsonText);
     const all = { ...nice, ...settings, ...(jsonText?.length ? JSON_TEXT_SETTINGS : {}) };
-    const w = await writerPool.acquire();
-    try {
-      await w.insert({
-        table,
-        values: body,
-        format: 'JSONEachRow',
-        ...(Object.keys(all).length > 0 ? { settings: all } : {}),
-      });
-    } finally {
-      writerPool.release(w);
-    }
+    await writer.insert({
+      table,
+      values: Buffer.from(body),
+      format: 'JSONEachRow',
+      ...(Object.keys(all).length > 0 ? { settings: all } : {}),
+    });
   };
   const store = wrap(
     'chdb',
@@ -187,7 +187,7 @@ export function createStore(opts: StoreOptions): Store {
     async () => {
       embedded.delete(dir);
       for (const r of readers) r.session.close();
-      for (const w of writers) w.close();
+      writer.close();
       await client.close();
     },
     read,
@@ -197,29 +197,6 @@ export function createStore(opts: StoreOptions): Store {
   return store;
 }
 
-/**
- * Sessions that each run one statement at a time: acquire() waits for a free one in arrival order, waiters that ask
- * to go `ahead` before the others.
- */
-function sessionPool<T>(sessions: readonly T[]) {
-  const idle = [...sessions];
-  const ahead: ((t: T) => void)[] = [];
-  const others: ((t: T) => void)[] = [];
-  return {
-    acquire: (goAhead = false) =>
-      new Promise<T>((resolve) => {
-        const t = idle.pop();
-        if (t !== undefined) resolve(t);
-        else (goAhead ? ahead : others).push(resolve);
-      }),
-    release(t: T) {
-      const next = ahead.shift() ?? others.shift();
-      if (next) next(t);
-      else idle.push(t);
-    },
-  };
-}
-
 function wrap(
   kind: Store['kind'],
   client: ClickHouseClient,
@@ -227,18 +204,9 @@ function wrap(
   read?: (query: string, params?: QueryParams, opts?: ReadOptions) => Promise<unknown[]>,
   write?: Writer,
 ): Store {
-  // Reads and inserts in flight, so close() lets them land first: a background reader (the API's status feed) must
-  // never leave an embedded session closing under a running query (chDB then refuses to open another directory),
-  // and an insert waiting for a writer session must not be handed a closed one.
-  const inFlight = new Set<Promise<unknown>>();
-  const track = async <T>(p: Promise<T>): Promise<T> => {
-    inFlight.add(p);
-    try {
-      return await p;
-    } finally {
-      inFlight.delete(p);
-    }
-  };
+  // Reads in flight, so close() lets them land first: a background reader (the API's status feed) must never
+  // leave an embedded session closing under a running query (chDB then refuses to open another directory).
+  const reading = new Set<Promise<unknown>>();
   let closed = false;
   return {
     kind,
@@ -248,28 +216,30 @@ function wrap(
       const p = read
         ? read(query, params, opts)
         : client.query({ query, query_params: params, format: 'JSONEachRow' }).then((rs) => rs.json());
-      return (await track(p)) as T[];
+      reading.add(p);
+      try {
+        return (await p) as T[];
+      } finally {
+        reading.delete(p);
+      }
     },
     async exec(query: string, params?: QueryParams) {
       await client.command({ query, query_params: params });
     },
     async insert(table, values, settings, jsonText) {
       if (values.length === 0) return;
-      if (closed) throw new Error('store closed');
-      if (write) return track(write(table, values, settings, jsonText));
+      if (write) return write(table, values, settings, jsonText);
       // A server is sent JSON-text columns as ordinary strings (the client encodes every row itself).
-      await track(
-        client.insert({
-          table,
-          values: values as object[],
-          format: 'JSONEachRow',
-          ...(settings ? { clickhouse_settings: settings } : {}),
-        }),
-      );
+      await client.insert({
+        table,
+        values: values as object[],
+        format: 'JSONEachRow',
+        ...(settings ? { clickhouse_settings: settings } : {}),
+      });
     },
     async close() {
       closed = true;
-      await Promise.allSettled([...inFlight]);
+      await Promise.allSettled([...reading]);
       await close();
     },
   };

@@ -111,8 +111,6 @@ function killAfterInsert(at: { table: string; n: number }): (table: string) => v
  */
 const TARGET_BATCH_TXS = 4000;
 const BLOCK_WEIGHT = 0.2;
-/** A fetch waited for less than this was ready when the last write ended: the write is the slower stage. */
-const WRITE_BOUND_FETCH_WAIT_MS = 10;
 
 export interface Ingest {
   /** Runs until stop() or stopAtHeight; rejects with IngestFatalError on an undecodable block. */
@@ -173,7 +171,7 @@ export function createIngest(opts: IngestOptions): Ingest {
       };
     });
 
-  async function write(range: DecodedBlock[], lanesAtOnce: boolean) {
+  async function write(range: DecodedBlock[]) {
     const blocks = range.map((r) => r.facts);
     const t0 = Date.now();
     if (enricher) await enricher.enrich(blocks);
@@ -188,7 +186,7 @@ export function createIngest(opts: IngestOptions): Ingest {
         log.error('ingest.tx_decode_error', { height: f.height, tx_index: e.tx_index, error: e.message });
     const last = blocks[blocks.length - 1]!.height;
     const rows = batchRows(batch);
-    await facts.insertBatch(rows, last, opts.afterInsert, lanesAtOnce);
+    await facts.insertBatch(rows, last, opts.afterInsert);
     const t2 = Date.now();
     const txs = blocks.reduce((n, f) => n + f.txCount, 0);
     avgTxsPerBlock = written === 0 ? txs / blocks.length : 0.7 * avgTxsPerBlock + 0.3 * (txs / blocks.length);
@@ -199,7 +197,6 @@ export function createIngest(opts: IngestOptions): Ingest {
       txs,
       enrich_ms: t1 - t0,
       write_ms: t2 - t1,
-      lanes_at_once: lanesAtOnce,
     });
     metrics.ingestBlocks.inc(blocks.length);
     metrics.ingestTxs.inc(txs);
@@ -249,18 +246,13 @@ export function createIngest(opts: IngestOptions): Ingest {
           prefetch && prefetch.from === next ? prefetch : { from: next, p: fetcher.range(next, to, TARGET_BATCH_TXS) };
         const tw = Date.now();
         const range = await current.p;
-        const fetchWaitMs = Date.now() - tw;
         // The fetcher may end a range early (its txs passed the target): the next one starts after what came back.
         const after: number = range[range.length - 1]!.fetched.height + 1;
-        log.debug('ingest.fetch_wait', { from: current.from, to: after - 1, ms: fetchWaitMs });
+        log.debug('ingest.fetch_wait', { from: current.from, to: after - 1, ms: Date.now() - tw });
         const afterTo = Math.min(head, after + blocksPerBatch() - 1);
         prefetch = after <= head ? { from: after, p: fetcher.range(after, afterTo, TARGET_BATCH_TXS) } : null;
         prefetch?.p.catch(() => undefined); // surfaced when awaited
-        // A batch's tables go in at once when the write is the slower stage: at the head (no fetch runs beside it),
-        // or when this batch was fetched before the last write ended. Where the loop waited for the fetch, the
-        // next fetch is the slower stage, and inserts at once would take the cores it needs (decision 025).
-        const lanesAtOnce = prefetch === null || fetchWaitMs < WRITE_BOUND_FETCH_WAIT_MS;
-        const { txs, events } = await write(range, lanesAtOnce);
+        const { txs, events } = await write(range);
         progress.add(range.length, txs, events, indexed, head);
         next = after;
         await richList.maybeBuild(indexed, next > head);

@@ -83,8 +83,6 @@ export const configSchema = z
       .default('default'),
     /** Embedded engine only: native sessions that serve reads in parallel (clickhouse/client.ts). */
     CHDB_READ_SESSIONS: z.coerce.number().int().min(1).max(16).default(6),
-    /** Embedded engine only: native sessions that run a batch's inserts in parallel (clickhouse/client.ts). */
-    CHDB_WRITE_SESSIONS: z.coerce.number().int().min(1).max(8).default(4),
     // HTTP
     INDEXER_PORT: port.default(8080),
     ROUTER_PORT: port.default(8081),

@@ -89,7 +89,6 @@ export async function main(hooks: MainHooks = {}): Promise<void> {
     : {
         dataDir: path.join(config.DATA_DIR, 'clickhouse'),
         readSessions: config.CHDB_READ_SESSIONS,
-        writeSessions: config.CHDB_WRITE_SESSIONS,
         // The engine's merges serve the ingest: where it runs niced beside the APIs, they run at its nice value.
         mergeNice: engineNice,
       };
