@@ -7,8 +7,15 @@
 // positions not held whole gets no answer, and the caller reads the engine.
 
 /**
- * A contiguous run of ranges (lo, hi], each with its value and size, bounded in bytes: older ranges go first, and the
- * newest is always kept (a tip advance asks at least about it).
+ * What a held range costs beside its value's bytes, counted against the bound: about its record and an empty value
+ * (array or set) on the heap. A quiet chain hands over one empty range a block at the head, and those must be
+ * bounded too, not only the ranges that carry items.
+ */
+export const RANGE_BYTES = 256;
+
+/**
+ * A contiguous run of ranges (lo, hi], each with its value and size, bounded in bytes (each range's value plus
+ * RANGE_BYTES): older ranges go first, and the newest is always kept (a tip advance asks at least about it).
  */
 class HeldRanges<V> {
   private chunks: { lo: number; hi: number; value: V; bytes: number }[] = [];
@@ -19,8 +26,8 @@ class HeldRanges<V> {
   /** Hold `value` for (lo, hi]. A range that does not continue the held run replaces it. */
   add(lo: number, hi: number, value: V, bytes: number): void {
     if (this.chunks.at(-1)?.hi !== lo) this.clear();
-    this.chunks.push({ lo, hi, value, bytes });
-    this.held += bytes;
+    this.chunks.push({ lo, hi, value, bytes: bytes + RANGE_BYTES });
+    this.held += bytes + RANGE_BYTES;
     while (this.chunks.length > 1 && this.held > this.maxBytes) this.held -= this.chunks.shift()!.bytes;
   }
 
@@ -28,13 +35,27 @@ class HeldRanges<V> {
   overlapping(lo: number, hi: number): V[] | null {
     const first = this.chunks[0];
     if (!first || lo < first.lo || hi > this.chunks.at(-1)!.hi) return null;
+    // The first range ending above `lo` (the run is contiguous and ascending): a tip advance asks about the newest
+    // few ranges, so it must not walk every range held.
+    let a = 0;
+    let b = this.chunks.length - 1;
+    while (a < b) {
+      const m = (a + b) >> 1;
+      if (this.chunks[m]!.hi <= lo) a = m + 1;
+      else b = m;
+    }
     const out: V[] = [];
-    for (const c of this.chunks) {
-      if (c.hi <= lo) continue;
+    for (let i = a; i < this.chunks.length; i++) {
+      const c = this.chunks[i]!;
       if (c.lo >= hi) break;
       out.push(c.value);
     }
     return out;
+  }
+
+  /** Ranges held. */
+  get count(): number {
+    return this.chunks.length;
   }
 
   get bytes(): number {

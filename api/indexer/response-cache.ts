@@ -59,8 +59,9 @@ export function createResponseCache(maxBytes = 64 * 1024 * 1024): ResponseCache 
 
   const middleware: RequestHandler = (req, res, next) => {
     if (req.method !== 'GET' || !(req.path === '/status' || req.path.startsWith('/indexer/'))) return next();
-    // An event stream never ends like a page: no kept body, and no waiting on another client's stream.
-    if (req.path.startsWith('/indexer/stream/')) return next();
+    // An event stream never ends like a page: no kept body, and no waiting on another client's stream. Told apart
+    // as express routes it, whatever the case of its path.
+    if (req.path.toLowerCase().startsWith('/indexer/stream/')) return next();
     const url = req.originalUrl;
     if (serveHit(url, res)) return;
     const pending = inflight.get(url);

@@ -3,8 +3,9 @@
 // one replaces it; the bytes bound drops the oldest ranges but never the newest. The items here are positions of a
 // list with gaps (heights without txs), as a tx list's sequences are.
 // The committed keys: "nothing new" only for heights held whole whose ranges all lack the keys asked for.
+// Every range counts RANGE_BYTES against the bound beside its items, so ranges that hold nothing are bounded too.
 import { describe, expect, it } from 'vitest';
-import { CommittedKeys, CommittedTail } from '../../../api/http/committed-tail.js';
+import { CommittedKeys, CommittedTail, RANGE_BYTES } from '../../../api/http/committed-tail.js';
 
 const tail = (maxBytes = 1_000) =>
   new CommittedTail<number>(
@@ -24,7 +25,7 @@ describe('the committed tail', () => {
     expect(t.slice(20, 30, 100)).toEqual([21, 29]);
     // A range with no item in it is answered too: nothing lies there.
     expect(t.slice(21, 28, 100)).toEqual([]);
-    expect(t.bytes).toBe(50);
+    expect(t.bytes).toBe(50 + 2 * RANGE_BYTES);
   });
 
   it('is null for a read reaching outside what it holds', () => {
@@ -43,22 +44,23 @@ describe('the committed tail', () => {
     expect(t.slice(25, 30, 100)).toEqual([26]);
     t.add(20, 30, [22, 30]); // a re-ingest from lower: its items replace the held ones
     expect(t.slice(20, 30, 100)).toEqual([22, 30]);
-    expect(t.bytes).toBe(20);
+    expect(t.bytes).toBe(20 + RANGE_BYTES);
   });
 
   it('drops its oldest ranges past the bound, never the newest', () => {
-    const t = tail(35);
+    const t = tail(35 + 2 * RANGE_BYTES);
     t.add(0, 10, [1, 2]);
     t.add(10, 20, [11]);
-    expect(t.slice(0, 20, 100)).toEqual([1, 2, 11]); // 30 bytes: within the bound
+    expect(t.slice(0, 20, 100)).toEqual([1, 2, 11]); // 30 bytes of items and two ranges: within the bound
     t.add(20, 30, [21, 22, 23]);
-    expect(t.slice(0, 30, 100)).toBeNull(); // 60 bytes: (0, 10] and then (10, 20] dropped
+    expect(t.slice(0, 30, 100)).toBeNull(); // 60 and three ranges: (0, 10] and then (10, 20] dropped
     expect(t.slice(10, 30, 100)).toBeNull();
     expect(t.slice(20, 30, 100)).toEqual([21, 22, 23]);
-    t.add(30, 40, [31, 32, 33, 34]); // 40 bytes alone, above the bound: kept, as the newest
+    const ten = Array.from({ length: 10 }, (_, i) => 31 + i);
+    t.add(30, 40, ten); // alone above the bound: kept, as the newest
     expect(t.slice(20, 40, 100)).toBeNull();
-    expect(t.slice(30, 40, 100)).toEqual([31, 32, 33, 34]);
-    expect(t.bytes).toBe(40);
+    expect(t.slice(30, 40, 100)).toEqual(ten);
+    expect(t.bytes).toBe(100 + RANGE_BYTES);
     t.clear();
     expect(t.slice(30, 40, 100)).toBeNull();
     expect(t.bytes).toBe(0);
@@ -81,7 +83,7 @@ describe('the committed keys', () => {
     expect(k.mayHold(9, 16, has('a:z'))).toBe(true);
     expect(k.mayHold(10, 17, has('a:z'))).toBe(true);
     expect(new CommittedKeys(1_000).mayHold(10, 16, has('a:z'))).toBe(true);
-    expect(k.bytes).toBe(9);
+    expect(k.bytes).toBe(9 + 2 * RANGE_BYTES);
   });
 
   it('replaces what it holds with a range that does not continue it, and keeps the newest past its bound', () => {
@@ -95,5 +97,18 @@ describe('the committed keys', () => {
     expect(k.mayHold(23, 26, has('a:q'))).toBe(false);
     k.clear();
     expect(k.mayHold(23, 26, has('a:q'))).toBe(true);
+  });
+
+  it('bounds the ranges that hold no key (a quiet chain hands over an empty range a block)', () => {
+    const k = new CommittedKeys(1_024);
+    for (let h = 1; h <= 10_000; h++) k.add(h - 1, h, new Set());
+    expect(k.bytes).toBeLessThanOrEqual(1_024);
+    expect(k.mayHold(0, 1, () => false)).toBe(true); // the oldest heights were dropped: not held, so maybe
+    expect(k.mayHold(9_997, 10_000, () => false)).toBe(false); // the newest are held, and hold nothing
+    const t = tail(1_024);
+    for (let h = 1; h <= 10_000; h++) t.add(h - 1, h, []);
+    expect(t.bytes).toBeLessThanOrEqual(1_024);
+    expect(t.slice(0, 10, 100)).toBeNull();
+    expect(t.slice(9_997, 10_000, 100)).toEqual([]);
   });
 });
