@@ -37,21 +37,26 @@ export function normalizeAccount(value: string, prefix = 'init'): string | null 
   return v;
 }
 
+const BECH32_SHAPE = /^[a-z][a-z0-9]{0,30}1[02-9ac-hj-np-z]{6,}$/;
+
 /**
  * One key for an account across chains and spellings: the lowercase hex of its bytes with leading zero bytes
- * dropped, from bech32 of any prefix (init1…, osmo1…) or hex with or without 0x (a 32-byte Move address of a 20-byte
- * account, left-padded with zeros, gets the same key). null when it is neither.
+ * dropped, from bech32 of any prefix (init1…, osmo1…; all lowercase or all uppercase, as bech32 allows) or hex with
+ * or without 0x (a 32-byte Move address of a 20-byte account, left-padded with zeros, gets the same key). A string
+ * of bech32's shape whose checksum fails is read as hex when it is hex (`a1cc…` without 0x). null when it is neither.
  */
 export function accountKey(value: string): string | null {
+  const lower = value === value.toUpperCase() ? value.toLowerCase() : value;
   let bytes: Uint8Array | null = null;
-  if (/^[a-z][a-z0-9]{0,30}1[02-9ac-hj-np-z]{6,}$/.test(value)) {
+  if (BECH32_SHAPE.test(lower)) {
     try {
-      const { data } = fromBech32(value);
+      const { data } = fromBech32(lower);
       bytes = data.length === 20 || data.length === 32 ? data : null;
     } catch {
-      return null;
+      bytes = null;
     }
-  } else if (HEX_RE.test(value)) bytes = accountBytes(value);
+  }
+  if (!bytes && HEX_RE.test(value)) bytes = accountBytes(value);
   if (!bytes) return null;
   const hex = toHex(bytes).replace(/^(00)+/, '');
   return hex === '' ? '00' : hex;
