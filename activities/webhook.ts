@@ -23,13 +23,20 @@ import {
   type WebhookSettings,
 } from '../workflows/webhook.js';
 import type { WebhookActivities, WebhookDelivery } from '../workflows/transfer.js';
-import { valueWithin } from '../platform/deadline.js';
+import { Gate } from '../platform/gate.js';
 
 /** One attempt's bound: a receiver that neither answers nor fails within this is retried. */
 export const WEBHOOK_ATTEMPT_MS = 10_000;
 const USER_AGENT = 'chain-infra-webhooks/1';
 /** How long the host's resolution may take (a delivery then fails retryably; a track request is refused). */
 const LOOKUP_MS = 2_000;
+/**
+ * Host lookups run at once in this process. A system lookup holds one of the 4 threads of Node's pool until the
+ * resolver answers, which for a name server that never answers is long after LOOKUP_MS gave up on it, and the pool
+ * also runs the embedded engine's statements and file reads: a burst of track requests naming hosts under a silent
+ * zone may hold at most these two. A lookup that finds no turn within LOOKUP_MS counts as unresolved (transient).
+ */
+const lookups = new Gate(2);
 
 /** Where a checked webhook goes: its URL, and the allowed address the request is pinned to. */
 export interface WebhookTarget {
@@ -50,11 +57,7 @@ export async function resolveWebhook(raw: string, settings: WebhookSettings): Pr
   const family = isIP(host);
   const found = family
     ? [{ address: host, family }]
-    : await valueWithin(
-        lookup(host, { all: true, verbatim: true }).catch(() => []),
-        LOOKUP_MS,
-        [],
-      );
+    : await lookups.within(() => lookup(host, { all: true, verbatim: true }).catch(() => []), LOOKUP_MS, []);
   if (found.length === 0) return { ok: false, reason: `host ${host} does not resolve`, transient: true };
   const refused = found.find((a) => !addressAllowed(a.address, settings));
   if (refused) return { ok: false, reason: `host ${host} resolves to ${refused.address}, which is not public` };

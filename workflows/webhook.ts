@@ -54,6 +54,11 @@ export function checkWebhookUrl(raw: string, policy: WebhookPolicy): Checked<URL
   if (!policy.hosts.some((p) => hostMatches(host, p)))
     return { ok: false, reason: `host ${host} is not in this deployment's webhook allow-list` };
   if (isIP(host) && !addressAllowed(host, policy)) return { ok: false, reason: `${host} is not a public address` };
+  // The well-known ports below 1024 serve other protocols (mail, DNS, file shares): a POST there is never a
+  // receiver, and could be used against another host's service. `url.port` is '' for the scheme's default.
+  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+  if (port < 1024 && port !== 80 && port !== 443)
+    return { ok: false, reason: `port ${port} is refused (80, 443 or 1024 and above)` };
   return { ok: true, value: url };
 }
 
@@ -108,8 +113,8 @@ function v6Groups(a: string): number[] {
 
 /**
  * Whether an address is globally reachable: for IPv4, not unspecified, loopback, private, shared, link-local,
- * multicast, documentation or reserved; for IPv6, inside global unicast (2000::/3) but not documentation or the
- * IETF protocol block (2001::/23, Teredo included), with the forms that embed an IPv4 address (mapped, NAT64, 6to4)
+ * multicast, documentation or reserved; for IPv6, inside global unicast (2000::/3) but not documentation (2001:db8::/32,
+ * 3fff::/20) or the IETF protocol block (2001::/23, Teredo included), with the forms that embed an IPv4 address (mapped, NAT64, 6to4)
  * judged by that address.
  */
 export function isPublicAddress(address: string): boolean {
@@ -124,6 +129,7 @@ export function isPublicAddress(address: string): boolean {
   if (first === 0x2002) return v4Public(v4At(1)); // 6to4
   if ((first & 0xe000) !== 0x2000) return false; // outside global unicast: ::, ::1, ::a.b.c.d, fc00::/7, fe80::/10, …
   if (first === 0x2001 && (g[1]! < 0x0200 || g[1] === 0x0db8)) return false; // 2001::/23, 2001:db8::/32
+  if (first === 0x3fff && g[1]! < 0x1000) return false; // 3fff::/20, documentation (RFC 9637)
   return true;
 }
 

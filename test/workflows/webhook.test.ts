@@ -29,6 +29,7 @@ describe('webhook target policy', () => {
       '100.63.255.255',
       '2002:808:808::1', // 6to4 of 8.8.8.8
       '::ffff:8.8.8.8',
+      '3fff:1000::1', // just past 3fff::/20
     ])
       expect({ a, public: isPublicAddress(a) }).toEqual({ a, public: true });
     for (const a of [
@@ -62,6 +63,8 @@ describe('webhook target policy', () => {
       '2001::1', // Teredo
       'fec0::1',
       '100::1',
+      '3fff::1', // documentation (RFC 9637)
+      '3fff:fff:ffff::1',
       'not-an-address',
     ])
       expect({ a, public: isPublicAddress(a) }).toEqual({ a, public: false });
@@ -89,8 +92,14 @@ describe('webhook target policy', () => {
     expect(refused('https://evilpartner.org/a', listed)).toContain('allow-list');
     expect(refused('https://example.com/a', listed)).toContain('allow-list');
     const loopback: WebhookPolicy = { hosts: ['127.0.0.1'], privateAddresses: true };
-    expect(checkWebhookUrl('http://127.0.0.1:9/a', loopback)).toMatchObject({ ok: true });
+    expect(checkWebhookUrl('http://127.0.0.1:9000/a', loopback)).toMatchObject({ ok: true });
     expect(refused('http://10.0.0.1/a', loopback)).toContain('allow-list');
+    // Ports of other protocols are refused, whatever the host; the schemes' own and 1024 and above are not.
+    expect(refused('http://1.1.1.1:25/x')).toContain('port 25 is refused');
+    expect(refused('https://hooks.example.com:22/x')).toContain('port 22 is refused');
+    expect(refused('http://127.0.0.1:1023/a', loopback)).toContain('port 1023 is refused');
+    for (const u of ['http://8.8.8.8:80/x', 'https://8.8.8.8:443/x', 'https://8.8.8.8:1024/x', 'http://8.8.8.8:443/x'])
+      expect(checkWebhookUrl(u, open), u).toMatchObject({ ok: true });
   });
 });
 
