@@ -87,6 +87,11 @@ export const configSchema = z
     INDEXER_PORT: port.default(8080),
     ROUTER_PORT: port.default(8081),
     HTTP_HOST: z.string().default('127.0.0.1'),
+    /**
+     * Proxies in front of both services whose X-Forwarded-For is believed (express's `trust proxy` hops): the client
+     * the per-client limits count is then the address that many hops back. 0: the connection's peer.
+     */
+    TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
     /** CORS on both services (README "CORS"): on by default, any origin. */
     CORS_ENABLED: bool.default(true),
     /** Comma-separated: `*`, exact origins, or wildcard hosts such as `https://*.example.com`. */

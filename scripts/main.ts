@@ -210,6 +210,7 @@ export async function main(hooks: MainHooks = {}): Promise<void> {
       routerUrl:
         role === 'all' && config.ROUTER_ENABLED ? `http://${config.HTTP_HOST}:${config.ROUTER_PORT}` : undefined,
       cors: corsFromConfig(config),
+      trustProxyHops: config.TRUST_PROXY_HOPS,
       responseCache: config.INDEXER_RESPONSE_CACHE,
       finalCacheBytes: config.INDEXER_FINAL_CACHE_MB * 2 ** 20,
       richListMemoryBytes: config.INDEXER_RICHLIST_MEMORY_MB * 2 ** 20,
@@ -256,6 +257,7 @@ export async function main(hooks: MainHooks = {}): Promise<void> {
       ...routerOptionsFromConfig(config, registry),
       tracking: tracking ? createTrackingRoutes(tracking.service, streamSettings) : undefined,
       cors: corsFromConfig(config),
+      trustProxyHops: config.TRUST_PROXY_HOPS,
       store,
     });
     servers.push(await listen(app, config.ROUTER_PORT, config.HTTP_HOST));

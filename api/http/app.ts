@@ -18,6 +18,8 @@ export interface ServiceAppOptions {
   health?: () => Promise<Record<string, unknown>>;
   /** Cross-origin access; default: any origin, preflight answered (api/http/cors.ts). */
   cors?: CorsSettings;
+  /** Proxies whose X-Forwarded-For names the client (TRUST_PROXY_HOPS); 0 or absent: the connection's peer. */
+  trustProxyHops?: number;
 }
 
 const swaggerHtml = (title: string) => `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title>
@@ -32,6 +34,8 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'extended');
+  // `req.ip`, which the per-client limits count by (api/http/client-limit.ts), is then the address that many hops back.
+  if (opts.trustProxyHops) app.set('trust proxy', opts.trustProxyHops);
   app.use(requestAccounting(opts.service));
   // Before everything else, so preflights and error answers carry the CORS headers too.
   app.use(corsMiddleware(opts.cors));

@@ -1,9 +1,36 @@
 // Per-client limits on the router's unauthenticated write-like calls (track registrations, and calls that fan
-// out to chain endpoints). One token bucket per client address: `perMinute` tokens refill per minute, at most
+// out to chain endpoints). One token bucket per client (its address; an IPv6 client by its /64, clientKey): `perMinute` tokens refill per minute, at most
 // `burst` held. The table of clients is bounded (least recently seen evicted first), so a flood of addresses
 // costs bounded memory; an evicted client simply starts again with a full bucket.
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
+import { isIP } from 'node:net';
 import { ApiError, Grpc } from './errors.js';
+
+/** Groups an IPv6 text spells, an embedded IPv4 tail counting as two. */
+const groupsIn = (parts: readonly string[]) => parts.reduce((n, p) => n + (p.includes('.') ? 2 : 1), 0);
+
+/**
+ * The key a client is counted under: its address, an IPv4-mapped IPv6 address as the IPv4 one, and any other IPv6
+ * address by its /64. A subscriber is given a whole /64 and may pick any of its 2^64 addresses, so counting by
+ * address would give it as many buckets. Pure.
+ */
+export function clientKey(address: string | undefined): string {
+  if (!address) return 'unknown';
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address);
+  if (mapped) return mapped[1]!;
+  if (isIP(address) !== 6) return address;
+  const [head, tail] = address.split('%')[0]!.toLowerCase().split('::') as [string, string | undefined];
+  const h = head ? head.split(':') : [];
+  const t = tail ? tail.split(':') : [];
+  const groups = tail === undefined ? h : [...h, ...new Array<string>(8 - groupsIn(h) - groupsIn(t)).fill('0'), ...t];
+  return `${groups
+    .slice(0, 4)
+    .map((g) => Number.parseInt(g, 16).toString(16))
+    .join(':')}::/64`;
+}
+
+/** The request's client key (clientKey of its peer address). */
+export const clientOf = (req: Request): string => clientKey(req.ip ?? req.socket.remoteAddress);
 
 export interface ClientLimitSettings {
   /** Sustained calls per minute per client; 0 turns the limit off. */
@@ -62,7 +89,7 @@ export class ClientLimiter {
 /** 429 RESOURCE_EXHAUSTED with Retry-After (whole seconds) once a client's bucket for `name` is empty. */
 export function clientLimit(name: string, limiter: ClientLimiter): RequestHandler {
   return (req, res, next) => {
-    const waitMs = limiter.take(req.ip ?? req.socket.remoteAddress ?? 'unknown');
+    const waitMs = limiter.take(clientOf(req));
     if (waitMs === 0) return next();
     const seconds = Math.max(1, Math.ceil(waitMs / 1000));
     res.setHeader('Retry-After', String(seconds));

@@ -3,6 +3,7 @@
 import type { Request, Response } from 'express';
 import { metrics } from '../../platform/metrics.js';
 import { ApiError, Grpc } from './errors.js';
+import { clientOf } from './client-limit.js';
 
 /** The settings of a service's event streams (STREAM* in platform/config.ts). */
 export interface StreamSettings {
@@ -91,7 +92,7 @@ export function admitClient(
   req: Request,
   res: Response,
 ): () => void {
-  const release = admission.admit(req.ip ?? req.socket.remoteAddress ?? 'unknown');
+  const release = admission.admit(clientOf(req));
   if (typeof release !== 'function') throw tooManyStreams(release, (k, v) => res.setHeader(k, v));
   return release;
 }

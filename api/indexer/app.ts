@@ -52,6 +52,8 @@ export interface IndexerAppOptions extends ReadSettings {
   routerUrl?: string;
   /** Cross-origin access; default: any origin (api/http/cors.ts). */
   cors?: CorsSettings;
+  /** Proxies whose X-Forwarded-For names the client (TRUST_PROXY_HOPS). */
+  trustProxyHops?: number;
   /**
    * The ingest in this process: subscribe to its "a checkpoint or a snapshot was written" calls, so `/status` and
    * the tip move at once instead of at the status feed's next tick (150 ms).
@@ -112,6 +114,7 @@ export function createIndexerApp(opts: IndexerAppOptions): Express {
     service: 'indexer',
     openapi: indexerOpenApi,
     cors: opts.cors,
+    trustProxyHops: opts.trustProxyHops,
     health: async () => ({ indexed_height: await read.tip() }),
   });
   app.locals.validateResponses = opts.validateResponses === true;

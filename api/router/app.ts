@@ -43,6 +43,8 @@ export interface RouterAppOptions {
   store?: Store;
   /** Cross-origin access; default: any origin (api/http/cors.ts). */
   cors?: CorsSettings;
+  /** Proxies whose X-Forwarded-For names the client (TRUST_PROXY_HOPS). */
+  trustProxyHops?: number;
   /** Per-client limits on track registrations and balance reads; default 120 a minute, burst 60. */
   clientLimits?: ClientLimitSettings;
   /** Where POST /v2/info/balances reads; default: nowhere (every chain answers "no REST endpoint"). */
@@ -101,6 +103,7 @@ export function createRouterApp(opts: RouterAppOptions): Express {
     openapi,
     bodyLimit: '64kb',
     cors: opts.cors,
+    trustProxyHops: opts.trustProxyHops,
     health: async () => ({ network: opts.registry.network, chains: opts.registry.chains.size }),
   });
   // A status held in memory is answered before express once the server listens (the same answers: api/http/edge.ts).
