@@ -72,10 +72,14 @@ export function blockFetcher(opts: {
     });
   }
 
-  const decode = (f: FetchedBlock): DecodedBlock => ({
-    fetched: { height: f.height, receipts: f.receipts, traces: f.traces },
-    facts: decodeBlock(vm, f.block, f.results, f.restTxs, prefix),
-  });
+  const decode = (f: FetchedBlock): DecodedBlock => {
+    const facts = decodeBlock(vm, f.block, f.results, f.restTxs, prefix);
+    // A node (or a proxy before it) answering another height than the one asked for would store that block here and
+    // leave a hole: it is read again, and past the retries the ingest stops naming the height.
+    if (facts.height !== f.height)
+      throw new Error(`asked for block ${f.height}, the node answered block ${facts.height}`);
+    return { fetched: { height: f.height, receipts: f.receipts, traces: f.traces }, facts };
+  };
 
   /** One height read and decoded on its own; a block that fails to decode is read again (5 tries). */
   async function one(height: number): Promise<DecodedBlock> {

@@ -392,11 +392,15 @@ export function createChainSource(opts: ChainSourceOptions): ChainSource {
     for (let page = 0; out.length < expected && page < 10_000; page++) {
       const q: string = key ? `pagination.key=${encodeURIComponent(key)}` : `pagination.offset=${out.length}`;
       // A REST server lagging behind CometBFT (or a proxy during a restart) answers 404 for a fresh block: retry.
-      const body: { txs?: RestTx[]; pagination?: { next_key?: string | null; total?: string } } = await restGet(
-        `/cosmos/tx/v1beta1/txs/block/${height}?pagination.limit=100&${q}`,
-        undefined,
-        true,
-      );
+      const body: {
+        txs?: RestTx[];
+        block?: { header?: { height?: string } };
+        pagination?: { next_key?: string | null; total?: string };
+      } = await restGet(`/cosmos/tx/v1beta1/txs/block/${height}?pagination.limit=100&${q}`, undefined, true);
+      // The answer names its block: txs of another height (a lagging or misrouted REST server) are never stored here.
+      const answered = body.block?.header?.height;
+      if (answered !== undefined && answered !== String(height))
+        throw new TransientSourceError(`REST answered the txs of block ${answered} for height ${height}`);
       const txs = body.txs ?? [];
       if (txs.length === 0) break;
       out.push(...txs);

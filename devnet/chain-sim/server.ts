@@ -54,6 +54,20 @@ export class Faults {
   txIndexOff = false;
   /** The next N REST tx searches get no answer: the connection is closed (a node restarting, a proxy dropping it). */
   unansweredTxSearches = 0;
+  /**
+   * Heights whose next `answers` answers of `block`, `block_results` and REST `txs/block` (or `only` the RPC's or
+   * the REST's) are another height's, as from a misrouted or lagging node behind a proxy.
+   */
+  readonly misrouted = new Map<number, { to: number; answers: number; only?: 'rpc' | 'rest' }>();
+
+  /** The height to answer for `height` on `via`: another one while it is misrouted there (one answer consumed). */
+  route(height: number, via: 'rpc' | 'rest'): number {
+    const m = this.misrouted.get(height);
+    if (!m || (m.only && m.only !== via)) return height;
+    if (--m.answers <= 0) this.misrouted.delete(height);
+    this.served++;
+    return m.to;
+  }
 
   failHeight(height: number, opts: { kind: FaultKind; times?: number; delayMs?: number }): void {
     this.byHeight.set(height, { kind: opts.kind, remaining: opts.times ?? 1, delayMs: opts.delayMs ?? 30_000 });
@@ -67,6 +81,7 @@ export class Faults {
     this.laggingTxIndex = 0;
     this.txIndexOff = false;
     this.unansweredTxSearches = 0;
+    this.misrouted.clear();
   }
 
   /** Consumes one fault for the first faulted height among `heights`. */
@@ -162,6 +177,13 @@ export async function startChainServer(source: SimChainSource, opts: ChainServer
   const ethCalls: EthCallHandler[] = [];
   const stats = { comet: 0, rest: 0, evm: 0, txSearches: 0 };
 
+  /** A `block` or `block_results` call's params with the height `faults.misrouted` answers instead. */
+  const misroutedParams = (method: string, params: RpcRequest['params']): RpcRequest['params'] => {
+    if (faults.misrouted.size === 0 || (method !== 'block' && method !== 'block_results')) return params;
+    const h = Number((params as { height?: unknown } | undefined)?.height);
+    return Number.isSafeInteger(h) ? { ...params, height: String(faults.route(h, 'rpc')) } : params;
+  };
+
   const dispatch = (
     kind: 'comet' | 'evm',
     req: RpcRequest,
@@ -176,8 +198,9 @@ export async function startChainServer(source: SimChainSource, opts: ChainServer
       };
     }
     let out: RpcOutcome;
+    const params = misroutedParams(method, req.params);
     try {
-      out = kind === 'comet' ? cometCall(source, method, req.params) : evmCall(source, method, req.params, ethCalls);
+      out = kind === 'comet' ? cometCall(source, method, params) : evmCall(source, method, params, ethCalls);
     } catch (e) {
       out = {
         error: {
@@ -275,7 +298,11 @@ export async function startChainServer(source: SimChainSource, opts: ChainServer
     // The state height a REST client asks for (gRPC-gateway's header); absent = the latest.
     const h = req.headers['x-cosmos-block-height'];
     const height = /^\d{1,16}$/.test(String(h ?? '')) ? Number(h) : undefined;
-    let out = restGet(source, url.pathname, url.searchParams, extraRoutes, { height });
+    const misroutedPath =
+      m && url.pathname.startsWith('/cosmos/tx/') && faults.misrouted.has(Number(m[1]))
+        ? `/cosmos/tx/v1beta1/txs/block/${faults.route(Number(m[1]), 'rest')}`
+        : url.pathname;
+    let out = restGet(source, misroutedPath, url.searchParams, extraRoutes, { height });
     if (m && applyFault(res, [Number(m[1])], 'rest', out.body)) return;
     if (url.pathname === '/cosmos/tx/v1beta1/txs') {
       stats.txSearches++;

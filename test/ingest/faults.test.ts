@@ -1,5 +1,6 @@
 // Failure policy of the ingest (docs/ingest.md): transient RPC faults are retried and lose nothing; a block
-// that stays undecodable stops the pipeline loudly with its height; internal EVM calls are indexed when enabled.
+// that stays undecodable stops the pipeline loudly with its height; a block or txs the node answers for another
+// height are read again, never stored there; internal EVM calls are indexed when enabled.
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -106,6 +107,68 @@ describe('ingest failure policy', () => {
     expect(Number(above!.n)).toBe(0);
     chain.server.faults.clear();
   }, 60_000);
+
+  it('reads again a block the node answered for another height, and stores every height once', async () => {
+    // The first batch read of height 17 gets block 15 and its results, a block with as many txs (one), so only its
+    // height tells it apart (checkpoint 14 after the test above).
+    chain.server.faults.misrouted.set(17, { to: 15, answers: 2, only: 'rpc' });
+    const { source, ingest } = ingestTo(20);
+    await ingest.run();
+    source.close();
+    expect(chain.server.faults.misrouted.size).toBe(0); // both wrong answers were served
+    const rows = await store.rows<{ height: number; hash: string; n: string }>(
+      'SELECT height, any(hash) AS hash, toString(count()) AS n FROM blocks WHERE height BETWEEN 15 AND 20 GROUP BY height ORDER BY height',
+    );
+    expect(rows.map((r) => [Number(r.height), r.n])).toEqual([15, 16, 17, 18, 19, 20].map((h) => [h, '1']));
+    const truth = createChainSource({ rpcUrl: chain.rpcUrl, restUrl: chain.restUrl, evmUrl: chain.evmUrl });
+    for (const r of rows) expect(r.hash).toBe((await truth.fetchBlock(Number(r.height))).block.block_id.hash);
+    truth.close();
+    const expected = chain.manifest.txs.filter((t) => t.height <= 20);
+    const txs = await store.rows<{ hash: string }>('SELECT hash FROM txs');
+    expect(txs.map((r) => r.hash).sort()).toEqual(expected.map((t) => t.hash).sort());
+  });
+
+  it('stops loudly, naming the height, when the node keeps answering another height; goes on once it answers right', async () => {
+    // Block 20 for height 22: one tx each, so only the height tells them apart.
+    chain.server.faults.misrouted.set(22, { to: 20, answers: 1_000_000, only: 'rpc' });
+    const first = ingestTo(24);
+    await expect(first.ingest.run()).rejects.toThrow(
+      /block 22 cannot be decoded: asked for block 22, the node answered block 20/,
+    );
+    first.source.close();
+    expect(await factsStore(store).checkpoint()).toBeLessThan(22);
+    chain.server.faults.clear();
+    const again = ingestTo(24);
+    await again.ingest.run();
+    again.source.close();
+    expect(await factsStore(store).checkpoint()).toBe(24);
+    const rows = await store.rows<{ height: string; hash: string; n: string }>(
+      'SELECT height, any(hash) AS hash, toString(count()) AS n FROM blocks WHERE height BETWEEN 19 AND 24 GROUP BY height ORDER BY height',
+    );
+    expect(rows.map((r) => [Number(r.height), r.n])).toEqual([19, 20, 21, 22, 23, 24].map((h) => [h, '1']));
+    const truth = createChainSource({ rpcUrl: chain.rpcUrl, restUrl: chain.restUrl, evmUrl: chain.evmUrl });
+    for (const r of rows) expect(r.hash).toBe((await truth.fetchBlock(Number(r.height))).block.block_id.hash);
+    truth.close();
+  }, 60_000);
+
+  it("refuses a REST answer of another height's txs, even one with as many txs", async () => {
+    const counts = new Map<number, number>();
+    for (const t of chain.manifest.txs) counts.set(t.height, (counts.get(t.height) ?? 0) + 1);
+    const [h, other] = [...counts.keys()].filter((x) => counts.get(x) === 1);
+    expect(other).toBeDefined();
+    chain.server.faults.misrouted.set(h!, { to: other!, answers: 1, only: 'rest' });
+    const source = createChainSource({
+      rpcUrl: chain.rpcUrl,
+      restUrl: chain.restUrl,
+      evmUrl: chain.evmUrl,
+      rangedTxReads: false,
+    });
+    await expect(source.fetchBlock(h!)).rejects.toThrow(`REST answered the txs of block ${other} for height ${h}`);
+    const again = await source.fetchBlock(h!); // the next answer is its own
+    source.close();
+    expect(again.restTxs).toHaveLength(1);
+    chain.server.faults.clear();
+  });
 
   it('reads the head from a status answer; a 5xx or an error answer is transient, an answer without a height malformed', async () => {
     const source = createChainSource({ rpcUrl: chain.rpcUrl, restUrl: chain.restUrl, evmUrl: chain.evmUrl });
