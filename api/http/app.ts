@@ -1,11 +1,12 @@
 // Shared express scaffolding for both services: JSON body bound, request metrics, /health, /metrics,
 // Swagger UI at /swagger/ and the OpenAPI document at /swagger/doc.json.
-import express, { type Express } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
 import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { registry } from '../../platform/metrics.js';
 import { installJsonClientErrors } from './client-errors.js';
+import { badRequest } from './errors.js';
 import { type CorsSettings, corsMiddleware } from './cors.js';
 import { edgeAnswerCounter, edgeHandler, edgeLanesOf, requestAccounting } from './edge.js';
 import { installWireFront } from './edge-wire.js';
@@ -27,6 +28,18 @@ const swaggerHtml = (title: string) => `<!doctype html><html><head><meta charset
 <script src="./ui/swagger-ui-bundle.js"></script>
 <script>window.ui = SwaggerUIBundle({ url: './doc.json', dom_id: '#ui' });</script></body></html>`;
 
+/**
+ * Every documented query parameter is a value or a list of values. The 'extended' parser also makes objects of
+ * `a[b]=c` (and of lists past its index limit), on which the validator's own parsing throws: such a request is a
+ * JSON 400 naming the parameter, never a 500.
+ */
+const flatQuery: RequestHandler = (req, _res, next) => {
+  for (const [name, v] of Object.entries(req.query as Record<string, unknown>))
+    if (typeof v !== 'string' && !(Array.isArray(v) && v.every((x) => typeof x === 'string')))
+      return next(badRequest(`${name}: must be a value or a list of values`));
+  next();
+};
+
 export function createServiceApp(opts: ServiceAppOptions): Express {
   memoiseValidatorRoutes();
   const app = express();
@@ -34,6 +47,7 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'extended');
+  app.use(flatQuery);
   // `req.ip`, which the per-client limits count by (api/http/client-limit.ts), is then the address that many hops back.
   if (opts.trustProxyHops) app.set('trust proxy', opts.trustProxyHops);
   app.use(requestAccounting(opts.service));

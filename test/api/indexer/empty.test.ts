@@ -67,6 +67,23 @@ describe('empty store', () => {
     });
   });
 
+  it('a query parameter given as an object (`msgs[a]=b`) is a JSON 400 naming it, on every route that takes one', async () => {
+    for (const p of [
+      '/indexer/tx/v1/txs?msgs[a]=b',
+      '/indexer/tx/v1/txs?msgs[]=a&msgs[a]=b',
+      '/indexer/tx/v1/txs/by_height/1?msgs[a]=b',
+      '/indexer/stats/v1/activity?msgs[x]=y',
+      '/indexer/block/v1/blocks?pagination[limit]=1',
+    ]) {
+      const r = await get(p);
+      expect({ p, status: r.status }).toEqual({ p, status: 400 });
+      expect(r.type).toMatch(/^application\/json/);
+      expect(String(r.body.message)).toMatch(/(msgs|pagination): must be a value or a list of values/);
+    }
+    // A list stays a list.
+    expect((await get('/indexer/tx/v1/txs?msgs[]=a&msgs[]=b')).status).toBe(200);
+  });
+
   it('a block written without its checkpoint stays invisible until the checkpoint lands', async () => {
     // The recorded tx (cosmos/evm/bank-evm.json) as the ingest would store it at height 1.
     const rec = txResponse('cosmos/evm/bank-evm.json', 'bankSendWithEvmLogTxResponse');
