@@ -2,7 +2,7 @@
 // twice, by `listen` (the edge first) and by a plain node server over express (no edge). For every URL and every
 // CORS setting, the edge's hit must equal express's hit byte for byte (status, headers, body), and carry the body
 // the handler computed. The router's status lane has the same check in test/api/router/tracking.test.ts.
-import { createServer, type Server } from 'node:http';
+import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeServer, listen } from '../../../api/http/app.js';
@@ -110,6 +110,22 @@ describe('the edge answers exactly as the full stack', () => {
       ]);
       const head = await fetch(url(edge, '/indexer/block/v1/blocks/1'), { method: 'HEAD', headers });
       expect(head.headers.get('x-served-by')).not.toBe('edge');
+      // A GET carrying a broken JSON body, on a URL whose answer is kept: express's 400 on both.
+      for (const x of [edge, full]) {
+        const status = await new Promise<number | undefined>((resolve, reject) => {
+          const r = request(url(x, '/indexer/block/v1/blocks/1'), {
+            method: 'GET',
+            headers: { 'content-type': 'application/json', 'content-length': '1', ...headers },
+          });
+          r.on('response', (res) => {
+            res.resume();
+            resolve(res.statusCode);
+          });
+          r.on('error', reject);
+          r.end('{');
+        });
+        expect(status).toBe(400);
+      }
       const bad = await fetch(url(edge, '/indexer/block/v1/blocks/x'), { headers });
       expect([bad.status, bad.headers.get('x-served-by')]).toEqual([400, 'handler']);
       // The layers and the caches are counted at /metrics.
