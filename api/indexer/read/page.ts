@@ -205,15 +205,18 @@ export function pageResult<T>(
   let nextKey: string | null = null;
   let previousKey: string | null = null;
   const last = rows[rows.length - 1];
+  // An offset key is handed out only where parseKey takes it back (at most MAX_OFFSET): past it a list paged by
+  // offset ends its keys (its total still says how many rows there are), never with a key that is then refused.
+  const offsetKey = (offset: number) => (offset <= MAX_OFFSET ? encodeOffset(offset) : null);
   if (next === 'offset') {
-    if (more) nextKey = encodeOffset(page.offset + page.limit);
+    if (more) nextKey = offsetKey(page.offset + page.limit);
   } else if (more && last !== undefined) {
     nextKey = encodeCursor(next(last));
   }
   if (previousByOffset && page.cursor === null && page.offset > 0 && page.offset >= page.limit)
-    previousKey = encodeOffset(page.offset - page.limit);
+    previousKey = offsetKey(page.offset - page.limit);
   if (previousByOffset && page.cursor !== null && cursorOffset !== undefined && cursorOffset > 0)
-    previousKey = encodeOffset(Math.max(0, cursorOffset - page.limit));
+    previousKey = offsetKey(Math.max(0, cursorOffset - page.limit));
   return { rows, pagination: { previous_key: previousKey, next_key: nextKey, total } };
 }
 

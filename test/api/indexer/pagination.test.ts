@@ -217,4 +217,19 @@ describe('pageResult', () => {
     expect(at(0)).toBeNull();
     expect(at(undefined)).toBeNull();
   });
+
+  it('hands out no offset key past the largest offset it takes back', () => {
+    // A full page ending past MAX_OFFSET: no next_key (the total still counts every row), never one then refused.
+    const deep = parsePage({ 'pagination.offset': '999500', 'pagination.limit': '1000' }, []);
+    const r = pageResult(deep, new Array(1001).fill(0), '2000000', 'offset').pagination;
+    expect(r.next_key).toBeNull();
+    expect(parsePage({ 'pagination.key': r.previous_key! }, []).offset).toBe(998_500);
+    // Every key handed out is taken back.
+    const edge = parsePage({ 'pagination.offset': '999000', 'pagination.limit': '1000' }, []);
+    const e = pageResult(edge, new Array(1001).fill(0), '2000000', 'offset').pagination;
+    expect(parsePage({ 'pagination.key': e.next_key! }, []).offset).toBe(1_000_000);
+    // A page reached by cursor deeper than that: no previous_key.
+    const c = { kind: 'collection' as const, height: 5, collection: '0xab' };
+    expect(pageResult(page({ cursor: c }), [1, 2], '9', () => c, true, 1_100_000).pagination.previous_key).toBeNull();
+  });
 });
