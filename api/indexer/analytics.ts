@@ -23,7 +23,11 @@ export function parseTime(v: unknown, name: string): number | null {
   if (/^\d{1,12}$/.test(s)) t = Number(s);
   else if (/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(s)) {
     const ms = Date.parse(/[T ]\d{2}:\d{2}/.test(s) && !/(Z|[+-]\d{2}:?\d{2})$/.test(s) ? `${s}Z` : s);
-    if (Number.isNaN(ms)) throw badRequest(`${name}: invalid date '${s.slice(0, 40)}'`);
+    // Date.parse rolls a day past its month's end over (2025-02-30 is March 2nd): such a date is refused.
+    const [y, m, d] = s.slice(0, 10).split('-').map(Number) as [number, number, number];
+    const day = new Date(Date.UTC(y, m - 1, d));
+    if (Number.isNaN(ms) || day.getUTCMonth() !== m - 1 || day.getUTCDate() !== d)
+      throw badRequest(`${name}: invalid date '${s.slice(0, 40)}'`);
     t = Math.floor(ms / 1000);
   } else throw badRequest(`${name}: give unix seconds or an RFC 3339 time, e.g. 2025-04-25T00:00:00Z`);
   if (t < 0 || t >= 2 ** 32) throw badRequest(`${name}: out of range (1970-01-01 .. 2106-02-07)`);

@@ -365,6 +365,8 @@ export function statsSuite(kind: SampleKind): void {
         ['/indexer/stats/v1/activity?from=200&to=100', /from: must be before to/],
         ['/indexer/stats/v1/activity?from=yesterday', /from: give unix seconds/],
         ['/indexer/stats/v1/activity?to=2025-13-45T00:00:00Z', /to: invalid date/],
+        ['/indexer/stats/v1/activity?from=2025-02-30', /from: invalid date/],
+        ['/indexer/stats/v1/activity?from=2024-04-31T00:00:00Z', /from: invalid date/],
         ['/indexer/stats/v1/activity?from=99999999999', /from: out of range/],
         ['/indexer/stats/v1/activity?msgs=bad%20type', /msgs/],
         ['/indexer/stats/v1/msg_types?from=0&to=1700000000', /at most 400 days/],
