@@ -8,6 +8,14 @@ function responseInFlight(socket: Duplex): ServerResponse | undefined {
   return (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage ?? undefined;
 }
 
+/** Node's client errors that are not a malformed request, with the status node itself would answer. */
+const ANSWERS: Record<string, [number, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'request line or headers too large'],
+  HPE_URI_TOO_LONG: [414, 'request line or headers too large'],
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: [413, 'chunk extensions too large'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'the request was not received in time'],
+};
+
 export function installJsonClientErrors(server: Server): void {
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
     // Garbage pipelined behind a response still in flight (an open event stream, a slow page): an answer written
@@ -17,8 +25,7 @@ export function installJsonClientErrors(server: Server): void {
       socket.destroy();
       return;
     }
-    const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'HPE_URI_TOO_LONG' ? 414 : 400;
-    const message = status === 400 ? 'malformed HTTP request' : 'request line or headers too large';
+    const [status, message] = ANSWERS[err.code ?? ''] ?? [400, 'malformed HTTP request'];
     const body = JSON.stringify({ code: status, message });
     socket.end(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,

@@ -52,6 +52,26 @@ it('answers over-long headers with a JSON 431', async () => {
   expect(JSON.parse(received.slice(received.indexOf('\r\n\r\n') + 4)).code).toBe(431);
 });
 
+it('answers a request head not received in time with a JSON 408, not as a malformed request', async () => {
+  const slow = createServer({ connectionsCheckingInterval: 50 }, (_req, res) => res.end());
+  slow.headersTimeout = 300;
+  slow.requestTimeout = 300;
+  installJsonClientErrors(slow);
+  slow.listen(0, '127.0.0.1');
+  await new Promise((r) => slow.once('listening', r));
+  try {
+    const received = await rawExchange((slow.address() as net.AddressInfo).port, ['GET / HTTP/1.1\r\nHost: x\r\n']);
+    expect(received).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
+    expect(JSON.parse(received.slice(received.indexOf('\r\n\r\n') + 4))).toEqual({
+      code: 408,
+      message: 'the request was not received in time',
+    });
+  } finally {
+    slow.closeAllConnections();
+    slow.close();
+  }
+});
+
 it('answers garbage after a finished response with a JSON 400 on the same connection', async () => {
   const received = await exchange(['GET /plain HTTP/1.1\r\nHost: x\r\n\r\n', 'NOT HTTP\r\n\r\n']);
   expect(received).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*\{"ok":true\}HTTP\/1\.1 400 Bad Request\r\n/);
