@@ -231,11 +231,19 @@ export function createIngest(opts: IngestOptions): Ingest {
     type Pending = { from: number; p: Promise<DecodedBlock[]> };
     let prefetch: Pending | null = null;
     let head = 0;
+    /** When the node's head was last logged as below what is indexed (at most once a minute). */
+    let behindLoggedAt = 0;
     try {
       while (!stopped) {
         if (opts.stopAtHeight !== undefined && indexed >= opts.stopAtHeight) break;
         if (next > head) head = await withRetry(() => source.latestHeight(), { isStopped: () => stopped });
         if (opts.stopAtHeight !== undefined) head = Math.min(head, opts.stopAtHeight);
+        // A node whose head is below what is indexed (a lagging node behind a failover, or another chain) is waited
+        // for, never followed down: what is indexed stays. Said loudly, since the index then looks stalled.
+        if (head < indexed && Date.now() - behindLoggedAt >= 60_000) {
+          behindLoggedAt = Date.now();
+          log.warn('ingest.node_behind', { node_head: head, indexed });
+        }
         if (next > head) {
           await richList.maybeBuild(indexed, true);
           await sleep(pollMs);

@@ -16,6 +16,8 @@ import { createLogger } from '../../platform/log.js';
 import { startSampleChain } from '../../devnet/sample-chains/serve.js';
 import { factsStore } from '../../clickhouse/facts-store.js';
 import { sampleIngest } from '../support/sample.js';
+import { until } from '../support/until.js';
+import { createIngest } from '../../ingest/pipeline.js';
 
 let chain: Awaited<ReturnType<typeof startSampleChain>>;
 let store: Store;
@@ -150,6 +152,21 @@ describe('ingest failure policy', () => {
     for (const r of rows) expect(r.hash).toBe((await truth.fetchBlock(Number(r.height))).block.block_id.hash);
     truth.close();
   }, 60_000);
+
+  it('waits, saying so, for a node whose head is below what is indexed, and keeps what is indexed', async () => {
+    const indexed = await factsStore(store).checkpoint();
+    expect(indexed).toBeGreaterThan(5);
+    const inner = createChainSource({ rpcUrl: chain.rpcUrl, restUrl: chain.restUrl, evmUrl: chain.evmUrl });
+    const behind = { ...inner, latestHeight: async () => 5 }; // a lagging node after a failover
+    const ingest = createIngest({ store, source: behind, vm: 'evm', log, pollIntervalMs: 20 });
+    const run = ingest.run();
+    await until(() => events.some((e) => e.event === 'ingest.node_behind'), 10_000, 'ingest.node_behind');
+    expect(events.find((e) => e.event === 'ingest.node_behind')?.fields).toEqual({ node_head: 5, indexed });
+    await ingest.stop();
+    await run;
+    inner.close();
+    expect(await factsStore(store).checkpoint()).toBe(indexed);
+  });
 
   it("refuses a REST answer of another height's txs, even one with as many txs", async () => {
     const counts = new Map<number, number>();
