@@ -9,6 +9,7 @@ import { analyticsState } from './analytics.js';
 import type { Store } from './client.js';
 import { listMigrations, splitStatements } from './migrate.js';
 import { nftState } from './nft-state.js';
+import { richListState } from './richlist-snapshots.js';
 
 /** Derived state kept by views that a deleted height range leaves stale. */
 export interface DerivedState {
@@ -22,7 +23,7 @@ export interface DerivedState {
 }
 
 /** Every derived state, in the order they are marked and rebuilt. */
-export const DERIVED: readonly DerivedState[] = [analyticsState, nftState];
+export const DERIVED: readonly DerivedState[] = [analyticsState, nftState, richListState];
 
 /** What the ingest writes and recovers through. */
 export interface FactsStore {

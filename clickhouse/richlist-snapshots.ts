@@ -5,13 +5,16 @@
 import type { Store } from './client.js';
 import { BALANCES_AT_SQL, seedHeight } from './balance-seeds.js';
 import { recordRichListHistory } from './analytics.js';
+import type { DerivedState } from './facts-store.js';
 
 // Each snapshot is its own partition, so replacing one is a metadata-only DROP PARTITION (lightweight DELETEs
 // accumulate masks and made every later snapshot slower). Partition ids are our own integer heights.
-async function dropSnapshots(store: Store, where: 'below' | 'at', height: number): Promise<void> {
+const DROP_WHERE = { below: '<', at: '=', from: '>=' } as const;
+
+async function dropSnapshots(store: Store, where: keyof typeof DROP_WHERE, height: number): Promise<void> {
   const parts = await store.rows<{ p: string }>(
     `SELECT DISTINCT partition AS p FROM system.parts WHERE database = currentDatabase() AND table = 'richlist' AND active
-       AND toUInt64(partition) ${where === 'below' ? '<' : '='} {h:UInt64}`,
+       AND toUInt64(partition) ${DROP_WHERE[where]} {h:UInt64}`,
     { h: height },
   );
   for (const { p } of parts) {
@@ -39,3 +42,23 @@ export async function buildRichListSnapshot(store: Store, height: number): Promi
   await dropSnapshots(store, 'below', height);
   return { holders };
 }
+
+/**
+ * Snapshots built at heights a deleted range reaches were built from its rows: they go with it, their record first
+ * (a crash in between leaves rows without a record, which no reader sees and the next build at that height drops).
+ * Nothing is rebuilt here: the ingest's schedule finds no snapshot at its checkpoint when it resumes and builds one
+ * (ingest/richlist-schedule.ts `resume`).
+ */
+export const richListState: DerivedState = {
+  name: 'richlist',
+  async markDirty(store, from) {
+    const [n] = await store.rows<{ n: string }>(
+      'SELECT count() AS n FROM richlist_snapshots WHERE snapshot_height >= {from:UInt64}',
+      { from },
+    );
+    if (Number(n?.n ?? 0) > 0)
+      await store.exec('DELETE FROM richlist_snapshots WHERE snapshot_height >= {from:UInt64}', { from });
+    await dropSnapshots(store, 'from', from);
+  },
+  async rebuildDirty() {},
+};

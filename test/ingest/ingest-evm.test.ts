@@ -1,7 +1,8 @@
 // End to end: the recorded EVM sample chain ingested into chDB; every derived view checked against the
 // sample-chain manifest (which the builder computes from the recorded txs independently of our decoders).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HEIGHT_TABLES } from '../../clickhouse/facts-store.js';
+import { factsStore, HEIGHT_TABLES } from '../../clickhouse/facts-store.js';
+import { latestSnapshot } from '../../clickhouse/queries/richlist.js';
 import { normalizeAccount } from '../../chain/address.js';
 import type { ExpectedEvmState } from '../../devnet/sample-chains/evm-activity.js';
 import { dumpTables, ingestSampleChain, type IngestedSample } from '../support/sample.js';
@@ -115,5 +116,26 @@ describe('EVM sample chain ingest', () => {
     for (const t of HEIGHT_TABLES) expect(after[t], t).toBe(before[t]);
     await s.ingest.reingest(3, 5);
     expect(await dumpTables(s.store, HEIGHT_TABLES)).toEqual(before);
+  });
+
+  it('a rewind drops the rich-list snapshots built above it, and the ingest builds one again at its tip', async () => {
+    const tip = s.sample.manifest.latestHeight;
+    const richList = () =>
+      s.store.rows(
+        'SELECT token, snapshot_height, rank, account, toString(amount) AS amount FROM richlist ORDER BY ALL',
+      );
+    expect(await latestSnapshot(s.store)).toBe(tip);
+    const before = await richList();
+    expect(before.length).toBeGreaterThan(0);
+    await factsStore(s.store).rewindTo(tip - 3);
+    expect(await latestSnapshot(s.store)).toBeLessThanOrEqual(tip - 3);
+    const [above] = await s.store.rows<{ n: string }>(
+      'SELECT toString(count()) AS n FROM richlist WHERE snapshot_height > {h:UInt64}',
+      { h: tip - 3 },
+    );
+    expect(above!.n).toBe('0');
+    await s.ingest.reingest(tip - 2, tip);
+    expect(await latestSnapshot(s.store)).toBe(tip);
+    expect(await richList()).toEqual(before);
   });
 });
