@@ -45,25 +45,17 @@ function remember<K, V>(map: Map<K, V>, k: K, v: V) {
 /** Move REST takes addresses without leading zeros as well as padded; the short form is what nodes print. */
 const shortHex = (addr: string) => `0x${addr.slice(2).replace(/^0+/, '') || '0'}`;
 
-const isRevert = (e: unknown) => /revert/i.test((e as Error)?.message ?? '');
 const isNotFound = (e: unknown) => /HTTP 404|not found/i.test((e as Error)?.message ?? '');
 
 export function createEnricher(vm: Vm, store: Store, source: ChainSource, log: Logger, prefix = 'init'): Enricher {
   const knownCollections = new Set<string>();
   const names = new Map<string, string>();
-  const reverted = new Set<string>();
   const objects = new Map<string, { collection: string; token_id: string } | null>();
 
-  async function cosmetic<T>(
-    what: string,
-    fn: () => Promise<T>,
-    fallback: T,
-    onError?: (e: unknown) => void,
-  ): Promise<T> {
+  async function cosmetic<T>(what: string, fn: () => Promise<T>, fallback: T): Promise<T> {
     try {
       return await withRetry(fn, { attempts: 3, baseMs: 100 });
     } catch (e) {
-      onError?.(e);
       log.debug('ingest.enrich_failed', { what, error: (e as Error).message.slice(0, 200) });
       return fallback;
     }
@@ -92,7 +84,7 @@ export function createEnricher(vm: Vm, store: Store, source: ChainSource, log: L
   ): Promise<string> {
     if (names.has(collection)) return names.get(collection)!;
     let name = '';
-    if (lookup === 'evm' && !reverted.has(collection)) {
+    if (lookup === 'evm') {
       name = await cosmetic(
         'name()',
         async () =>
@@ -101,9 +93,6 @@ export function createEnricher(vm: Vm, store: Store, source: ChainSource, log: L
             await source.evmCall(collection, erc721.encodeFunctionData('name'), height),
           )[0] as string,
         '',
-        (e) => {
-          if (isRevert(e)) reverted.add(collection);
-        },
       );
     } else if (lookup === 'wasm') {
       const addr = toBech32(prefix, fromHex(collection.slice(2)));
@@ -125,7 +114,9 @@ export function createEnricher(vm: Vm, store: Store, source: ChainSource, log: L
   }
 
   async function tokenUri(e: NftEventFact, height: number): Promise<string> {
-    if (vm === 'evm' && !reverted.has(e.collection)) {
+    // Asked for every mint, whatever name() did: what is stored must not depend on what this process saw before a
+    // restart (a revert is one call, never retried: withRetry retries only transient errors).
+    if (vm === 'evm') {
       return cosmetic(
         'tokenURI',
         async () => {
