@@ -10,7 +10,7 @@ import type { Store } from '../clickhouse/client.js';
 import type { Logger } from '../platform/log.js';
 import { accountHex } from '../chain/address.js';
 import type { ChainSource } from './source.js';
-import { withRetry } from '../chain/retry.js';
+import { UnansweredError, withRetry } from '../chain/retry.js';
 
 const PAGE = 1000;
 const CONCURRENCY = 8;
@@ -56,6 +56,13 @@ export interface SeedResult {
   rows: number;
 }
 
+export interface SeedOptions {
+  /** The ingest was stopped: stop waiting for a node that does not answer. */
+  isStopped?: () => boolean;
+  /** First retry's delay (ms), doubling; 200 by default. */
+  retryBaseMs?: number;
+}
+
 /** The height whose state opens the rich list when indexing starts at `startHeight` (state at 0 is not served). */
 export const seedHeightFor = (startHeight: number) => Math.max(startHeight - 1, 1);
 
@@ -69,9 +76,26 @@ export async function seedBalances(
   height: number,
   log: Logger,
   prefix = 'init',
+  opts: SeedOptions = {},
 ): Promise<SeedResult> {
-  // Bounded: a node that pruned the height answers 5xx for good, which must not stall the ingest's start.
-  const get = <T>(path: string) => withRetry(() => source.restGet<T>(path, height), { baseMs: 200, attempts: 8 });
+  const isStopped = opts.isStopped ?? (() => false);
+  // Bounded where the node answers: one that pruned the height answers 5xx for good, which must not stall the
+  // ingest's start. A node that does not answer at all (down, restarting) is waited for, as every other read of the
+  // ingest waits for it: the seeds are read only before the first checkpoint, so giving up would lose them for good.
+  const get = async <T>(path: string): Promise<T> => {
+    for (;;) {
+      try {
+        return await withRetry(() => source.restGet<T>(path, height), {
+          baseMs: opts.retryBaseMs ?? 200,
+          attempts: 8,
+          isStopped,
+        });
+      } catch (e) {
+        if (!(e instanceof UnansweredError) || isStopped()) throw e;
+        log.warn('ingest.balance_seed_waiting', { height, error: e.message.slice(0, 200) });
+      }
+    }
+  };
   const accountPages = await pages<AccountsPage>(
     (key) =>
       get(
@@ -136,10 +160,11 @@ export async function openRichList(
   firstHeight: number,
   log: Logger,
   prefix: string,
+  opts: SeedOptions = {},
 ): Promise<boolean> {
   const at = seedHeightFor(firstHeight);
   try {
-    const r = await seedBalances(store, source, at, log, prefix);
+    const r = await seedBalances(store, source, at, log, prefix, opts);
     log.info('ingest.balance_seed', { height: r.height, accounts: r.accounts, balances: r.rows });
     return true;
   } catch (e) {

@@ -224,7 +224,7 @@ export function createIngest(opts: IngestOptions): Ingest {
     await richList.resume(checkpoint);
     let next = Math.max(checkpoint + 1, opts.startHeight ?? 1);
     if (vm === 'evm' && checkpoint === 0 && opts.seedBalances !== false)
-      if (await openRichList(store, source, next, log, prefix)) richList.markDirty();
+      if (await openRichList(store, source, next, log, prefix, { isStopped: () => stopped })) richList.markDirty();
     prevTimeNanos = next - 1 < 1 ? null : await facts.blockTimeNs(next - 1);
     log.info('ingest.start', { from: next, checkpoint });
     const progress = createBackfillReporter(log, opts.statusLine);

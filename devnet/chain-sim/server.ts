@@ -54,6 +54,8 @@ export class Faults {
   txIndexOff = false;
   /** The next N REST tx searches get no answer: the connection is closed (a node restarting, a proxy dropping it). */
   unansweredTxSearches = 0;
+  /** The next N REST requests of any path get no answer (a node down for a while). */
+  unansweredRest = 0;
   /**
    * Heights whose next `answers` answers of `block`, `block_results` and REST `txs/block` (or `only` the RPC's or
    * the REST's) are another height's, as from a misrouted or lagging node behind a proxy.
@@ -81,6 +83,7 @@ export class Faults {
     this.laggingTxIndex = 0;
     this.txIndexOff = false;
     this.unansweredTxSearches = 0;
+    this.unansweredRest = 0;
     this.misrouted.clear();
   }
 
@@ -292,6 +295,12 @@ export async function startChainServer(source: SimChainSource, opts: ChainServer
       return;
     }
     stats.rest++;
+    if (faults.unansweredRest > 0) {
+      faults.unansweredRest--;
+      faults.served++;
+      res.socket?.destroy();
+      return;
+    }
     const m = /^\/cosmos\/(?:tx\/v1beta1\/txs\/block|base\/tendermint\/v1beta1\/blocks)\/(\d{1,16})$/.exec(
       url.pathname,
     );
@@ -350,6 +359,12 @@ export async function startChainServer(source: SimChainSource, opts: ChainServer
     }
     if (req.method === 'POST' && url.pathname === EVM_REST_CALL && source.evmChainId !== undefined) {
       stats.rest++;
+      if (faults.unansweredRest > 0) {
+        faults.unansweredRest--;
+        faults.served++;
+        res.socket?.destroy();
+        return;
+      }
       const chunks: Buffer[] = [];
       let size = 0;
       req.on('data', (c: Buffer) => {

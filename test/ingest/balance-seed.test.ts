@@ -1,6 +1,7 @@
 // The rich list opens with the chain's balances before the first indexed block (genesis allocations), then
 // adds the Transfer deltas; zero balances leave the list. Issue 11: on a real devnet the native denom's list
-// held only in-block deltas (269000 where the bank balance was 1000000000000000000269000).
+// held only in-block deltas (269000 where the bank balance was 1000000000000000000269000). A node that does not
+// answer at the start is waited for: seeds are read only before the first checkpoint.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,7 +9,8 @@ import { fromHex, toBech32 } from '@cosmjs/encoding';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStore, type Store } from '../../clickhouse/client.js';
 import { migrate } from '../../clickhouse/migrate.js';
-import { accountAddress } from '../../ingest/balance-seed.js';
+import { accountAddress, seedBalances } from '../../ingest/balance-seed.js';
+import { createChainSource } from '../../ingest/source.js';
 import { createLogger } from '../../platform/log.js';
 import type { ExpectedEvmState } from '../../devnet/sample-chains/evm-activity.js';
 import { NATIVE_DENOM_CONTRACT, RICH_LIST_TOKEN } from '../../devnet/sample-chains/evm.js';
@@ -115,5 +117,29 @@ describe('rich list opening balances', () => {
       'SELECT count() AS n, max(height) AS h FROM balance_seeds',
     );
     expect(seeds).toEqual({ n: '3', h: '1' });
+  });
+
+  it('waits for a node that does not answer instead of opening without seeds, until stopped', async () => {
+    const seedRows = () =>
+      store.rows('SELECT account, token, toString(amount) AS amount, height FROM balance_seeds ORDER BY ALL');
+    const before = await seedRows();
+    const warned: string[] = [];
+    const log = { ...createLogger({ test: 'balance-seed' }), warn: (event: string) => void warned.push(event) };
+    const source = createChainSource({ rpcUrl: sample.rpcUrl, restUrl: sample.restUrl, evmUrl: sample.evmUrl });
+    // Down for more than one round of retries (8), then back: the same seeds as before.
+    sample.server.faults.unansweredRest = 12;
+    await seedBalances(store, source, 1, log, 'init', { retryBaseMs: 5 });
+    expect(warned).toContain('ingest.balance_seed_waiting');
+    expect(await seedRows()).toEqual(before);
+    // Down for good: waited for until the ingest stops, then refused.
+    sample.server.faults.unansweredRest = 1_000_000;
+    let stopped = false;
+    setTimeout(() => (stopped = true), 300);
+    await expect(
+      seedBalances(store, source, 1, log, 'init', { retryBaseMs: 5, isStopped: () => stopped }),
+    ).rejects.toThrow();
+    sample.server.faults.clear();
+    source.close();
+    expect(await seedRows()).toEqual(before);
   });
 });
