@@ -47,12 +47,12 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'extended');
-  app.use(flatQuery);
   // `req.ip`, which the per-client limits count by (api/http/client-limit.ts), is then the address that many hops back.
   if (opts.trustProxyHops) app.set('trust proxy', opts.trustProxyHops);
   app.use(requestAccounting(opts.service));
   // Before everything else, so preflights and error answers carry the CORS headers too.
   app.use(corsMiddleware(opts.cors));
+  app.use(flatQuery);
   app.use(express.json({ limit: opts.bodyLimit ?? '64kb', strict: true }));
 
   app.get('/health', async (_req, res) => {

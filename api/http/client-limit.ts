@@ -1,7 +1,8 @@
 // Per-client limits on the router's unauthenticated write-like calls (track registrations, and calls that fan
-// out to chain endpoints). One token bucket per client (its address; an IPv6 client by its /64, clientKey): `perMinute` tokens refill per minute, at most
-// `burst` held. The table of clients is bounded (least recently seen evicted first), so a flood of addresses
-// costs bounded memory; an evicted client simply starts again with a full bucket.
+// out to chain endpoints). One token bucket per client (its address; an IPv6 client by its /64, clientKey):
+// `perMinute` tokens refill per minute, at most `burst` held. The table of clients is bounded (least recently seen
+// evicted first), so a flood of addresses costs bounded memory; an evicted client simply starts again with a full
+// bucket.
 import type { Request, RequestHandler } from 'express';
 import { isIP } from 'node:net';
 import { ApiError, Grpc } from './errors.js';

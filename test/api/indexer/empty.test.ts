@@ -18,6 +18,8 @@ const get = async (p: string) => {
   return {
     status: res.status,
     type: res.headers.get('content-type'),
+    servedBy: res.headers.get('x-served-by'),
+    cors: res.headers.get('access-control-allow-origin'),
     body: (await res.json()) as Record<string, unknown>,
   };
 };
@@ -43,7 +45,7 @@ afterAll(async () => {
 
 describe('empty store', () => {
   it('/status is a JSON 500 saying nothing is indexed; lists are empty', async () => {
-    expect(await get('/status')).toEqual({
+    expect(await get('/status')).toMatchObject({
       status: 500,
       type: 'application/json; charset=utf-8',
       body: { code: 500, message: 'no block has been indexed yet' },
@@ -78,6 +80,7 @@ describe('empty store', () => {
       const r = await get(p);
       expect({ p, status: r.status }).toEqual({ p, status: 400 });
       expect(r.type).toMatch(/^application\/json/);
+      expect([r.servedBy, r.cors]).toEqual(['handler', '*']); // named and readable cross-origin, as every answer
       expect(String(r.body.message)).toMatch(/(msgs|pagination): must be a value or a list of values/);
     }
     // A list stays a list.
