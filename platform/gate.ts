@@ -1,4 +1,5 @@
 // A bound on how many calls of one kind run at once, each waiting for its turn and running within one time bound.
+import { valueWithin } from './deadline.js';
 
 interface Waiter {
   go: () => void;
@@ -34,11 +35,7 @@ export class Gate {
       () => this.release(),
       () => this.release(),
     );
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<F>((resolve) => {
-      timer = setTimeout(() => resolve(fallback), Math.max(0, deadline - Date.now()));
-    });
-    return Promise.race([p, late]).finally(() => clearTimeout(timer));
+    return valueWithin(p, Math.max(0, deadline - Date.now()), fallback);
   }
 
   /** Calls running (or handed a turn), for metrics and tests. */
