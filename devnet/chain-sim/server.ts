@@ -180,6 +180,15 @@ export async function startChainServer(source: SimChainSource, opts: ChainServer
   const ethCalls: EthCallHandler[] = [];
   const stats = { comet: 0, rest: 0, evm: 0, txSearches: 0 };
 
+  /** Whether this REST request gets no answer (fault `unansweredRest`): its connection is closed. */
+  const unanswered = (res: http.ServerResponse): boolean => {
+    if (faults.unansweredRest <= 0) return false;
+    faults.unansweredRest--;
+    faults.served++;
+    res.socket?.destroy();
+    return true;
+  };
+
   /** A `block` or `block_results` call's params with the height `faults.misrouted` answers instead. */
   const misroutedParams = (method: string, params: RpcRequest['params']): RpcRequest['params'] => {
     if (faults.misrouted.size === 0 || (method !== 'block' && method !== 'block_results')) return params;
@@ -295,12 +304,7 @@ export async function startChainServer(source: SimChainSource, opts: ChainServer
       return;
     }
     stats.rest++;
-    if (faults.unansweredRest > 0) {
-      faults.unansweredRest--;
-      faults.served++;
-      res.socket?.destroy();
-      return;
-    }
+    if (unanswered(res)) return;
     const m = /^\/cosmos\/(?:tx\/v1beta1\/txs\/block|base\/tendermint\/v1beta1\/blocks)\/(\d{1,16})$/.exec(
       url.pathname,
     );
@@ -359,12 +363,7 @@ export async function startChainServer(source: SimChainSource, opts: ChainServer
     }
     if (req.method === 'POST' && url.pathname === EVM_REST_CALL && source.evmChainId !== undefined) {
       stats.rest++;
-      if (faults.unansweredRest > 0) {
-        faults.unansweredRest--;
-        faults.served++;
-        res.socket?.destroy();
-        return;
-      }
+      if (unanswered(res)) return;
       const chunks: Buffer[] = [];
       let size = 0;
       req.on('data', (c: Buffer) => {
