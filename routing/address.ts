@@ -34,6 +34,10 @@ export function parseAddress(chain: RegistryChain, value: string, field: string)
   } catch {
     throw invalidRequest(`invalid ${field}: not a bech32 address`);
   }
+  // A chain outside Initia whose prefix is not known here (config/registry/external-bech32-prefixes.json): its
+  // address cannot be checked, and one of another chain would make it refuse the tx or bounce the packet.
+  if (chain.vm === 'external-cosmos' && !chain.bech32Prefix)
+    throw invalidRequest(`invalid ${field}: the address prefix of ${chain.chainId} is not known here`);
   if (chain.bech32Prefix && decoded.prefix !== chain.bech32Prefix)
     throw invalidRequest(`invalid ${field}: ${chain.chainId} addresses start with ${chain.bech32Prefix}`);
   if (decoded.data.length !== 20 && decoded.data.length !== 32)

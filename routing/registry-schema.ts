@@ -119,3 +119,6 @@ export const erc20Schema = z.array(
     source: z.string().optional(),
   }),
 );
+
+/** config/registry/external-bech32-prefixes.json: chain id → bech32 prefix of a Cosmos chain outside Initia. */
+export const externalPrefixesSchema = z.record(z.string(), z.string().regex(/^[a-z][a-z0-9]{0,30}$/));

@@ -11,6 +11,7 @@ import {
   bundleSchema,
   chainFileSchema,
   erc20Schema,
+  externalPrefixesSchema,
   type AssetFile,
   type ChainFile,
 } from './registry-schema.js';
@@ -312,9 +313,23 @@ export function buildRegistry(
   return { network, l1ChainId: l1.chainId, chains, assets, traces, opL2ToL1, layerZero, seen, erc20 };
 }
 
+/**
+ * The bech32 prefixes of the Cosmos chains outside Initia that the registries reach by IBC (they have no chain.json
+ * here): an address is checked against its chain's prefix, since another prefix makes that chain refuse the tx or
+ * bounce the packet (config/registry/README.md says where they come from).
+ */
+const EXTERNAL_PREFIXES = (() => {
+  const parsed = externalPrefixesSchema.safeParse(
+    readJson(path.join(CONFIG_DIR, 'registry', 'external-bech32-prefixes.json')),
+  );
+  if (!parsed.success) throw zodLine('external bech32 prefixes', parsed.error);
+  return parsed.data;
+})();
+
 function externalChain(chainId: string, vm: RegistryVm = 'external-cosmos'): RegistryChain {
   return {
     chainId,
+    ...(vm === 'external-cosmos' && EXTERNAL_PREFIXES[chainId] ? { bech32Prefix: EXTERNAL_PREFIXES[chainId] } : {}),
     chainName: chainId,
     prettyName: chainId,
     vm,

@@ -249,6 +249,26 @@ describe('OPinit withdrawal and multi-tx routes', () => {
 });
 
 describe('IBC MsgTransfer', () => {
+  it('a chain outside Initia takes only its own prefix (another would make it refuse the tx or bounce the packet)', async () => {
+    const toNoble = {
+      source_asset_chain_id: 'echelon-1',
+      source_asset_denom: USDC_ECHELON,
+      dest_asset_chain_id: 'noble-1',
+      dest_asset_denom: 'uusdc',
+    };
+    for (const [chain, prefix] of <[string, string][]>[
+      ['noble-1', 'noble'],
+      ['osmosis-1', 'osmo'],
+      ['celestia', 'celestia'],
+      ['neutron-1', 'neutron'],
+      ['milkyway', 'milk'],
+    ])
+      expect(registry.chains.get(chain)?.bech32Prefix, chain).toBe(prefix);
+    expect((await apiError(routeThenMsgs(toNoble, { address_list: [USER, USER, USER] }))).message).toMatch(
+      /noble-1 addresses start with noble/,
+    );
+  });
+
   it('multi-hop: one MsgTransfer with a packet-forward memo, round-trips through cosmjs-types', async () => {
     const { msgs } = await routeThenMsgs(
       {
