@@ -2,6 +2,7 @@
 // The Initia registry carries no LayerZero data, so deployments live in our own documented file.
 import { Interface, zeroPadValue, getAddress } from 'ethers';
 import { z } from 'zod';
+import { invalidRequest } from './errors.js';
 
 const addr = z.string().regex(/^0x[0-9a-fA-F]{40}$|^0x[0-9a-fA-F]{64}$/, 'must be a 0x address');
 
@@ -52,6 +53,8 @@ export type LzDeployment = LzConfig['assets'][number]['deployments'][number] & {
   endpointId: number;
 };
 
+const MAX_UINT64 = (1n << 64n) - 1n;
+
 /**
  * Shared-decimals dust: the OFT moves amounts in shared decimals, so digits below them are dropped on the
  * source and the destination re-scales to its local decimals. Integer math only.
@@ -64,6 +67,11 @@ export function lzAmounts(
   const shared = src.sharedDecimals;
   const srcRate = 10n ** BigInt(Math.max(0, src.local_decimals - shared));
   const amountSD = amountIn / srcRate;
+  // The OFT carries the amount in shared decimals as a uint64: a larger one the contract refuses.
+  if (amountSD > MAX_UINT64)
+    throw invalidRequest(
+      `invalid amount_in: LayerZero moves at most ${MAX_UINT64 * srcRate} base units of ${src.symbol} from ${src.chain_id}`,
+    );
   const sentLD = amountSD * srcRate;
   const dstRate = 10n ** BigInt(Math.max(0, dst.local_decimals - shared));
   return { sentLD, receivedLD: amountSD * dstRate, dust: amountIn - sentLD };

@@ -246,6 +246,19 @@ describe('LayerZero', () => {
     expect(r.amount_out).toBe('1234567');
     expect(r.extra_infos).toContain('LayerZero drops 891234567891 base units below 6 shared decimals');
   });
+  it("an amount past the OFT's uint64 in shared decimals is a clear 400", async () => {
+    const eth = { source_asset_chain_id: '1', source_asset_denom: 'ethereum-native' };
+    const toL1 = { ...eth, dest_asset_chain_id: 'interwoven-1', dest_asset_denom: ETH_L1 };
+    // 18 local decimals, 6 shared: (2^64 - 1) × 10^12 base units is the most one send moves.
+    const most = ((1n << 64n) - 1n) * 10n ** 12n;
+    expect((await route({ ...toL1, amount_in: most.toString() })).amount_out).toBe(((1n << 64n) - 1n).toString());
+    await expectApiError(
+      route({ ...toL1, amount_in: (most + 10n ** 12n).toString() }),
+      400,
+      3,
+      /LayerZero moves at most 18446744073709551615000000000000 base units/,
+    );
+  });
   it('an amount that is all dust is a clear 400', () =>
     expectApiError(
       route({
