@@ -53,7 +53,8 @@ export async function balancesHandler(reg: Registry, read: BalanceReader, req: B
   const out: Record<string, ChainEntry> = {};
   await Promise.all(
     plan.map(async (p) => {
-      const entry: ChainEntry = { address: p.address, denoms: {} };
+      // Keyed by denoms the client names: a null prototype, so `__proto__` is a key like any other.
+      const entry: ChainEntry = { address: p.address, denoms: Object.create(null) as Record<string, DenomEntry> };
       const render = (denom: string, amount: string): DenomEntry => {
         const decimals = decimalsOf(reg, p.chainId, denom);
         return { amount, decimals, formatted_amount: formatAmount(amount, decimals) };

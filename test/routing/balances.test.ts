@@ -53,6 +53,15 @@ describe('balancesHandler', () => {
     expect(Object.keys(all.chains['interwoven-1'].denoms)).toEqual([...held.keys()]);
   });
 
+  it('answers every asked denom by its name, `__proto__` and `toString` included', async () => {
+    const asked = ['__proto__', 'uinit', 'toString', 'constructor'];
+    const r = (await balancesHandler(reg, reader, {
+      chains: { 'interwoven-1': { address: USER, denoms: asked } },
+    })) as { chains: Record<string, { denoms: Record<string, unknown> }> };
+    const body = JSON.parse(JSON.stringify(r)) as typeof r;
+    expect(Object.keys(body.chains['interwoven-1']!.denoms)).toEqual(asked);
+  });
+
   it('a chain that cannot be read answers each asked denom with the error, beside the chains that can', async () => {
     const r = (await balancesHandler(reg, reader, {
       chains: {
