@@ -28,6 +28,8 @@ export interface ResolvedRoute {
 }
 
 const BRIDGES: ReadonlySet<string> = new Set(['IBC', 'OPINIT', 'LAYER_ZERO']);
+const MOVE_VMS: ReadonlySet<string> = new Set(['l1-move', 'minimove']);
+const MAX_U64 = (1n << 64n) - 1n;
 
 /** Validate and search. Pure apart from the registry's trace memo; throws RouteError (routing/errors.ts) for every client mistake. */
 export function resolveRoute(reg: Registry, req: RouteRequest, useCache = true): ResolvedRoute[] {
@@ -63,6 +65,16 @@ export function resolveRoute(reg: Registry, req: RouteRequest, useCache = true):
   });
   // A wrapped ERC20 is only reachable by an OPinit deposit whose op-hook wraps the bridged denom on arrival.
   if (wrapper) plans = plans.filter((p) => p.hops[p.hops.length - 1]?.kind === 'op_deposit');
+  // Move chains keep coin amounts as u64: a route whose amount on one of them is larger would be refused there.
+  const moveBound = (p: RoutePlan) =>
+    p.hops.every(
+      (h) =>
+        (!MOVE_VMS.has(reg.chains.get(h.from)?.vm ?? '') || h.amountIn <= MAX_U64) &&
+        (!MOVE_VMS.has(reg.chains.get(h.to)?.vm ?? '') || h.amountOut <= MAX_U64),
+    );
+  if (plans.length > 0 && !plans.some(moveBound))
+    throw invalidRequest(`invalid amount_in: a Move chain on the way keeps amounts as u64 (at most ${MAX_U64})`);
+  plans = plans.filter(moveBound);
   const opWithdraw = req.is_op_withdraw === true;
   const ranked = selectRoutes(plans, opWithdraw);
   if (ranked.length === 0)

@@ -1,5 +1,6 @@
 // Route search on the real mainnet registry: concrete operations, denoms, amounts and the selection rule.
 import { describe, expect, it } from 'vitest';
+import { parseAmount } from '../../routing/amount.js';
 import { type ApiError, toApiError } from '../../api/http/errors.js';
 import { ibcDenom, l2Denom } from '../../routing/denom.js';
 import { compareRoutes, DURATION, type RoutePlan } from '../../routing/graph.js';
@@ -293,6 +294,17 @@ describe('bad input', () => {
       3,
       /^no route found from l2\/23c8.* on echelon-1 to uusdc on noble-1$/,
     ));
+  it('an amount past u64 on a Move chain of the route is a clear 400 (Move keeps coin amounts as u64)', async () => {
+    const most = ((1n << 64n) - 1n).toString();
+    expect((await route({ ...ok, amount_in: most })).amount_out).toBe(most);
+    await expectApiError(
+      route({ ...ok, amount_in: (1n << 64n).toString() }),
+      400,
+      3,
+      /a Move chain on the way keeps amounts as u64 \(at most 18446744073709551615\)/,
+    );
+    await expectApiError(route({ ...ok, amount_in: '9'.repeat(70) }), 400, 3, /u64/);
+  });
   it('unsupported chains are 404 / code 5', async () => {
     await expectApiError(
       route({ ...ok, source_asset_chain_id: 'cosmoshub-4' }),
@@ -319,9 +331,11 @@ describe('bad input', () => {
   for (const amount of ['-1', '1.5', '1e6', '', '0', ' 1', (1n << 256n).toString(), '9'.repeat(79)])
     it(`amount_in ${JSON.stringify(amount.slice(0, 20))} is refused`, () =>
       expectApiError(route({ ...ok, amount_in: amount }), 400, 3, /invalid amount_in/));
-  it('2^256 - 1 is the largest accepted amount', async () => {
+  it('2^256 - 1 is the largest amount parsed; the chains on the way bound it further', async () => {
     const max = ((1n << 256n) - 1n).toString();
-    expect((await route({ ...ok, amount_in: max })).amount_out).toBe(max);
+    expect(parseAmount(max, 'amount_in')).toBe((1n << 256n) - 1n);
+    expect(() => parseAmount((1n << 256n).toString(), 'amount_in')).toThrow(/exceeds 2\^256 - 1/);
+    await expectApiError(route({ ...ok, amount_in: max }), 400, 3, /u64/); // the L1 is a Move chain
   });
   it('same asset on both sides is refused', () =>
     expectApiError(
