@@ -2,7 +2,6 @@
 // The Initia registry carries no LayerZero data, so deployments live in our own documented file.
 import { Interface, zeroPadValue, getAddress } from 'ethers';
 import { z } from 'zod';
-import { invalidRequest } from './errors.js';
 
 const addr = z.string().regex(/^0x[0-9a-fA-F]{40}$|^0x[0-9a-fA-F]{64}$/, 'must be a 0x address');
 
@@ -55,26 +54,26 @@ export type LzDeployment = LzConfig['assets'][number]['deployments'][number] & {
 
 const MAX_UINT64 = (1n << 64n) - 1n;
 
+/** A deployment's base units in one shared-decimal unit: 10^(local − shared decimals). */
+export const sharedRate = (d: LzDeployment): bigint => 10n ** BigInt(Math.max(0, d.local_decimals - d.sharedDecimals));
+
+/** The most one send moves from `src`, in its base units: the OFT carries the amount in shared decimals as a uint64. */
+export const lzMaxAmountLD = (src: LzDeployment): bigint => MAX_UINT64 * sharedRate(src);
+
 /**
  * Shared-decimals dust: the OFT moves amounts in shared decimals, so digits below them are dropped on the
- * source and the destination re-scales to its local decimals. Integer math only.
+ * source and the destination re-scales to its local decimals (both deployments of an asset share its shared
+ * decimals). Integer math only.
  */
 export function lzAmounts(
   amountIn: bigint,
   src: LzDeployment,
   dst: LzDeployment,
 ): { sentLD: bigint; receivedLD: bigint; dust: bigint } {
-  const shared = src.sharedDecimals;
-  const srcRate = 10n ** BigInt(Math.max(0, src.local_decimals - shared));
+  const srcRate = sharedRate(src);
   const amountSD = amountIn / srcRate;
-  // The OFT carries the amount in shared decimals as a uint64: a larger one the contract refuses.
-  if (amountSD > MAX_UINT64)
-    throw invalidRequest(
-      `invalid amount_in: LayerZero moves at most ${MAX_UINT64 * srcRate} base units of ${src.symbol} from ${src.chain_id}`,
-    );
   const sentLD = amountSD * srcRate;
-  const dstRate = 10n ** BigInt(Math.max(0, dst.local_decimals - shared));
-  return { sentLD, receivedLD: amountSD * dstRate, dust: amountIn - sentLD };
+  return { sentLD, receivedLD: amountSD * sharedRate(dst), dust: amountIn - sentLD };
 }
 
 export const OFT_ABI = [

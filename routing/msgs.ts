@@ -6,7 +6,7 @@ import { invalidRequest, unavailableNow } from './errors.js';
 import { minAmountOut, parseSlippage } from './amount.js';
 import { parseAddress, type ParsedAddress } from './address.js';
 import type { RouteHop } from './graph.js';
-import { encodeSend } from './layerzero.js';
+import { encodeSend, sharedRate } from './layerzero.js';
 import {
   chainIds,
   lzSendParam,
@@ -224,7 +224,7 @@ function lzEvmTx(
   if (fee === null) throw unavailableNow(`LayerZero messaging fee on ${h.from} could not be quoted`);
   const base = lzSendParam(h, recipient.bytes);
   // Slippage on the sent amount, then dust removal again so the OFT's own check compares like with like.
-  const rate = 10n ** BigInt(h.src.local_decimals - h.src.sharedDecimals);
+  const rate = sharedRate(h.src);
   const minLD = (minAmountOut(base.amountLD, slippage) / rate) * rate;
   const p = { ...base, minAmountLD: minLD };
   const data = encodeSend(p, fee, signer.hex).slice(2);

@@ -4,7 +4,7 @@ import { invalidRequest, unsupported } from './errors.js';
 import { parseAmount, rescale } from './amount.js';
 import { decimalsOf, findAsset, gasAsset, knownDenom } from './assets.js';
 import { findRoutes, findRoutesCached, selectRoutes, type BridgeType, type RouteHop, type RoutePlan } from './graph.js';
-import { toBytes32, type LzDeployment, type SendParam } from './layerzero.js';
+import { lzMaxAmountLD, toBytes32, type LzDeployment, type SendParam } from './layerzero.js';
 import type { LzQuoteProvider } from './lz-quote.js';
 import type { Registry } from './registry.js';
 
@@ -65,16 +65,11 @@ export function resolveRoute(reg: Registry, req: RouteRequest, useCache = true):
   });
   // A wrapped ERC20 is only reachable by an OPinit deposit whose op-hook wraps the bridged denom on arrival.
   if (wrapper) plans = plans.filter((p) => p.hops[p.hops.length - 1]?.kind === 'op_deposit');
-  // Move chains keep coin amounts as u64: a route whose amount on one of them is larger would be refused there.
-  const moveBound = (p: RoutePlan) =>
-    p.hops.every(
-      (h) =>
-        (!MOVE_VMS.has(reg.chains.get(h.from)?.vm ?? '') || h.amountIn <= MAX_U64) &&
-        (!MOVE_VMS.has(reg.chains.get(h.to)?.vm ?? '') || h.amountOut <= MAX_U64),
-    );
-  if (plans.length > 0 && !plans.some(moveBound))
-    throw invalidRequest(`invalid amount_in: a Move chain on the way keeps amounts as u64 (at most ${MAX_U64})`);
-  plans = plans.filter(moveBound);
+  // Routes whose amounts a chain or a contract on the way would refuse are left out; when that leaves none, the
+  // first one's reason is the answer.
+  const refusals = plans.map((p) => amountRefusal(reg, p));
+  if (plans.length > 0 && refusals.every((r) => r !== null)) throw invalidRequest(`invalid amount_in: ${refusals[0]}`);
+  plans = plans.filter((_, i) => refusals[i] === null);
   const opWithdraw = req.is_op_withdraw === true;
   const ranked = selectRoutes(plans, opWithdraw);
   if (ranked.length === 0)
@@ -95,6 +90,21 @@ export function resolveRoute(reg: Registry, req: RouteRequest, useCache = true):
   if (out[0]!.amountOut === 0n)
     throw invalidRequest('amount_in is too small: nothing arrives after LayerZero shared-decimal dust removal');
   return out;
+}
+
+/**
+ * Why a route's amounts cannot go, or null: a LayerZero OFT carries at most a uint64 in shared decimals, and Move
+ * chains (the L1, minimove rollups) keep coin amounts as u64.
+ */
+function amountRefusal(reg: Registry, p: RoutePlan): string | null {
+  const move = (chainId: string) => MOVE_VMS.has(reg.chains.get(chainId)?.vm ?? '');
+  for (const h of p.hops) {
+    if (h.kind === 'layer_zero' && h.amountIn > lzMaxAmountLD(h.src))
+      return `LayerZero moves at most ${lzMaxAmountLD(h.src)} base units of ${h.src.symbol} from ${h.src.chain_id}`;
+    if ((move(h.from) && h.amountIn > MAX_U64) || (move(h.to) && h.amountOut > MAX_U64))
+      return `a Move chain on the way keeps amounts as u64 (at most ${MAX_U64})`;
+  }
+  return null;
 }
 
 export interface RouteDeps {
