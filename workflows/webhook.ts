@@ -5,6 +5,7 @@
 // bytes; `webhook-signature` is `v1,` + base64 HMAC-SHA256(key, `${webhook-id}.${webhook-timestamp}.${body}`).
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
+import { v4Number, v6Groups } from '../platform/ip.js';
 
 /** Longest webhook URL a track request may carry. */
 export const MAX_WEBHOOK_URL = 2048;
@@ -85,30 +86,11 @@ const V4_NOT_PUBLIC: readonly [string, number][] = [
   ['240.0.0.0', 4],
 ];
 
-function v4Number(a: string): number {
-  return a.split('.').reduce((n, o) => n * 256 + Number(o), 0);
-}
-
 function v4Public(a: string): boolean {
   const n = v4Number(a);
   return !V4_NOT_PUBLIC.some(
     ([base, bits]) => Math.floor(n / 2 ** (32 - bits)) === Math.floor(v4Number(base) / 2 ** (32 - bits)),
   );
-}
-
-/** The 8 16-bit groups of an IPv6 address (with an embedded IPv4 tail expanded). */
-function v6Groups(a: string): number[] {
-  let s = a.toLowerCase().split('%')[0]!;
-  const v4 = /(\d+\.\d+\.\d+\.\d+)$/.exec(s);
-  if (v4) {
-    const n = v4Number(v4[1]!);
-    s = `${s.slice(0, -v4[1]!.length)}${(n >>> 16).toString(16)}:${(n & 0xffff).toString(16)}`;
-  }
-  const [head, tail] = s.split('::') as [string, string | undefined];
-  const h = head ? head.split(':') : [];
-  const t = tail === undefined ? [] : tail ? tail.split(':') : [];
-  const fill = tail === undefined ? [] : new Array<string>(8 - h.length - t.length).fill('0');
-  return [...h, ...fill, ...t].map((g) => Number.parseInt(g, 16));
 }
 
 /**

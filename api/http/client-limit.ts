@@ -5,10 +5,8 @@
 // bucket.
 import type { Request, RequestHandler } from 'express';
 import { isIP } from 'node:net';
+import { v6Groups } from '../../platform/ip.js';
 import { ApiError, Grpc } from './errors.js';
-
-/** Groups an IPv6 text spells, an embedded IPv4 tail counting as two. */
-const groupsIn = (parts: readonly string[]) => parts.reduce((n, p) => n + (p.includes('.') ? 2 : 1), 0);
 
 /**
  * The key a client is counted under: its address, an IPv4-mapped IPv6 address as the IPv4 one, and any other IPv6
@@ -20,13 +18,9 @@ export function clientKey(address: string | undefined): string {
   const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address);
   if (mapped) return mapped[1]!;
   if (isIP(address) !== 6) return address;
-  const [head, tail] = address.split('%')[0]!.toLowerCase().split('::') as [string, string | undefined];
-  const h = head ? head.split(':') : [];
-  const t = tail ? tail.split(':') : [];
-  const groups = tail === undefined ? h : [...h, ...new Array<string>(8 - groupsIn(h) - groupsIn(t)).fill('0'), ...t];
-  return `${groups
+  return `${v6Groups(address)
     .slice(0, 4)
-    .map((g) => Number.parseInt(g, 16).toString(16))
+    .map((g) => g.toString(16))
     .join(':')}::/64`;
 }
 

@@ -53,11 +53,6 @@ class HeldRanges<V> {
     return out;
   }
 
-  /** Ranges held. */
-  get count(): number {
-    return this.chunks.length;
-  }
-
   get bytes(): number {
     return this.held;
   }
