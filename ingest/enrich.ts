@@ -1,7 +1,7 @@
 // Lookups the decoders cannot do alone (docs/indexer.md), at the block's height (`x-cosmos-block-height`):
 // - collection names (ERC721 name(), CW721 contract_info) and token URIs (ERC721 tokenURI(id), Move
-//   0x1::nft::Nft): cosmetic, best effort after a few retries; a failed lookup leaves the field empty and only
-//   a revert blacklists an ERC721 collection (as upstream does);
+//   0x1::nft::Nft): cosmetic, best effort after a few tries; a revert or a failed lookup leaves the field empty.
+//   ERC721 calls go in EVM batches (a batch's mints in a few POSTs, not one request each);
 // - Move object → NFT and the previous owner of CW721/Move transfers and burns: these decide which rows exist,
 //   so they are retried like block fetches and only definite answers are cached.
 import { fromHex, toBase64, toBech32 } from '@cosmjs/encoding';
@@ -11,8 +11,8 @@ import { lastNftOwners, nftObjects, storedCollections } from '../clickhouse/quer
 import type { Logger } from '../platform/log.js';
 import type { BlockFacts } from './decode/block.js';
 import { moveObject, type NftEventFact, type Vm } from './decode/nft.js';
-import type { ChainSource } from './source.js';
-import { withRetry } from '../chain/retry.js';
+import type { ChainSource, EthCall, EthCallOutcome } from './source.js';
+import { TransientSourceError, withRetry } from '../chain/retry.js';
 import { normalizeAccount } from '../chain/address.js';
 
 const erc721 = new Interface([
@@ -20,6 +20,11 @@ const erc721 = new Interface([
   'function tokenURI(uint256) view returns (string)',
 ]);
 const LOOKUP_CONCURRENCY = 8;
+/** eth_calls handed to the source at once (it posts them 50 a POST, the POSTs at once). */
+const EVM_LOOKUP_GROUP = 400;
+/** Tries of a cosmetic lookup, and the pause before the second (doubled before each later one). */
+const COSMETIC_ATTEMPTS = 3;
+const COSMETIC_BASE_MS = 100;
 const CACHE_LIMIT = 100_000;
 const MOVE_OBJECT_RE = /^0x[0-9a-f]{64}$/;
 
@@ -54,11 +59,48 @@ export function createEnricher(vm: Vm, store: Store, source: ChainSource, log: L
 
   async function cosmetic<T>(what: string, fn: () => Promise<T>, fallback: T): Promise<T> {
     try {
-      return await withRetry(fn, { attempts: 3, baseMs: 100 });
+      return await withRetry(fn, { attempts: COSMETIC_ATTEMPTS, baseMs: COSMETIC_BASE_MS });
     } catch (e) {
       log.debug('ingest.enrich_failed', { what, error: (e as Error).message.slice(0, 200) });
       return fallback;
     }
+  }
+
+  /**
+   * Cosmetic eth_calls, as `cosmetic` for each call but asked in EVM batches: an answer is decoded by `decode`; a
+   * revert, an answer that does not decode or a call still failing after COSMETIC_ATTEMPTS tries gives ''.
+   */
+  async function cosmeticCalls(what: string, calls: readonly EthCall[], decode: (data: string) => string) {
+    const out = calls.map(() => '');
+    const failed = (error: string) => log.debug('ingest.enrich_failed', { what, error: error.slice(0, 200) });
+    for (let start = 0; start < calls.length; start += EVM_LOOKUP_GROUP) {
+      let pending = calls.slice(start, start + EVM_LOOKUP_GROUP).map((_, k) => start + k);
+      for (let attempt = 1; pending.length > 0; attempt++) {
+        let outcomes: EthCallOutcome[];
+        try {
+          outcomes = await source.evmCalls(pending.map((i) => calls[i]!));
+        } catch (e) {
+          const err = e instanceof TransientSourceError ? e : new TransientSourceError((e as Error).message);
+          outcomes = pending.map(() => ({ failed: err }));
+        }
+        const again: number[] = [];
+        pending.forEach((i, k) => {
+          const o = outcomes[k]!;
+          if ('data' in o) {
+            try {
+              out[i] = decode(o.data);
+            } catch (e) {
+              failed((e as Error).message);
+            }
+          } else if ('reverted' in o) failed(o.reverted);
+          else if (attempt < COSMETIC_ATTEMPTS) again.push(i);
+          else failed(o.failed.message);
+        });
+        pending = again;
+        if (pending.length) await new Promise((r) => setTimeout(r, COSMETIC_BASE_MS * 2 ** (attempt - 1)));
+      }
+    }
+    return out;
   }
 
   async function moveCollection(collection: string, height: number): Promise<{ name: string; creator: string }> {
@@ -85,14 +127,10 @@ export function createEnricher(vm: Vm, store: Store, source: ChainSource, log: L
     if (names.has(collection)) return names.get(collection)!;
     let name = '';
     if (lookup === 'evm') {
-      name = await cosmetic(
+      [name = ''] = await cosmeticCalls(
         'name()',
-        async () =>
-          erc721.decodeFunctionResult(
-            'name',
-            await source.evmCall(collection, erc721.encodeFunctionData('name'), height),
-          )[0] as string,
-        '',
+        [{ to: collection, data: erc721.encodeFunctionData('name'), height }],
+        (data) => erc721.decodeFunctionResult('name', data)[0] as string,
       );
     } else if (lookup === 'wasm') {
       const addr = toBech32(prefix, fromHex(collection.slice(2)));
@@ -113,23 +151,32 @@ export function createEnricher(vm: Vm, store: Store, source: ChainSource, log: L
     return name;
   }
 
-  async function tokenUri(e: NftEventFact, height: number): Promise<string> {
-    // Asked for every mint, whatever name() did: what is stored must not depend on what this process saw before a
-    // restart (a revert is one call, never retried: withRetry retries only transient errors).
-    if (vm === 'evm') {
-      return cosmetic(
-        'tokenURI',
-        async () => {
-          const data = erc721.encodeFunctionData('tokenURI', [BigInt(e.token_id)]);
-          return erc721.decodeFunctionResult('tokenURI', await source.evmCall(e.collection, data, height))[0] as string;
-        },
-        '',
-      );
+  /** A Move mint's URI from its `0x1::nft::Nft` resource ('' for anything else). */
+  async function moveTokenUri(e: NftEventFact, height: number): Promise<string> {
+    if (!MOVE_OBJECT_RE.test(e.object_addr)) return '';
+    return cosmetic('0x1::nft::Nft uri', async () => (await nftResource(e.object_addr, height))?.uri ?? '', '');
+  }
+
+  /** tokenURI(id) of EVM mints at their heights, in EVM batches. */
+  async function evmTokenUris(mints: readonly { e: NftEventFact; height: number }[]): Promise<void> {
+    const asked: { e: NftEventFact; call: EthCall }[] = [];
+    for (const { e, height } of mints) {
+      let data: string;
+      try {
+        data = erc721.encodeFunctionData('tokenURI', [BigInt(e.token_id)]);
+      } catch {
+        continue; // not a uint256: no call to make, the URI stays ''
+      }
+      asked.push({ e, call: { to: e.collection, data, height } });
     }
-    if (vm === 'move' && MOVE_OBJECT_RE.test(e.object_addr)) {
-      return cosmetic('0x1::nft::Nft uri', async () => (await nftResource(e.object_addr, height))?.uri ?? '', '');
-    }
-    return '';
+    const uris = await cosmeticCalls(
+      'tokenURI',
+      asked.map((a) => a.call),
+      (data) => erc721.decodeFunctionResult('tokenURI', data)[0] as string,
+    );
+    asked.forEach((a, i) => {
+      a.e.uri = uris[i]!;
+    });
   }
 
   async function nftResource(
@@ -275,14 +322,23 @@ export function createEnricher(vm: Vm, store: Store, source: ChainSource, log: L
           }
           t.nft.collections = keep;
         }
-      // 4. Token URIs of mints that did not carry one.
-      const jobs: (() => Promise<void>)[] = [];
-      for (const b of blocks)
-        for (const t of b.txs)
-          for (const e of t.nft.events) {
-            if (e.kind === 'mint' && !e.uri) jobs.push(async () => void (e.uri = await tokenUri(e, b.height)));
-          }
-      await pool(jobs, LOOKUP_CONCURRENCY);
+      // 4. Token URIs of mints that did not carry one: asked for every such mint, whatever name() did, so what is
+      //    stored does not depend on what this process saw before a restart (a revert is one call, never retried).
+      const mints = blocks.flatMap((b) =>
+        b.txs.flatMap((t) =>
+          t.nft.events.filter((e) => e.kind === 'mint' && !e.uri).map((e) => ({ e, height: b.height })),
+        ),
+      );
+      if (vm === 'evm') await evmTokenUris(mints);
+      else if (vm === 'move')
+        await pool(
+          mints.map(
+            ({ e, height }) =>
+              async () =>
+                void (e.uri = await moveTokenUri(e, height)),
+          ),
+          LOOKUP_CONCURRENCY,
+        );
     },
   };
 }

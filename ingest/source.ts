@@ -5,7 +5,6 @@
 // of the heights that have txs, their receipts in one EVM batch, and their REST txs by ranged tx queries (several
 // heights a request, ingest/tx-ranges.ts). An empty block needs nothing beyond its meta.
 import { HttpClient } from '@cosmjs/tendermint-rpc';
-import { JsonRpcProvider } from 'ethers';
 import type { RawBlock, RawBlockResults } from './decode/block.js';
 import { type RestTx, txHash } from './decode/tx.js';
 import { MalformedResponseError, TransientSourceError, UnansweredError } from '../chain/retry.js';
@@ -112,9 +111,30 @@ export interface ChainSource {
   fetchBlocks(heights: readonly number[]): Promise<FetchedBlock[]>;
   /** GET against the REST API (JSON), for lookups such as NFT metadata, at `height` when given. */
   restGet<T>(path: string, height?: number): Promise<T>;
-  evmCall(to: string, data: string, height: number): Promise<string>;
+  /**
+   * `eth_call`s in EVM batches (EVM_BATCH_CALLS a POST, the POSTs sent at once); each call's outcome in call order.
+   * Throws TransientSourceError when a POST gets no usable answer at all.
+   */
+  evmCalls(calls: readonly EthCall[]): Promise<EthCallOutcome[]>;
   close(): void;
 }
+
+/** One read-only contract call at a height. */
+export interface EthCall {
+  to: string;
+  data: string;
+  height: number;
+}
+
+/**
+ * One call's outcome: its return data; a revert (a definite answer of the chain, never retried); or a failure
+ * worth asking again (the node's error other than a revert, or the call left out of the batch answer).
+ */
+export type EthCallOutcome = { data: string } | { reverted: string } | { failed: TransientSourceError };
+
+/** Calls a POST on EVM JSON-RPC (minievm allows 1,000 calls and 25 MB a batch: 50 blocks' receipts stay far below). */
+const EVM_BATCH_CALLS = 50;
+const REVERT_RE = /revert/i;
 
 /** A block the node will never trace (minievm: blocks below 2, "genesis is not traceable"). Not retried. */
 export class UntraceableBlockError extends Error {
@@ -142,9 +162,7 @@ function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
 export function createChainSource(opts: ChainSourceOptions): ChainSource {
   const timeoutMs = opts.timeoutMs ?? 15_000;
   const rpc = new HttpClient(opts.rpcUrl);
-  const evm = opts.evmUrl
-    ? new JsonRpcProvider(opts.evmUrl, undefined, { staticNetwork: true, batchMaxCount: 1 })
-    : undefined;
+  const evm = opts.evmUrl !== undefined;
   const rest = opts.restUrl.replace(/\/$/, '');
   let batchLimit = Math.max(1, opts.rpcBatch ?? 10);
 
@@ -255,13 +273,13 @@ export function createChainSource(opts: ChainSourceOptions): ChainSource {
     }
   }
 
-  /** EVM JSON-RPC calls in batches (minievm allows 1,000 calls and 25 MB a batch: 50 blocks' receipts stay far below). */
+  /** EVM JSON-RPC calls in batches of EVM_BATCH_CALLS, the answers in call order. */
   async function evmCalls(method: string, paramsList: readonly unknown[][]): Promise<BatchAnswer[]> {
     try {
       return await postChunked(
         opts.evmUrl!,
         paramsList.map((params) => ({ method, params })),
-        50,
+        EVM_BATCH_CALLS,
       );
     } catch (e) {
       if (e instanceof BatchRefusedError) throw new TransientSourceError(`${method} batch refused: ${e.message}`);
@@ -513,12 +531,25 @@ export function createChainSource(opts: ChainSourceOptions): ChainSource {
       });
     },
     restGet: (path, height) => restGet(path, height),
-    async evmCall(to, data, height) {
-      return evmSend<string>('eth_call', [{ to, data }, `0x${height.toString(16)}`]);
+    async evmCalls(calls) {
+      if (calls.length === 0) return [];
+      const answers = await evmCalls(
+        'eth_call',
+        calls.map((c) => [{ to: c.to, data: c.data }, `0x${c.height.toString(16)}`]),
+      );
+      return answers.map((a): EthCallOutcome => {
+        if ('result' in a)
+          return typeof a.result === 'string' ? { data: a.result } : { reverted: 'eth_call: no return data' };
+        if ('missing' in a) return { failed: new TransientSourceError('eth_call: left out of the batch answer') };
+        const message = `eth_call: ${a.error.message ?? 'error'}`.slice(0, 300);
+        // minievm answers a revert with code 3 "execution reverted" (and its revert data, if any).
+        return a.error.code === 3 || REVERT_RE.test(message)
+          ? { reverted: message }
+          : { failed: new TransientSourceError(message) };
+      });
     },
     close() {
       rpc.disconnect();
-      evm?.destroy();
     },
   };
 
@@ -537,9 +568,9 @@ export function createChainSource(opts: ChainSourceOptions): ChainSource {
   }
 
   /**
-   * One block's bulk JSON-RPC read (receipts, traces) when heights are read alone, not through ethers: it decodes
-   * response bodies with a pure-JS UTF-8 decoder that took over a quarter of the ingest's CPU on receipt-heavy
-   * blocks. ethers still serves eth_call and ABI work.
+   * One block's bulk JSON-RPC read (receipts, traces) when heights are read alone. Every EVM read goes over the
+   * kept-alive client, none through ethers' provider: it decodes bodies with a pure-JS UTF-8 decoder (over a quarter
+   * of the ingest's CPU on receipt-heavy blocks) and builds a rich error for every revert (decision 026).
    */
   async function evmBulk<T>(method: string, params: unknown[]): Promise<T> {
     const body = (await postCall(opts.evmUrl!, method, params)) as { result?: T; error?: RpcErrorBody };
@@ -548,16 +579,5 @@ export function createChainSource(opts: ChainSourceOptions): ChainSource {
     if (body.error)
       throw new TransientSourceError(`${method}: ${body.error.message ?? JSON.stringify(body.error)}`.slice(0, 300));
     return body.result as T;
-  }
-
-  async function evmSend<T>(method: string, params: unknown[]): Promise<T> {
-    try {
-      return (await withTimeout(evm!.send(method, params), timeoutMs, method)) as T;
-    } catch (e) {
-      if (e instanceof TransientSourceError) throw e;
-      const msg = (e as Error).message;
-      if (/execution reverted|revert/i.test(msg)) throw new Error(`${method}: ${msg.slice(0, 200)}`);
-      throw new (isParseError(e) ? MalformedResponseError : TransientSourceError)(`${method}: ${msg.slice(0, 300)}`);
-    }
   }
 }

@@ -1,17 +1,20 @@
-// The enricher (ingest/enrich.ts) on real chDB with a node stub that answers eth_call only: what it stores must not
+// The enricher (ingest/enrich.ts) on real chDB. With a node stub that answers eth_call only: what it stores must not
 // depend on what this process saw earlier, so a collection whose name() reverts still gets every mint's tokenURI
-// (it used to be skipped after the revert, until a restart forgot it, so a restart changed the stored URIs).
+// (it used to be skipped after the revert, until a restart forgot it, so a restart changed the stored URIs). Against
+// chain-sim on loopback: a batch's tokenURI calls go in EVM batches, with reverts, an answer left out and one that
+// does not decode each given its own outcome.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Interface } from 'ethers';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createStore, type Store } from '../../clickhouse/client.js';
+import { startSampleChain } from '../../devnet/sample-chains/serve.js';
 import { migrate } from '../../clickhouse/migrate.js';
 import type { BlockFacts } from '../../ingest/decode/block.js';
 import type { NftEventFact } from '../../ingest/decode/nft.js';
 import { createEnricher } from '../../ingest/enrich.js';
-import type { ChainSource } from '../../ingest/source.js';
+import { type ChainSource, createChainSource, type EthCall } from '../../ingest/source.js';
 import { createLogger } from '../../platform/log.js';
 
 const erc721 = new Interface([
@@ -36,18 +39,20 @@ afterAll(async () => {
 /** A node whose collection reverts name() (as minievm answers a revert) and answers tokenURI. */
 const calls: string[] = [];
 const node = {
-  async evmCall(_to: string, data: string) {
-    const fn = erc721.parseTransaction({ data })!;
-    calls.push(fn.name);
-    if (fn.name === 'name') throw new Error('eth_call: execution reverted');
-    return erc721.encodeFunctionResult('tokenURI', [`ipfs://token/${fn.args[0]}`]);
+  async evmCalls(asked: readonly EthCall[]) {
+    return asked.map(({ data }) => {
+      const fn = erc721.parseTransaction({ data })!;
+      calls.push(fn.name);
+      if (fn.name === 'name') return { reverted: 'eth_call: execution reverted' };
+      return { data: erc721.encodeFunctionResult('tokenURI', [`ipfs://token/${fn.args[0]}`]) };
+    });
   },
 } as unknown as ChainSource;
 
 /** One block with one tx that creates the collection and mints `ids` (the decoder's facts, before enrichment). */
-function block(height: number, ids: string[], creates: boolean): BlockFacts {
+function block(height: number, ids: string[], creates: boolean, collection = COLLECTION): BlockFacts {
   const events: NftEventFact[] = ids.map((id, i) => ({
-    collection: COLLECTION,
+    collection,
     token_id: id,
     kind: 'mint',
     from_owner: '',
@@ -56,9 +61,7 @@ function block(height: number, ids: string[], creates: boolean): BlockFacts {
     object_addr: '',
     event_index: i,
   }));
-  const collections = creates
-    ? [{ collection: COLLECTION, name: '', origin_name: '', creator: OWNER, lookup: 'evm' }]
-    : [];
+  const collections = creates ? [{ collection, name: '', origin_name: '', creator: OWNER, lookup: 'evm' }] : [];
   return { height, txs: [{ nft: { events, collections, objectEvents: [] } }] } as unknown as BlockFacts;
 }
 
@@ -72,4 +75,35 @@ it("asks a mint's tokenURI even when its collection's name() reverted", async ()
   expect(first.txs[0]!.nft.collections.map((c) => c.name)).toEqual(['']);
   const uris = [...first.txs[0]!.nft.events, ...second.txs[0]!.nft.events].map((e) => e.uri);
   expect(uris).toEqual(['ipfs://token/1', 'ipfs://token/2', 'ipfs://token/3']);
+});
+
+it("asks a batch's tokenURIs in EVM batches, each call with its own outcome", async () => {
+  const chain = await startSampleChain('evm');
+  const source = createChainSource({ rpcUrl: chain.rpcUrl, restUrl: chain.restUrl, evmUrl: chain.evmUrl });
+  try {
+    const collection = '0x00000000000000000000000000000000000000c2';
+    const tokenUri = erc721.getFunction('tokenURI')!.selector;
+    // tokenURI answers for every id but multiples of 7 (a revert) and 11 (bytes that are no ABI string).
+    chain.server.registerEthCall((call) => {
+      if (call.to?.toLowerCase() !== collection || !call.data?.startsWith(tokenUri)) return undefined;
+      const id = Number(erc721.decodeFunctionData('tokenURI', call.data)[0]);
+      if (id % 7 === 0) return undefined;
+      if (id % 11 === 0) return '0x1234';
+      return erc721.encodeFunctionResult('tokenURI', [`ipfs://c2/${id}`]);
+    });
+    const ids = Array.from({ length: 120 }, (_, i) => String(i + 1));
+    const facts = [block(7, ids.slice(0, 60), false, collection), block(8, ids.slice(60), false, collection)];
+    // One batch answer leaves out its last call: that call is asked again, alone.
+    chain.server.faults.dropBatchAnswers = 1;
+    const posts = chain.server.stats.evm;
+    await createEnricher('evm', store, source, createLogger({ test: 'enrich' })).enrich(facts);
+    const uris = facts.flatMap((b) => b.txs[0]!.nft.events.map((e) => e.uri));
+    expect(uris).toEqual(ids.map((id) => (+id % 7 === 0 || +id % 11 === 0 ? '' : `ipfs://c2/${id}`)));
+    expect(chain.server.faults.dropBatchAnswers).toBe(0);
+    // 120 calls in three POSTs of at most 50, and one more for the call left out (one POST a call before).
+    expect(chain.server.stats.evm - posts).toBe(4);
+  } finally {
+    source.close();
+    await chain.stop();
+  }
 });
