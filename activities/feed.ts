@@ -24,6 +24,11 @@ export interface Subscription {
 
 /** Heights read per tick at most (a long outage catches up over several ticks). */
 const MAX_RANGE = 500;
+/**
+ * Heights below the tip read again at the next tick, and below the tip a new feed starts: CometBFT reports a height
+ * before its tx indexer has indexed that block, and the indexer can trail by more than one block under load.
+ */
+const REREAD = 3;
 
 export class ChainFeed {
   /** Next height to read; undefined while nobody listens (then the feed is idle). */
@@ -48,9 +53,8 @@ export class ChainFeed {
       this.init ??= this.source
         .latest()
         .then((h) => {
-          // Start AT the tip, not above it: CometBFT reports a height before its tx indexer has indexed that
-          // block, so the backfill search may not see the tip's txs yet; the feed reads the tip again.
-          this.cursor ??= h;
+          // Start below the tip, not above it: the backfill search may not see the last blocks' txs yet (REREAD).
+          this.cursor ??= Math.max(1, h - REREAD + 1);
         })
         .finally(() => {
           this.init = undefined;
@@ -97,9 +101,9 @@ export class ChainFeed {
         }
       }
     }
-    // Read the last height again next tick: `latest` can name a block whose txs tx_search does not return
-    // yet (indexing is asynchronous), and skipping it would lose them for every waiter until its window
-    // ends. A waiter resolves once, so seeing a tx twice is harmless.
-    this.cursor = to;
+    // Read the last REREAD heights again next tick: `latest` can name blocks whose txs tx_search does not return
+    // yet (indexing is asynchronous), and skipping them would lose them for every waiter until its window ends.
+    // A waiter resolves once, so seeing a tx twice is harmless.
+    this.cursor = Math.max(this.cursor, to - REREAD + 1);
   }
 }

@@ -247,11 +247,16 @@ export class TrackingProjection {
    * differs. Sole writer: URLs this process stored are answered from memory, and a transfer whose registration row
    * this process wrote has none stored yet, so neither asks ClickHouse; shared writers always ask.
    */
-  async attachWebhook(chainId: string, txHash: string, url: string, atMs: number): Promise<{ conflict?: string }> {
+  async attachWebhook(
+    chainId: string,
+    txHash: string,
+    url: string,
+    atMs: number,
+  ): Promise<{ conflict?: string; already?: boolean }> {
     const k = keyOf(chainId, txHash);
     const answer = async (held: { url: string; stored: Promise<void> }) => {
       await held.stored; // a URL claimed by a concurrent attach counts once it is stored
-      return held.url === url ? {} : { conflict: held.url };
+      return held.url === url ? { already: true } : { conflict: held.url };
     };
     const held = this.soleWriter ? this.webhookUrls.get(k) : undefined;
     if (held) return answer(held);
@@ -261,7 +266,7 @@ export class TrackingProjection {
       if (claimed) return answer(claimed);
       if (existing !== undefined) {
         if (this.soleWriter) this.rememberWebhook(k, existing, Promise.resolve());
-        return existing === url ? {} : { conflict: existing };
+        return existing === url ? { already: true } : { conflict: existing };
       }
     }
     const row: TransferWebhookRow = { chain_id: chainId, tx_hash: txHash, url, registered_at: ts(atMs) };

@@ -87,7 +87,13 @@ export class CometClient {
           order_by: '"asc"',
         }),
       )) as { result?: { txs?: CometTx[]; total_count?: string }; error?: { data?: string } };
-      if (!body.result) break; // an empty range answers "page should be within [1, 1]" on some versions
+      if (!body.result) {
+        // An empty range answers "page should be within [1, 0]" on some versions; any other error is the node's,
+        // and a feed must not step over heights it could not read.
+        const why = `${body.error?.data ?? ''}`;
+        if (/page should be within/i.test(why)) break;
+        throw new Error(`tx_search ${from}..${to} on ${this.chainId}: ${why.slice(0, 200) || 'no result'}`);
+      }
       for (const t of body.result.txs ?? []) out.push(this.toChainTx(t));
       if (out.length >= Number(body.result.total_count ?? 0) || (body.result.txs ?? []).length === 0) break;
     }

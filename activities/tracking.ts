@@ -2,7 +2,7 @@
 // (feed.ts), runs one backfill search, heartbeats every poll interval (so a dead worker is detected within the
 // heartbeat timeout and the wait resumes elsewhere), and returns as soon as the hop changed or after `windowMs`
 // so the workflow regains control.
-import { Context } from '@temporalio/activity';
+import { ApplicationFailure, Context } from '@temporalio/activity';
 import {
   depositFinalized,
   deriveHops,
@@ -20,16 +20,17 @@ import {
   sameOutput,
   type Resolver,
 } from '../workflows/evidence.js';
-import type {
-  ChainTx,
-  ClaimProofState,
-  CoveringOutput,
-  ExecutorWaitReason,
-  Hop,
-  IbcHop,
-  LzHop,
-  OpDepositHop,
-  OpWithdrawalHop,
+import {
+  CHAIN_NOT_CONFIGURED,
+  type ChainTx,
+  type ClaimProofState,
+  type CoveringOutput,
+  type ExecutorWaitReason,
+  type Hop,
+  type IbcHop,
+  type LzHop,
+  type OpDepositHop,
+  type OpWithdrawalHop,
 } from '../workflows/model.js';
 import type { ChainActivities, HopPollResult, SourceTxFound } from '../workflows/transfer.js';
 import { resolverFor, type ChainDirectory } from './chains.js';
@@ -52,6 +53,8 @@ export interface ChainActivityOptions {
   feedIntervalMs?: number;
 }
 
+const notConfigured = (message: string) => ApplicationFailure.nonRetryable(message, CHAIN_NOT_CONFIGURED);
+
 export function createChainActivities(dir: ChainDirectory, opts: ChainActivityOptions = {}): ChainActivities {
   const feedInterval = (pollIntervalMs: number) => Math.min(pollIntervalMs, opts.feedIntervalMs ?? 250);
   const resolver: Resolver = resolverFor(dir);
@@ -61,7 +64,7 @@ export function createChainActivities(dir: ChainDirectory, opts: ChainActivityOp
     let c = comets.get(chainId);
     if (!c) {
       const url = dir.chain(chainId)?.rpcUrl;
-      if (!url) throw new Error(`no CometBFT RPC configured for ${chainId}`);
+      if (!url) throw notConfigured(`no CometBFT RPC configured for ${chainId}`);
       c = new CometClient(chainId, url);
       comets.set(chainId, c);
     }
@@ -71,7 +74,7 @@ export function createChainActivities(dir: ChainDirectory, opts: ChainActivityOp
     let c = evms.get(chainId);
     if (!c) {
       const url = dir.chain(chainId)?.evmRpcUrl;
-      if (!url) throw new Error(`no EVM JSON-RPC configured for ${chainId}`);
+      if (!url) throw notConfigured(`no EVM JSON-RPC configured for ${chainId}`);
       c = new EvmClient(chainId, url);
       evms.set(chainId, c);
     }
@@ -149,10 +152,14 @@ export function createChainActivities(dir: ChainDirectory, opts: ChainActivityOp
     }
   }
 
+  /** A packet event's search keys; on the destination with its end too (evidence.ts samePacket says why). */
   const key = (ev: string, hop: IbcHop) => ({
     [`${ev}.packet_src_port`]: hop.srcPort,
     [`${ev}.packet_src_channel`]: hop.srcChannel,
     [`${ev}.packet_sequence`]: hop.sequence,
+    ...((ev === 'recv_packet' || ev === 'write_acknowledgement') && hop.dstChannel
+      ? { [`${ev}.packet_dst_channel`]: hop.dstChannel }
+      : {}),
   });
 
   async function pollIbc(hop: IbcHop, windowMs: number, intervalMs: number): Promise<HopPollResult | undefined> {
@@ -322,7 +329,7 @@ export function createChainActivities(dir: ChainDirectory, opts: ChainActivityOp
     intervalMs: number,
   ): Promise<HopPollResult | undefined> {
     const restUrl = dir.chain(hop.toChainId)?.restUrl;
-    if (!restUrl) throw new Error(`no REST endpoint configured for ${hop.toChainId} (OPinit outputs)`);
+    if (!restUrl) throw notConfigured(`no REST endpoint configured for ${hop.toChainId} (OPinit outputs)`);
     const output = hop.output;
     if (!output) {
       return pollUntil(windowMs, intervalMs, async () => {
@@ -439,6 +446,8 @@ export function createChainActivities(dir: ChainDirectory, opts: ChainActivityOp
           [{ feed: cometFeed(chainId, pollIntervalMs), match: (t) => t.hash === txHash, apply: (t) => c.withTime(t) }],
           async () => (await c.tx(txHash)) ?? undefined,
         );
+        // One more lookup by hash before giving up: a tx indexed late (the indexer trailing the feed) is not missed.
+        found ??= (await c.tx(txHash)) ?? undefined;
       }
       if (!found) return null;
       const ref = resolver.txRef(chainId, found.hash, found.time);

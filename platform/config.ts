@@ -151,7 +151,8 @@ export const configSchema = z
     TRACKING_IBC_STALL_MS: ms(30 * 60_000),
     TRACKING_LZ_STALL_MS: ms(30 * 60_000),
     TRACKING_DEPOSIT_STALL_MS: ms(15 * 60_000),
-    // Before the output is proposed / after finalization ends; the finalization period itself is a durable timer.
+    // Before the output is proposed; the finalization period is a durable timer, and a claimable withdrawal never
+    // stalls (unclaimed this long, it is polled every TRACKING_OUTPUT_CHECK_MS).
     TRACKING_WITHDRAWAL_STALL_MS: ms(24 * 3600_000),
     // During the finalization wait: how often the timer wakes to check the output is still live (delete_output).
     TRACKING_OUTPUT_CHECK_MS: ms(10 * 60_000),

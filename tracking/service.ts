@@ -26,7 +26,11 @@ export function createTrackingService(
     chain(chainId: string) {
       const c = chains.chain(chainId);
       if (!c) return undefined;
-      return { hasEvm: Boolean(c.evmRpcUrl), explorerLink: (txHash: string) => explorerLink(c, txHash) };
+      return {
+        hasEvm: Boolean(c.evmRpcUrl),
+        hasCosmos: Boolean(c.rpcUrl),
+        explorerLink: (txHash: string) => explorerLink(c, txHash),
+      };
     },
     async register(chainId: string, txHash: string, atMs: number) {
       const { doc } = await projection.register(chainId, txHash, atMs);
@@ -43,7 +47,12 @@ export function createTrackingService(
      * Record `url` as the transfer's webhook (durably, before the workflow hears of it). A transfer has one: naming
      * another URL than the one it has is refused (`{ conflict }`).
      */
-    attachWebhook(chainId: string, txHash: string, url: string, atMs: number): Promise<{ conflict?: string }> {
+    attachWebhook(
+      chainId: string,
+      txHash: string,
+      url: string,
+      atMs: number,
+    ): Promise<{ conflict?: string; already?: boolean }> {
       if (!webhooks) throw new Error('webhooks are not wired into this tracking service');
       return projection.attachWebhook(chainId, txHash, url, atMs);
     },

@@ -84,8 +84,21 @@ export function parseAck(a: Record<string, string>): { success: boolean; message
   return { success: false, message: `unknown acknowledgement: ${text.slice(0, 128)}` };
 }
 
-const samePacket = (a: Record<string, string>, h: Pick<IbcHop, 'srcPort' | 'srcChannel' | 'sequence'>) =>
-  a.packet_src_port === h.srcPort && a.packet_src_channel === h.srcChannel && a.packet_sequence === h.sequence;
+/**
+ * Whether a packet event is this hop's packet. A sequence is unique per source (port, channel) only, and every
+ * rollup's channel to L1 tends to be `channel-0`: on the destination, packets of several sources share (source
+ * port, channel, sequence), so the destination end (port, channel) must match too. ibc-go prints all five on every
+ * packet event.
+ */
+const samePacket = (
+  a: Record<string, string>,
+  h: Pick<IbcHop, 'srcPort' | 'srcChannel' | 'dstPort' | 'dstChannel' | 'sequence'>,
+) =>
+  a.packet_src_port === h.srcPort &&
+  a.packet_src_channel === h.srcChannel &&
+  a.packet_sequence === h.sequence &&
+  (!h.dstChannel || a.packet_dst_channel === h.dstChannel) &&
+  (!h.dstPort || a.packet_dst_port === h.dstPort);
 
 /** A full ICS-20 trace path as the chain holding it names it: the base denom itself, or ibc/SHA256(path). */
 export function ics20ChainDenom(path: string): string {
@@ -265,8 +278,11 @@ export function ibcReceived(hop: IbcHop, tx: ChainTx, r: Resolver): { hop: IbcHo
   next.receiveTx = r.txRef(tx.chainId, tx.hash, tx.time);
   const ack = eventsOf(tx, 'write_acknowledgement').find((a) => samePacket(a, hop));
   if (ack) next = ibcAckWritten(next, ack);
-  // Packet forwarding: the next hop's send_packet is emitted in the same tx as this recv_packet.
+  // Packet forwarding: the next hop's send_packet is emitted by the same message as this recv_packet. A relayer
+  // puts many MsgRecvPacket in one tx, so only the send_packet of this packet's message (its `msg_index`) is ours.
+  const msgIndex = eventsOf(tx, 'recv_packet').find((a) => samePacket(a, hop))?.msg_index;
   const forwards = eventsOf(tx, 'send_packet')
+    .filter((a) => msgIndex === undefined || a.msg_index === undefined || a.msg_index === msgIndex)
     .map((a) => ibcHopFromSend(a, tx, r))
     .filter((h): h is IbcHop => !!h);
   next.forwardsDerived = true;

@@ -186,6 +186,12 @@ export interface TrackingState {
 
 /** Timings of one tracked transfer. All durations in ms; defaults in tracking/timings.ts. */
 /** Name of the workflow signal that attaches a webhook (`{ url }`) to a transfer's workflow. */
+/**
+ * The failure type of a chain activity asked about a chain this deployment has no endpoint for (its RPC, REST or
+ * EVM JSON-RPC is not configured): not retried, since no retry can succeed; the hop waits out its stall window.
+ */
+export const CHAIN_NOT_CONFIGURED = 'ChainNotConfigured';
+
 export const WEBHOOK_SIGNAL = 'webhook';
 /** The task queue of webhook deliveries beside a workflow task queue (served with its chain worker). */
 export const webhookQueue = (taskQueue: string) => `${taskQueue}-webhooks`;
@@ -240,6 +246,17 @@ export function hopSucceeded(h: Hop): boolean {
     case 'layer_zero':
       return h.state === 'LAYER_ZERO_TRANSFER_RECEIVED';
   }
+}
+
+/**
+ * Whether a hop's silence can mean it is stuck. Not while it waits on its rollup's executor (an operator's outage:
+ * the hop completes once the executor is back, and the clock restarts when the reason clears), nor once a
+ * withdrawal is claimable (the funds wait for the user's claim, which never expires).
+ */
+export function hopCanStall(h: Hop): boolean {
+  if (h.kind === 'op_deposit') return h.waitReason === undefined;
+  if (h.kind === 'op_withdrawal') return h.waitReason === undefined && withdrawalPhase(h) !== 'claimable';
+  return true;
 }
 
 export function stallWindowMs(h: Hop, t: TrackingTimings): number {

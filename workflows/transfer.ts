@@ -3,6 +3,8 @@
 // activity or on the projection queue); waits on chains are heartbeating activities bounded by a poll window, and
 // the OPinit finalization period is a durable timer, so no worker slot is held across long waits.
 import {
+  ActivityFailure,
+  ApplicationFailure,
   continueAsNew,
   defineQuery,
   defineSignal,
@@ -15,6 +17,8 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import {
+  CHAIN_NOT_CONFIGURED,
+  hopCanStall,
   hopIsTerminal,
   hopKey,
   stallWindowMs,
@@ -26,6 +30,7 @@ import {
   type TxRef,
   WEBHOOK_SIGNAL,
   webhookQueue,
+  withdrawalPhase,
 } from './model.js';
 import { statusDocument, type StatusDocument } from './status.js';
 
@@ -42,6 +47,10 @@ function finalizingUntil(h: Hop, now: number, legacy: boolean): number | undefin
   const at = legacy ? (h.finalizesAtMs ?? h.claimableAtMs) : h.output ? h.claimableAtMs : undefined;
   return at !== undefined && at > now ? at : undefined;
 }
+
+/** A chain activity's failure for a chain this deployment has no endpoint for (model.ts CHAIN_NOT_CONFIGURED). */
+const chainNotConfigured = (e: unknown) =>
+  e instanceof ActivityFailure && e.cause instanceof ApplicationFailure && e.cause.type === CHAIN_NOT_CONFIGURED;
 
 export interface SourceTxFound {
   tx: TxRef & { code: number; log?: string };
@@ -388,12 +397,24 @@ export async function trackTransfer(input: TrackInput): Promise<TrackOutcome> {
         );
       } else {
         outputCheckDue.delete(i);
-        inflight.set(
-          i,
-          chain
-            .pollHop({ hop: h, windowMs: t.pollWindowMs, pollIntervalMs: t.pollIntervalMs })
-            .then((res) => ({ i, res })),
-        );
+        const poll = () =>
+          chain.pollHop({ hop: h, windowMs: t.pollWindowMs, pollIntervalMs: t.pollIntervalMs }).then(
+            (res) => ({ i, res }),
+            async (e: unknown) => {
+              if (!chainNotConfigured(e)) throw e;
+              // No endpoint for a chain the hop needs: nothing can come of polling; the stall window ends it.
+              log.warn('hop chain not configured', { hop: i, error: String(e) });
+              await sleep(t.pollWindowMs);
+              return { i, res: { hop: h, forwards: [] } };
+            },
+          );
+        // A claimable withdrawal never stalls (model.ts hopCanStall); once unclaimed for a stall window, it is polled
+        // after a durable pause each time, so withdrawals left unclaimed for months cost the chains next to nothing.
+        const idle =
+          h.kind === 'op_withdrawal' &&
+          withdrawalPhase(h) === 'claimable' &&
+          now - (progressAt[i] ?? now) > stallWindowMs(h, t);
+        inflight.set(i, idle ? sleep(t.outputCheckMs ?? DEFAULT_OUTPUT_CHECK_MS).then(poll) : poll());
       }
     }
     const { i, res } = await Promise.race(inflight.values());
@@ -409,6 +430,7 @@ export async function trackTransfer(input: TrackInput): Promise<TrackOutcome> {
     const stalled = s.hops.findIndex(
       (h, j) =>
         !hopIsTerminal(h) &&
+        hopCanStall(h) &&
         now - (progressAt[j] ?? now) > stallWindowMs(h, t) &&
         finalizingUntil(h, now, legacy) === undefined,
     );

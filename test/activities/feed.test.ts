@@ -61,6 +61,25 @@ describe('ChainFeed', () => {
     expect(seen?.hash).toBe('early');
   });
 
+  it('delivers a tx of a block below the tip that the indexer indexes only later (trailing by more than a block)', async () => {
+    // The tip is 12; the tx at 11 becomes searchable only at the third search. A feed started at the tip (and a
+    // backfill lookup run before the indexing) missed it, and its transfer was abandoned after the source timeout.
+    let searches = 0;
+    const late = tx(11, 'late');
+    const source: FeedSource = {
+      latest: async () => 12,
+      range: async (from, to) => {
+        searches++;
+        return searches >= 3 && from <= 11 && to >= 11 ? [late] : [];
+      },
+    };
+    const feed = new ChainFeed(source, 5);
+    const sub = await feed.subscribe((t) => t.hash === 'late');
+    const seen = await Promise.race([sub.next, new Promise<null>((r) => setTimeout(() => r(null), 1_000))]);
+    sub.cancel();
+    expect(seen?.hash).toBe('late');
+  });
+
   it('each subscriber resolves once, with the first match, however often a height is read', async () => {
     const chain = laggingChain();
     const feed = new ChainFeed(chain.source, 5);

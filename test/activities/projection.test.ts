@@ -59,8 +59,9 @@ describe('TrackingProjection', () => {
     const before = { ...p.stats };
     // Registered here: attaching asks ClickHouse nothing; the first URL wins, a second one is a conflict.
     const attached = await Promise.all(hs.map((h, i) => p.attachWebhook('c-5', h, `https://hook.example/${i}`, 2_000)));
-    expect(attached.every((a) => a.conflict === undefined)).toBe(true);
-    expect(await p.attachWebhook('c-5', hs[0]!, 'https://hook.example/0', 2_500)).toEqual({});
+    expect(attached.every((a) => a.conflict === undefined && a.already === undefined)).toBe(true);
+    // The same URL again: no conflict, and `already` (the request that stored it handed it to the workflow).
+    expect(await p.attachWebhook('c-5', hs[0]!, 'https://hook.example/0', 2_500)).toEqual({ already: true });
     expect(await p.attachWebhook('c-5', hs[0]!, 'https://other.example/', 2_500)).toEqual({
       conflict: 'https://hook.example/0',
     });
@@ -96,6 +97,7 @@ describe('TrackingProjection', () => {
     expect(await fresh.attachWebhook('c-5', hs[1]!, 'https://other.example/', 4_000)).toEqual({
       conflict: 'https://hook.example/1',
     });
+    expect(await fresh.attachWebhook('c-5', hs[2]!, 'https://hook.example/2', 4_000)).toEqual({ already: true });
   });
 
   it('coalesces concurrent reads and writes into few statements', async () => {

@@ -1,7 +1,7 @@
 // Every bridge kind to its terminal state on the simnet, plus failure paths and registration semantics.
 // Real Temporal dev server + real chDB; the scenarios run concurrently against one harness.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, terminal, type Harness } from './harness.js';
+import { FAST, startHarness, terminal, type Harness } from './harness.js';
 import { SIM } from '../../devnet/simnet/index.js';
 import { workflowIdOf } from '../../tracking/client.js';
 
@@ -296,5 +296,12 @@ describe('OPinit claimability follows the L1 clock', () => {
     const claimable = await h.waitFor(tx.chainId, tx.txHash, (b) => phase(b) === 'claimable', 10_000);
     expect(claimable.state).toBe('STATE_PENDING');
     expect(claimable.next_action).toMatchObject({ type: 'CLAIM_WITHDRAWAL', chain_id: SIM.l1, ready: true });
-  });
+    // Left unclaimed past the withdrawal stall window: still claimable, never abandoned (it was, after a day by
+    // default), and the claim can still be built.
+    await new Promise((r) => setTimeout(r, FAST.withdrawalStallMs + 3_000));
+    const later = (await h.status(tx.chainId, tx.txHash)).body;
+    expect([later.state, phase(later)]).toEqual(['STATE_PENDING', 'claimable']);
+    const claim = await fetch(`${h.url}/v2/tx/claim_msgs?chain_id=${tx.chainId}&tx_hash=${tx.txHash}`);
+    expect(claim.status).toBe(200);
+  }, 90_000);
 });

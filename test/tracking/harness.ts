@@ -12,7 +12,7 @@ import { errorHandler, notFoundHandler } from '../../api/http/errors.js';
 import { createTrackingRoutes } from '../../api/router/tracking/index.js';
 import { createRouterApp, type RouterAppOptions } from '../../api/router/app.js';
 import { loadRouterRegistry } from '../../routing/registry.js';
-import { staticDirectory } from '../../activities/chains.js';
+import { type ChainInfo, staticDirectory } from '../../activities/chains.js';
 import { createLogger } from '../../platform/log.js';
 import { startTracking, type Tracking } from '../../tracking/index.js';
 import type { TrackingTimings } from '../../workflows/model.js';
@@ -66,6 +66,8 @@ export async function startHarness(
     dataDir?: string;
     /** Webhook policy of the track route and an in-process chain worker (default: none, webhooks refused). */
     webhooks?: WebhookSettings;
+    /** The chain directory as this deployment configures it, from the simnet's (default: every endpoint). */
+    chains?: (simnet: ChainInfo[]) => ChainInfo[];
   } = {},
 ): Promise<Harness> {
   const dataDir = o.dataDir ?? mkdtempSync(path.join(tmpdir(), 'tracking-test-'));
@@ -80,7 +82,7 @@ export async function startHarness(
       TEMPORAL_TASK_QUEUE: 'transfer-tracking',
     },
     store,
-    chains: staticDirectory(simnet.chainInfos()),
+    chains: staticDirectory(o.chains ? o.chains(simnet.chainInfos()) : simnet.chainInfos()),
     log,
     timings: { ...FAST, ...o.timings },
     runChainWorker: o.runChainWorker,

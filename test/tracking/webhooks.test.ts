@@ -125,7 +125,15 @@ describe('transfer webhooks', () => {
     const pending = await h.waitFor(tx.chainId, tx.txHash, (b) => b.state === 'STATE_PENDING', 30_000);
     expect(pending.state).toBe('STATE_PENDING');
     expect((await h.track(tx.chainId, tx.txHash, { webhook_url: receiver.url })).status).toBe(200);
+    // Repeats of the same URL answer 200 and signal nothing more: one webhook signal in the workflow's history.
+    for (let i = 0; i < 3; i++)
+      expect((await h.track(tx.chainId, tx.txHash, { webhook_url: receiver.url })).status).toBe(200);
     await finished(tx);
+    const history = await h.tracking.client.client.workflow
+      .getHandle(workflowIdOf(tx.chainId, tx.txHash))
+      .fetchHistory();
+    const signals = (history.events ?? []).filter((e) => e.workflowExecutionSignaledEventAttributes);
+    expect(signals).toHaveLength(1);
     const first = Math.min(...receiver.of(tx).map((r) => r.event));
     expect(first).toBeGreaterThanOrEqual(1);
     await expectEveryChange(tx, first);

@@ -84,6 +84,48 @@ describe('IBC hop from the recorded matched pair (sequence 2898, channel-29 → 
     expect(findPacketEvent(recv, 'recv_packet', { ...hop!, sequence: '2899' })).toBeUndefined();
     expect(findPacketEvent(recv, 'recv_packet', hop!)).toBeDefined();
   });
+  it("ignores a recv of another source's packet with the same source channel and sequence", () => {
+    // Every rollup's channel to L1 tends to be channel-0: on L1, (transfer, channel-0, sequence) is not one packet.
+    // The recorded recv arrived on moo-1's channel-0; the same packet key into another channel is another packet.
+    expect(findPacketEvent(recv, 'recv_packet', { ...hop!, dstChannel: 'channel-7' })).toBeUndefined();
+    expect(findPacketEvent(recv, 'write_acknowledgement', { ...hop!, dstChannel: 'channel-7' })).toBeUndefined();
+    expect(ibcReceived({ ...hop!, dstChannel: 'channel-7' }, recv, resolver).hop.ack).toBeUndefined();
+  });
+  it("takes as forwards only the send_packet of its own message, not another packet's in the same relayer tx", () => {
+    // A relayer tx with two MsgRecvPacket: the recorded one (msg_index 0 here) and another packet (msg_index 1)
+    // that a PFM chain forwarded onwards; that forward's send_packet is the other packet's, not ours.
+    const at = (e: ChainTx['events'][number], msgIndex: string) => ({
+      ...e,
+      attributes: [...e.attributes.filter((a) => a.key !== 'msg_index'), { key: 'msg_index', value: msgIndex }],
+    });
+    const ours = recv.events.map((e) => at(e, '0'));
+    const other = recv.events
+      .filter((e) => e.type === 'recv_packet')
+      .map((e) => ({
+        ...at(e, '1'),
+        attributes: at(e, '1').attributes.map((a) => (a.key === 'packet_sequence' ? { ...a, value: '77' } : a)),
+      }));
+    const forward = {
+      type: 'send_packet',
+      attributes: [
+        { key: 'packet_src_port', value: 'transfer' },
+        { key: 'packet_src_channel', value: 'channel-0' },
+        { key: 'packet_dst_port', value: 'transfer' },
+        { key: 'packet_dst_channel', value: 'channel-29' },
+        { key: 'packet_sequence', value: '5' },
+        { key: 'packet_data', value: '{"denom":"uinit","amount":"1"}' },
+        { key: 'msg_index', value: '1' },
+      ],
+    };
+    const relayed = { ...recv, events: [...ours, ...other, forward] };
+    expect(ibcReceived(hop!, relayed, resolver).forwards).toEqual([]);
+    // The same send_packet under our message is our forward.
+    const ownForward = {
+      ...forward,
+      attributes: forward.attributes.map((a) => (a.key === 'msg_index' ? { ...a, value: '0' } : a)),
+    };
+    expect(ibcReceived(hop!, { ...recv, events: [...ours, ownForward] }, resolver).forwards).toHaveLength(1);
+  });
   it('error acknowledgement → TRANSFER_FAILURE with PACKET_ERROR_ACKNOWLEDGEMENT, then settled by acknowledge_packet', () => {
     const wrapped = JSON.stringify({
       app_acknowledgement: Buffer.from('{"error":"ABCI code: 6"}').toString('base64'),

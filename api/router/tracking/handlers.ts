@@ -48,7 +48,12 @@ export function mountTrackingHandlers(router: Router, service: TrackingService):
       if (!chain) throw notFound('chain ID not supported');
       if (txHash.startsWith('0x') && !chain.hasEvm)
         throw invalidTx(`${chainId} has no EVM transactions; send the Cosmos tx hash`);
-      const webhook = body.webhook_url === undefined ? undefined : await admitWebhook(service, body.webhook_url);
+      // A chain whose RPC this deployment does not have would stay STATE_SUBMITTED for ever: refused up front.
+      if (!txHash.startsWith('0x') && !chain.hasCosmos)
+        throw invalidTx(
+          `${chainId} has no CometBFT RPC configured here (TRACKING_RPC_URLS); its txs cannot be tracked`,
+        );
+      let webhook = body.webhook_url === undefined ? undefined : await admitWebhook(service, body.webhook_url);
       const now = Date.now();
       // The registration row is the durable record (status answers STATE_SUBMITTED from it at once); the
       // workflow start follows asynchronously and is idempotent, so a retried track is harmless.
@@ -61,11 +66,14 @@ export function mountTrackingHandlers(router: Router, service: TrackingService):
             reason: 'TRANSFER_FINISHED',
           });
         // Stored before the workflow hears of it, so a crash in between leaves it for reconcile() to hand over.
-        const { conflict: other } = await service.attachWebhook!(chainId, txHash, webhook, now);
-        if (other !== undefined)
+        const attached = await service.attachWebhook!(chainId, txHash, webhook, now);
+        if (attached.conflict !== undefined)
           throw conflict('the transfer already has another webhook_url (one per transfer)', {
             reason: 'WEBHOOK_CONFLICT',
           });
+        // The request that stored this URL hands it to the workflow; a repeat sends no second signal, so repeated
+        // requests add nothing to another client's workflow history.
+        if (attached.already) webhook = undefined;
       }
       if (!finished) {
         const started = service.startWorkflow(chainId, txHash, now, webhook);

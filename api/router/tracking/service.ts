@@ -5,6 +5,8 @@
 export interface TrackedChain {
   /** It has an EVM JSON-RPC, so 0x hashes can be tracked on it. */
   hasEvm: boolean;
+  /** It has a CometBFT RPC, so Cosmos tx hashes can be tracked on it. */
+  hasCosmos: boolean;
   /** Explorer page of a tx on this chain ('' when the registry has none). */
   explorerLink(txHash: string): string;
 }
@@ -63,8 +65,16 @@ export interface TrackingService {
   ): Promise<'running' | 'ended' | 'retrying'>;
   /** A track request's webhook URL, normalised, or the reason it is refused (policy, resolution, none configured). */
   checkWebhook?(raw: string): Promise<{ ok: true; value: string } | { ok: false; reason: string }>;
-  /** Record the transfer's webhook durably; `conflict` is the other URL it already has, when it has one. */
-  attachWebhook?(chainId: string, txHash: string, url: string, atMs: number): Promise<{ conflict?: string }>;
+  /**
+   * Record the transfer's webhook durably; `conflict` is the other URL it already has, when it has one, and
+   * `already` says it had this one (stored by an earlier request, which handed it to the workflow).
+   */
+  attachWebhook?(
+    chainId: string,
+    txHash: string,
+    url: string,
+    atMs: number,
+  ): Promise<{ conflict?: string; already?: boolean }>;
   /** The latest status document as served JSON, or null when the tx was never registered. */
   latestStatusJson(chainId: string, txHash: string): Promise<string | null>;
   /**
