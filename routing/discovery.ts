@@ -5,6 +5,7 @@ import { assetJson, knownDenom } from './assets.js';
 import { invalidRequest, unsupported } from './errors.js';
 import { MAX_HOPS, plan, walkPaths, type BridgeType, type RouteHop, type RoutePlan } from './graph.js';
 import type { Registry } from './registry.js';
+import { allowsMultiTx } from './route.js';
 
 type Json = Record<string, unknown>;
 
@@ -75,7 +76,7 @@ const listable = (reg: Registry, chainId: string, denom: string) =>
   reg.chains.get(chainId)?.vm !== 'external-cosmos' && knownDenom(reg, chainId, denom);
 
 const split = (k: string) => k.split('\n') as [string, string];
-const maxTxs = (allowMultiTx: unknown) => (allowMultiTx === true || allowMultiTx === 'true' ? MAX_HOPS : 1);
+const maxTxs = (allowMultiTx: unknown) => (allowsMultiTx(allowMultiTx) ? MAX_HOPS : 1);
 
 export function assetsFromSourceHandler(reg: Registry, req: Json): Json {
   requireSource(reg, req.source_asset_chain_id, req.source_asset_denom, 'source_asset');

@@ -164,6 +164,14 @@ function sameTx(reg: Registry, a: RouteHop, b: RouteHop): boolean {
   return a.kind === 'ibc' && b.kind === 'ibc' && reg.chains.get(a.to)?.pfm === true;
 }
 
+/** A hop's estimated duration: the route's `estimated_route_duration_seconds` is their sum. */
+export function hopSeconds(reg: Registry, h: RouteHop): number {
+  if (h.kind === 'ibc') return DURATION.ibcHop;
+  if (h.kind === 'op_deposit') return DURATION.opDeposit;
+  if (h.kind === 'op_withdrawal') return reg.chains.get(h.from)?.finalizationPeriodSeconds ?? 0;
+  return DURATION.lz;
+}
+
 export function plan(reg: Registry, hops: RouteHop[]): RoutePlan {
   const txIndex: number[] = [];
   let tx = 0;
@@ -172,10 +180,7 @@ export function plan(reg: Registry, hops: RouteHop[]): RoutePlan {
     const prev = hops[i - 1];
     if (prev && !sameTx(reg, prev, h)) tx++;
     txIndex.push(tx);
-    if (h.kind === 'ibc') duration += DURATION.ibcHop;
-    else if (h.kind === 'op_deposit') duration += DURATION.opDeposit;
-    else if (h.kind === 'op_withdrawal') duration += reg.chains.get(h.from)?.finalizationPeriodSeconds ?? 0;
-    else duration += DURATION.lz;
+    duration += hopSeconds(reg, h);
   });
   return {
     hops,

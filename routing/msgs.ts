@@ -5,7 +5,7 @@ import { fromBech32 } from '@cosmjs/encoding';
 import { invalidRequest, unavailableNow } from './errors.js';
 import { minAmountOut, parseSlippage } from './amount.js';
 import { parseAddress, type ParsedAddress } from './address.js';
-import type { RouteHop } from './graph.js';
+import { hopSeconds, type RouteHop } from './graph.js';
 import { encodeSend, sharedRate } from './layerzero.js';
 import {
   chainIds,
@@ -125,7 +125,18 @@ export async function msgsHandler(deps: RouteDeps, req: MsgsRequest): Promise<Js
     hookData = parseSignedHook(req.signed_op_hook).hook;
   } else if (req.signed_op_hook !== undefined)
     throw invalidRequest('signed_op_hook was given but this route needs no op-hook');
-  const timeoutNs = BigInt(Date.now() + timeoutSeconds(req.timeout_seconds) * 1000) * 1_000_000n;
+  const now = Date.now();
+  const timeoutMs = timeoutSeconds(req.timeout_seconds) * 1000;
+  /**
+   * The IBC timeout of the tx that starts at hop `i`. A later tx of a multi-tx route can only be sent once the hops
+   * before it have landed (a withdrawal's 7-day finalization and claim, a LayerZero delivery): its timeout counts
+   * from then, with twice their estimate as room, or it would have passed before the tx could be sent.
+   */
+  const timeoutNsAt = (i: number) => {
+    let before = 0;
+    for (let j = 0; j < i; j++) before += hopSeconds(reg, plan.hops[j]!);
+    return BigInt(now + timeoutMs + 2 * before * 1000) * 1_000_000n;
+  };
   const lzFees = plan.hops.some((h) => h.kind === 'layer_zero')
     ? await quoteLzFees(reg, plan, deps.quote)
     : new Map<RouteHop, bigint | null>();
@@ -172,7 +183,7 @@ export async function msgsHandler(deps: RouteDeps, req: MsgsRequest): Promise<Js
           sender: signer.native,
           receiver: next.native,
           timeout_height: {},
-          timeout_timestamp: timeoutNs.toString(),
+          timeout_timestamp: timeoutNsAt(i).toString(),
           memo: forward ? JSON.stringify(forward) : '',
         };
       } else if (h.kind === 'op_deposit') {

@@ -31,8 +31,16 @@ const BRIDGES: ReadonlySet<string> = new Set(['IBC', 'OPINIT', 'LAYER_ZERO']);
 const MOVE_VMS: ReadonlySet<string> = new Set(['l1-move', 'minimove']);
 const MAX_U64 = (1n << 64n) - 1n;
 
-/** Validate and search. Pure apart from the registry's trace memo; throws RouteError (routing/errors.ts) for every client mistake. */
-export function resolveRoute(reg: Registry, req: RouteRequest, useCache = true): ResolvedRoute[] {
+/** Skip's `allow_multi_tx` (false unless set; GET callers send booleans as strings). */
+export const allowsMultiTx = (v: unknown): boolean => v === true || v === 'true';
+
+/**
+ * Validate and search. Pure apart from the registry's trace memo; throws RouteError (routing/errors.ts) for every
+ * client mistake. `txLimit`: keep only routes of one user tx unless the request sets `allow_multi_tx`, as Skip's
+ * route search does (its clients sign `txs[0]` alone unless they asked for more); /msgs takes the operations a route
+ * answer gave, so it does not apply the limit again.
+ */
+export function resolveRoute(reg: Registry, req: RouteRequest, useCache = true, txLimit = false): ResolvedRoute[] {
   const amountIn = parseAmount(req.amount_in, 'amount_in');
   const src = req.source_asset_chain_id;
   const dst = req.dest_asset_chain_id;
@@ -70,6 +78,14 @@ export function resolveRoute(reg: Registry, req: RouteRequest, useCache = true):
   const refusals = plans.map((p) => amountRefusal(reg, p));
   if (plans.length > 0 && refusals.every((r) => r !== null)) throw invalidRequest(`invalid amount_in: ${refusals[0]}`);
   plans = plans.filter((_, i) => refusals[i] === null);
+  if (txLimit && !allowsMultiTx(req.allow_multi_tx)) {
+    const single = plans.filter((p) => p.txsRequired <= 1);
+    if (plans.length > 0 && single.length === 0)
+      throw invalidRequest(
+        `no route found from ${req.source_asset_denom} on ${src} to ${req.dest_asset_denom} on ${dst} in one transaction: the routes need ${Math.min(...plans.map((p) => p.txsRequired))} (set allow_multi_tx to get them)`,
+      );
+    plans = single;
+  }
   const opWithdraw = req.is_op_withdraw === true;
   const ranked = selectRoutes(plans, opWithdraw);
   if (ranked.length === 0)
@@ -311,7 +327,7 @@ export function renderRoute(
 }
 
 export async function routeHandler(deps: RouteDeps, req: RouteRequest): Promise<Json> {
-  const best = resolveRoute(deps.registry, req)[0]!;
+  const best = resolveRoute(deps.registry, req, true, true)[0]!;
   const fees = await quoteLzFees(deps.registry, best.plan, deps.quote);
   return renderRoute(deps.registry, req, best, fees);
 }

@@ -47,7 +47,8 @@ const routeFields = {
       enum: ['IBC', 'AXELAR', 'CCTP', 'HYPERLANE', 'OPINIT', 'GO_FAST', 'STARGATE', 'LAYER_ZERO', 'EUREKA', 'CCTP_V2'],
     },
   },
-  cumulative_affiliate_fee_bps: { type: 'string', maxLength: 8 },
+  // Skip's schema marks it nullable; the stock client sends "0" or leaves it out.
+  cumulative_affiliate_fee_bps: { type: 'string', maxLength: 8, nullable: true },
   swap_venues: { type: 'array', maxItems: 16, items: { type: 'object' } },
   allow_unsafe: bool,
   experimental_features: { type: 'array', maxItems: 16, items: { type: 'string', maxLength: 64 } },
@@ -609,7 +610,9 @@ export function routerOpenapi(
             ...routeFields,
             chain_ids_to_addresses: {
               type: 'object',
-              maxProperties: 8,
+              // Skip asks callers to give an address for every chain that might be on the path (the registry
+              // has 16 Initia chains today): a bound with room, not the path's length.
+              maxProperties: 64,
               additionalProperties: { type: 'string', minLength: 1, maxLength: 128 },
             },
             slippage_tolerance_percent: { type: 'string', maxLength: 16 },
@@ -649,7 +652,8 @@ export function routerOpenapi(
             chains: {
               type: 'object',
               minProperties: 1,
-              maxProperties: 16,
+              // InterwovenKit asks every chain it lists in one request (16 today).
+              maxProperties: 64,
               additionalProperties: {
                 type: 'object',
                 required: ['address'],

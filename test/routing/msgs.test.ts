@@ -236,6 +236,7 @@ describe('OPinit withdrawal and multi-tx routes', () => {
         source_asset_denom: INIT_ECHELON,
         dest_asset_chain_id: 'yominet-1',
         dest_asset_denom: INIT_YOMINET_L2,
+        allow_multi_tx: true,
       },
       { address_list: [USER, USER, USER] },
     );
@@ -245,6 +246,26 @@ describe('OPinit withdrawal and multi-tx routes', () => {
       ['echelon-1', TYPE.withdraw, [0]],
       ['interwoven-1', TYPE.deposit, [1]],
     ]);
+  });
+  it('an IBC transfer after a withdrawal times out from when it can be sent, not from now', async () => {
+    // echelon-1 INIT → L1 (withdrawal, 7 days and a claim) → strat-1 over IBC: the second tx can be signed only
+    // after the claim; a timeout of now + 300 s had passed long before, and ibc-go refuses such a packet.
+    const before = Date.now();
+    const { msgs } = await routeThenMsgs(
+      {
+        source_asset_chain_id: 'echelon-1',
+        source_asset_denom: INIT_ECHELON,
+        dest_asset_chain_id: 'strat-1',
+        dest_asset_denom: 'ibc/37A3FB4FED4CA04ED6D9E5DA36C6D27248645F0E22F585576A1488B8A89C5A50',
+        allow_multi_tx: true,
+      },
+      { address_list: [USER, USER, USER], timeout_seconds: '300' },
+    );
+    expect(msgs.txs.map((t: J) => t.cosmos_tx.msgs[0].msg_type_url)).toEqual([TYPE.withdraw, TYPE.transfer]);
+    const timeoutMs = Number(BigInt(JSON.parse(msgs.txs[1].cosmos_tx.msgs[0].msg).timeout_timestamp) / 1_000_000n);
+    const week = 7 * 24 * 3600_000;
+    expect(timeoutMs).toBeGreaterThanOrEqual(before + 300_000 + 2 * week);
+    expect(timeoutMs).toBeLessThanOrEqual(Date.now() + 300_000 + 2 * week);
   });
 });
 

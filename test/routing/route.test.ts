@@ -152,13 +152,22 @@ describe('IBC', () => {
 });
 
 describe('OPinit withdrawals', () => {
-  it('rollup to rollup INIT: withdraw to L1 (7 days) then deposit, two txs', async () => {
-    const r = await route({
+  it('rollup to rollup INIT: withdraw to L1 (7 days) then deposit, two txs, only with allow_multi_tx', async () => {
+    const q = {
       source_asset_chain_id: 'echelon-1',
       source_asset_denom: INIT_ECHELON,
       dest_asset_chain_id: 'yominet-1',
       dest_asset_denom: INIT_YOMINET_L2,
-    });
+    };
+    // As Skip's route search: one user tx unless asked for more (InterwovenKit never asks, and signs txs[0] alone).
+    for (const flag of [{}, { allow_multi_tx: false }, { allow_multi_tx: 'false' }])
+      await expectApiError(
+        route({ ...q, ...flag }),
+        400,
+        3,
+        /in one transaction: the routes need 2 \(set allow_multi_tx/,
+      );
+    const r = await route({ ...q, allow_multi_tx: true });
     const ops = r.operations as Op[];
     expect(
       ops.map((o) => [
@@ -234,6 +243,7 @@ describe('LayerZero', () => {
       source_asset_denom: 'ethereum-native',
       dest_asset_chain_id: 'echelon-1',
       dest_asset_denom: ethEchelon,
+      allow_multi_tx: true,
     });
     const ops = r.operations as Op[];
     expect(ops[0]!.layer_zero_transfer.destination_endpoint_id).toBe(30326);
