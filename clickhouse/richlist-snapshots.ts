@@ -23,7 +23,18 @@ async function dropSnapshots(store: Store, where: keyof typeof DROP_WHERE, heigh
   }
 }
 
-export async function buildRichListSnapshot(store: Store, height: number): Promise<{ holders: number }> {
+/**
+ * How long a superseded snapshot stays readable. A reader takes the latest snapshot height from a cache of up to a
+ * second (api/indexer/read/richlist.ts) and then reads its pages; dropping the snapshot the moment its successor is
+ * recorded answered those reads with empty pages (and cached them).
+ */
+export const SUPERSEDED_RETAIN_MS = 10_000;
+
+export async function buildRichListSnapshot(
+  store: Store,
+  height: number,
+  retainMs = SUPERSEDED_RETAIN_MS,
+): Promise<{ holders: number }> {
   if (!Number.isSafeInteger(height) || height < 0) throw new Error(`invalid snapshot height ${height}`);
   await dropSnapshots(store, 'at', height);
   await store.exec(
@@ -38,8 +49,15 @@ export async function buildRichListSnapshot(store: Store, height: number): Promi
   const holders = Number(c?.c ?? 0);
   await recordRichListHistory(store, height); // analytics: holders over time (docs/analytics.md)
   await store.insert('richlist_snapshots', [{ snapshot_height: height, holders }]);
-  // Older snapshots are no longer read.
-  await dropSnapshots(store, 'below', height);
+  // Snapshots below the newest one recorded at least retainMs ago were superseded at least that long ago: no reader
+  // still holds their height. The ones after it stay until a later build.
+  const [settled] = await store.rows<{ h: string | null }>(
+    `SELECT max(snapshot_height) AS h FROM richlist_snapshots
+     WHERE snapshot_height <= {h:UInt64} AND built_at <= now64(3) - toIntervalMillisecond({ms:UInt32})`,
+    { h: height, ms: retainMs },
+  );
+  const below = Number(settled?.h ?? 0);
+  if (below > 0) await dropSnapshots(store, 'below', below);
   return { holders };
 }
 

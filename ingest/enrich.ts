@@ -119,6 +119,23 @@ export function createEnricher(vm: Vm, store: Store, source: ChainSource, log: L
     );
   }
 
+  /** A CW721 collection's creator: the contract's `contract_info.creator` (who instantiated it), as upstream. */
+  async function wasmCreator(collection: string, height: number): Promise<string> {
+    const addr = toBech32(prefix, fromHex(collection.slice(2)));
+    return cosmetic(
+      'contract creator',
+      async () => {
+        const r = await source.restGet<{ contract_info?: { creator?: string } }>(
+          `/cosmwasm/wasm/v1/contract/${addr}`,
+          height,
+        );
+        const creator = r.contract_info?.creator;
+        return creator ? (normalizeAccount(creator, prefix) ?? '') : '';
+      },
+      '',
+    );
+  }
+
   async function collectionName(
     collection: string,
     lookup: 'evm' | 'wasm' | 'move' | undefined,
@@ -317,6 +334,9 @@ export function createEnricher(vm: Vm, store: Store, source: ChainSource, log: L
               const m = await moveCollection(c.collection, b.height);
               c.name = m.name;
               c.creator ||= m.creator;
+            } else if (c.lookup === 'wasm' && !c.creator) {
+              c.name ||= await collectionName(c.collection, c.lookup, b.height);
+              c.creator = await wasmCreator(c.collection, b.height);
             } else if (!c.name) c.name = await collectionName(c.collection, c.lookup, b.height);
             keep.push(c);
           }

@@ -30,9 +30,11 @@ function bech32Bytes(v: string, prefix: string): Uint8Array | null {
 
 /** Hex with or without 0x: leading zeros trimmed, left-padded to 20 bytes (≤40 digits) or 32 bytes (≤64). */
 function hexBytes(v: string): Uint8Array | null {
-  const m = /^(?:0x|0X)?([0-9a-fA-F]{1,64})$/.exec(v);
+  // Zeros are trimmed before the width is judged (as upstream's AccAddressFromString), within a bounded input.
+  const m = /^(?:0x|0X)?([0-9a-fA-F]{1,128})$/.exec(v);
   if (!m) return null;
   const digits = m[1]!.replace(/^0+/, '');
+  if (digits.length > 64) return null;
   return fromHex(digits.padStart(digits.length <= 40 ? 40 : 64, '0'));
 }
 
@@ -51,16 +53,19 @@ export function parseAccount(v: string, prefix: string): string {
 export function parseCollectionAddr(v: string, vm: Vm | undefined, prefix: string): string {
   const fromB = bech32Bytes(v, prefix);
   if (fromB) return `0x${toHex(fromB)}`;
-  const m = /^(?:0x|0X)?([0-9a-fA-F]+)$/.exec(v);
-  if (!m || m[1]!.length > 64) throw invalidAddress(v);
-  const digits = m[1]!.toLowerCase().replace(/^0+/, '');
+  const m = /^(?:0x|0X)?([0-9a-fA-F]{1,128})$/.exec(v);
+  const digits = (m?.[1] ?? '').toLowerCase().replace(/^0+/, '');
+  if (!m || digits.length > 64) throw invalidAddress(v);
   const width = vm === 'evm' && digits.length <= 40 ? 40 : 64;
   return `0x${digits.padStart(width, '0')}`;
 }
 
+const INT64_MAX = 2n ** 63n - 1n;
+
 /** `/blocks/{height}`: a string path value; the two upstream messages for non-integers and < 1. */
 export function parseBlockHeight(v: string): number {
-  if (!/^[+-]?\d+$/.test(v))
+  // Upstream parses an int64: a value past it is "not a valid integer" there, not an unknown height.
+  if (!/^[+-]?\d{1,30}$/.test(v) || BigInt(v) > INT64_MAX)
     throw badRequest(`[INVALID_VALUE] invalid value for height: ${v} (must be a valid integer)`);
   const n = Number(v);
   if (n < 1) throw badRequest(`[INVALID_VALUE] invalid value for height: ${v} (must be a positive integer)`);

@@ -123,14 +123,20 @@ export function decodeNfts(vm: Vm, events: readonly AbciEvent[], signer: string,
     } else if (vm === 'wasm' && ev.type === 'wasm') {
       const a = attrs(ev);
       const contract = a._contract_address;
-      const tokenId = a.token_id;
-      if (!contract || tokenId === undefined) return;
+      if (!contract) return;
       let collection: string;
       try {
         collection = `0x${toHex(fromBech32(contract).data)}`;
       } catch {
         return;
       }
+      // A collection event (`minter` with `creator` or `owner`, as upstream reads it) makes the collection, the
+      // CW721 instantiate's included, so a collection exists from its instantiate, minted or not. Its creator is the
+      // contract's (contract_info.creator, looked up by the enricher), not the minter.
+      if (a.minter !== undefined && (a.creator !== undefined || a.owner !== undefined))
+        out.collections.push({ collection, name: '', origin_name: '', creator: '', lookup: 'wasm' });
+      const tokenId = a.token_id;
+      if (tokenId === undefined) return;
       if (a.action === 'mint' && a.minter && (a.owner || a.creator)) {
         out.events.push({
           collection,
@@ -142,7 +148,6 @@ export function decodeNfts(vm: Vm, events: readonly AbciEvent[], signer: string,
           object_addr: '',
           event_index: i,
         });
-        out.collections.push({ collection, name: '', origin_name: '', creator: owner(a.minter), lookup: 'wasm' });
       } else if ((a.action === 'transfer_nft' || a.action === 'send_nft') && a.recipient) {
         // CW721 events name the sender, which may be an approved operator rather than the owner: the previous
         // owner is filled in by the enricher from the token's history.

@@ -157,11 +157,26 @@ describe('NFT extraction', () => {
       to_owner: 'init1dw49mn7s2r5mskjdmus5hth80zz8wwaywycq06',
     });
     expect(f.nft.events[0]!.collection).toMatch(/^0x[0-9a-f]{64}$/);
+    // The creator is the contract's (contract_info.creator), which the enricher reads: not the minter.
     expect(f.nft.collections[0]).toMatchObject({
       collection: f.nft.events[0]!.collection,
-      creator: 'init1dw49mn7s2r5mskjdmus5hth80zz8wwaywycq06',
+      creator: '',
       lookup: 'wasm',
     });
+  });
+
+  it('Wasm: a CW721 instantiate (minter and creator, no token) makes its collection, before any mint', () => {
+    // test/fixtures/miniwasm-devnet/instantiate.json: a real miniwasm node's instantiate of a CW721.
+    const fx = loadFixture<{ rest_tx: { tx_response: TxResponseFixture } }>('miniwasm-devnet/instantiate.json');
+    const f = decode('wasm', fx.rest_tx.tx_response);
+    const contract = fx.rest_tx.tx_response.events
+      .filter((e) => e.type === 'wasm')
+      .flatMap((e) => e.attributes.filter((a) => a.key === '_contract_address').map((a) => a.value));
+    expect(contract).toHaveLength(1);
+    expect(f.nft.events).toEqual([]);
+    expect(f.nft.collections).toEqual([
+      { collection: accountHex(contract[0]!), name: '', origin_name: '', creator: '', lookup: 'wasm' },
+    ]);
   });
 
   it('EVM: an ERC721 Transfer log (as minievm carries it in an `evm` event) is an owner change of token 4561', () => {

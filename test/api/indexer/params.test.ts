@@ -43,6 +43,9 @@ describe('accounts', () => {
     expect(parseAccount('0x1', 'init')).toBe(toBech32('init', Uint8Array.from([...Array(19).fill(0), 1])));
     expect(parseAccount(`0x${'0'.repeat(20)}${'ab'.repeat(21)}`, 'init')).toBe(
       toBech32('init', Uint8Array.from([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, ...Array(21).fill(0xab)])),
+    ); // More than 64 digits with the zeros before them: trimmed first, as upstream's AccAddressFromString does.
+    expect(parseAccount(`0x${'0'.repeat(10)}${'cd'.repeat(32)}`, 'init')).toBe(
+      toBech32('init', Uint8Array.from(Array(32).fill(0xcd))),
     );
   });
 
@@ -84,6 +87,7 @@ describe('collection addresses', () => {
     const wasm = 'init1qyygux5t4s3a3l25k8psxjydhtudu5lnt0tk0szm8q4s27xa980scjvh6c';
     expect(parseCollectionAddr(wasm, 'wasm', 'init')).toBe(`0x${toHex(fromBech32(wasm).data)}`);
     expect(() => parseCollectionAddr(`0x${'a'.repeat(65)}`, 'move', 'init')).toThrow('invalid value for address');
+    expect(parseCollectionAddr(`0x00${'ef'.repeat(32)}`, 'move', 'init')).toBe(`0x${'ef'.repeat(32)}`);
     expect(() => parseCollectionAddr('nothex', 'evm', 'init')).toThrow(
       '[INVALID_VALUE] invalid value for address: nothex (invalid address format)',
     );
@@ -100,6 +104,11 @@ describe('heights, hashes, msgs, order_by', () => {
       '[INVALID_VALUE] invalid value for height: 0 (must be a positive integer)',
     );
     expect(() => parseBlockHeight('-3')).toThrow('must be a positive integer');
+    // Past int64 upstream cannot parse it: a 400, not "block not found".
+    expect(parseBlockHeight('9223372036854775807')).toBe(Number(2n ** 63n - 1n));
+    expect(() => parseBlockHeight('99999999999999999999')).toThrow(
+      '[INVALID_VALUE] invalid value for height: 99999999999999999999 (must be a valid integer)',
+    );
   });
 
   it('tx hashes: optional 0x, either case, odd length padded, uppercase', () => {

@@ -1,0 +1,59 @@
+// Rich-list snapshots stay readable for a while after a newer one is recorded (clickhouse/richlist-snapshots.ts
+// SUPERSEDED_RETAIN_MS). The API takes the latest snapshot height from a cache of up to a second, then reads its
+// pages: dropping a snapshot the moment its successor was recorded answered those reads with empty pages (and a
+// holder count of 0, kept for good). Real chDB; the ledger rows as the ingest's views write them.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createStore, type Store } from '../../clickhouse/client.js';
+import { migrate } from '../../clickhouse/migrate.js';
+import { holdersPage, holdersTotal, latestSnapshot } from '../../clickhouse/queries/richlist.js';
+import { buildRichListSnapshot } from '../../clickhouse/richlist-snapshots.js';
+
+const TOKEN = `0x${'c0'.repeat(20)}`;
+const account = (n: number) => `0x${String(n).padStart(40, '0')}`;
+
+let dir: string;
+let store: Store;
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'richlist-retention-'));
+  store = createStore({ dataDir: dir });
+  await migrate(store);
+});
+afterAll(async () => {
+  await store?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const delta = (n: number, amount: number, height: number) => ({
+  token: TOKEN,
+  account: account(n),
+  delta: String(amount),
+  height,
+  sequence: height * 10 + n,
+});
+const accounts = async (snapshot: number) =>
+  (await holdersPage(store, TOKEN, snapshot, true, 0, 10, await holdersTotal(store, TOKEN, snapshot))).rows.map(
+    (r) => r.account,
+  );
+
+it('keeps a superseded snapshot readable for the retention time, then drops it at a later build', async () => {
+  await store.insert('balance_deltas', [delta(1, 100, 1), delta(2, 50, 1)]);
+  await buildRichListSnapshot(store, 1);
+  expect(await accounts(1)).toEqual([account(1), account(2)]);
+
+  // A reader that took height 1 as the latest a moment ago still reads its pages after height 2 is recorded.
+  await store.insert('balance_deltas', [delta(3, 70, 2)]);
+  await buildRichListSnapshot(store, 2);
+  expect(await latestSnapshot(store)).toBe(2);
+  expect(await accounts(1)).toEqual([account(1), account(2)]);
+  expect(await holdersTotal(store, TOKEN, 1)).toBe(2);
+  expect(await accounts(2)).toEqual([account(1), account(3), account(2)]);
+
+  // Once superseded for longer than the retention (0 here), a later build drops them.
+  await buildRichListSnapshot(store, 3, 0);
+  expect(await accounts(1)).toEqual([]);
+  expect(await accounts(2)).toEqual([]);
+  expect(await accounts(3)).toEqual([account(1), account(3), account(2)]);
+});
