@@ -259,22 +259,32 @@ export async function distribution(
   };
 }
 
-/** Holders and supply of a token at every rich-list snapshot up to `snapshot`, with the snapshot block's time. */
+/** Most points of a token's holder history: a snapshot every 2 s at the head would make it grow without bound. */
+export const MAX_HISTORY_POINTS = 1000;
+
+/**
+ * Holders and supply of a token at its rich-list snapshots up to `snapshot`, with the snapshot block's time: every
+ * snapshot up to MAX_HISTORY_POINTS of them, else every k-th counting back from the latest (which is always in).
+ */
 export async function richListHistory(store: Store, token: string, snapshot: number): Promise<Distribution['history']> {
-  const params = { token, h: snapshot };
-  const history = await store.rows<{ h: string; n: string; total: string; time: string | null }>(
-    `SELECT h, n, total, if(b.height = 0, NULL, b.time) AS time
-       FROM (SELECT snapshot_height AS h, holders AS n, toString(supply) AS total
-             FROM stats_richlist_history FINAL WHERE token = {token:String} AND snapshot_height <= {h:UInt64}) AS s
-       LEFT JOIN (SELECT height, time FROM blocks WHERE height IN (
-                    SELECT snapshot_height FROM stats_richlist_history WHERE token = {token:String})) AS b
-         ON b.height = s.h
-       ORDER BY h`,
-    params,
+  const points = await store.rows<{ h: string; n: string; total: string }>(
+    `SELECT h, n, total FROM (
+       SELECT snapshot_height AS h, holders AS n, toString(supply) AS total,
+              row_number() OVER (ORDER BY snapshot_height DESC) - 1 AS back, count() OVER () AS c
+       FROM stats_richlist_history FINAL WHERE token = {token:String} AND snapshot_height <= {h:UInt64})
+     WHERE back % greatest(1, intDiv(c + {max:UInt32} - 1, {max:UInt32})) = 0
+     ORDER BY h`,
+    { token, h: snapshot, max: MAX_HISTORY_POINTS },
   );
-  return history.map((r) => ({
+  if (points.length === 0) return [];
+  const times = await store.rows<{ height: string; time: string }>(
+    'SELECT height, time FROM blocks WHERE height IN {hs:Array(UInt64)}',
+    { hs: points.map((p) => Number(p.h)) },
+  );
+  const timeAt = new Map(times.map((t) => [t.height, t.time]));
+  return points.map((r) => ({
     snapshot_height: Number(r.h),
-    time: r.time,
+    time: timeAt.get(r.h) ?? null,
     holders: Number(r.n),
     supply: r.total,
   }));

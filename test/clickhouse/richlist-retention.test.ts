@@ -1,3 +1,5 @@
+// The holder history of the distribution endpoint is bounded: a snapshot every 2 s at the head made it grow by
+// 43,200 points a day, all read by every request.
 // Rich-list snapshots stay readable for a while after a newer one is recorded (clickhouse/richlist-snapshots.ts
 // SUPERSEDED_RETAIN_MS). The API takes the latest snapshot height from a cache of up to a second, then reads its
 // pages: dropping a snapshot the moment its successor was recorded answered those reads with empty pages (and a
@@ -8,6 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createStore, type Store } from '../../clickhouse/client.js';
 import { migrate } from '../../clickhouse/migrate.js';
+import { MAX_HISTORY_POINTS, richListHistory } from '../../clickhouse/queries/analytics.js';
 import { holdersPage, holdersTotal, latestSnapshot } from '../../clickhouse/queries/richlist.js';
 import { buildRichListSnapshot } from '../../clickhouse/richlist-snapshots.js';
 
@@ -56,4 +59,22 @@ it('keeps a superseded snapshot readable for the retention time, then drops it a
   expect(await accounts(1)).toEqual([]);
   expect(await accounts(2)).toEqual([]);
   expect(await accounts(3)).toEqual([account(1), account(3), account(2)]);
+});
+
+it("bounds a token's holder history to MAX_HISTORY_POINTS, evenly spaced back from the latest snapshot", async () => {
+  const token = `0x${'d1'.repeat(20)}`;
+  const n = 2_500;
+  await store.insert(
+    'stats_richlist_history',
+    Array.from({ length: n }, (_, i) => ({ token, snapshot_height: 10 + 2 * i, holders: i + 1, supply: String(i) })),
+  );
+  const all = await richListHistory(store, token, 10 + 2 * (n - 1));
+  expect(all.length).toBeLessThanOrEqual(MAX_HISTORY_POINTS);
+  expect(all.length).toBe(Math.ceil(n / Math.ceil(n / MAX_HISTORY_POINTS)));
+  expect(all.at(-1)).toMatchObject({ snapshot_height: 10 + 2 * (n - 1), holders: n, time: null });
+  const steps = new Set(all.slice(1).map((p, i) => p.snapshot_height - all[i]!.snapshot_height));
+  expect([...steps]).toEqual([2 * Math.ceil(n / MAX_HISTORY_POINTS)]);
+  // Up to the bound, every snapshot.
+  const few = await richListHistory(store, token, 10 + 2 * 99);
+  expect(few.map((p) => p.snapshot_height)).toEqual(Array.from({ length: 100 }, (_, i) => 10 + 2 * i));
 });
