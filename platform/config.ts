@@ -9,8 +9,16 @@ import { z } from 'zod';
 const bool = z
   .union([z.boolean(), z.enum(['true', 'false', '1', '0'])])
   .transform((v) => v === true || v === 'true' || v === '1');
-const port = z.coerce.number().int().min(0).max(65535);
-const url = z.string().url();
+/** A port; a value of only spaces is refused (it coerced to 0: a random port). */
+const port = z.preprocess(
+  (v) => (typeof v === 'string' && v.trim() === '' ? Number.NaN : v),
+  z.coerce.number().int().min(0).max(65535),
+);
+/** An http(s) URL: `localhost:26657` (no scheme) parses as a URL of scheme `localhost:`, and `file:` is no endpoint. */
+const url = z
+  .string()
+  .url()
+  .refine((u) => /^https?:\/\//i.test(u), 'must be an http:// or https:// URL');
 /** A duration in ms for tracking timers: at least `min`, at most 30 days. */
 const ms = (def: number, min = 10) =>
   z.coerce
@@ -23,7 +31,7 @@ const ms = (def: number, min = 10) =>
 export const configSchema = z
   .object({
     /** Which process this is: everything in one (default), or one role of the scaled-out deployment. */
-    ROLE: z.enum(['all', 'ingest', 'indexer', 'router', 'worker']).default('all'),
+    ROLE: z.enum(['all', 'ingest', 'indexer', 'router', 'worker', 'migrate']).default('all'),
     DATA_DIR: z.string().min(1).default('./data'),
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
     VERSION: z.string().max(64).default('dev'),
@@ -194,6 +202,8 @@ export const configSchema = z
         path: [!c.CHAIN_ID ? 'CHAIN_ID' : 'VM'],
         message: 'is required when COMETBFT_RPC_URL is set',
       });
+    if (c.ROLE === 'all' && c.INDEXER_PORT !== 0 && c.INDEXER_PORT === c.ROUTER_PORT && c.ROUTER_ENABLED)
+      ctx.addIssue({ code: 'custom', path: ['ROUTER_PORT'], message: 'must differ from INDEXER_PORT' });
     if (c.ROUTER_NETWORK === 'custom' && !c.ROUTER_REGISTRY_FILE)
       ctx.addIssue({
         code: 'custom',
@@ -258,7 +268,11 @@ export function configSection<K extends keyof Shape & string>(
 /** Load config or exit(2) with a single clear line: the start-up behaviour of every entry point. */
 export function loadConfigOrExit(): AppConfig {
   try {
-    return loadConfig();
+    const config = loadConfig();
+    // The loggers (platform/log.ts) and the processes and threads started from here read the validated level, the
+    // one CONFIG_FILE gave included (they read only the environment's before).
+    process.env.LOG_LEVEL = config.LOG_LEVEL;
+    return config;
   } catch (e) {
     process.stderr.write(`${(e as Error).message}\n`);
     process.exit(2);

@@ -102,6 +102,13 @@ export async function main(hooks: MainHooks = {}): Promise<void> {
     await rebuildStats(store);
     log.info('analytics.backfilled', { ms: Date.now() - t });
   }
+  if (role === 'migrate') {
+    // docker-compose's one-shot step: the schema and its one-time fills are done once, before any other process
+    // starts (several processes migrating at once repeated the fills' INSERT … SELECTs and double-counted).
+    await store.close();
+    log.info('migrate.done', { migrations_applied: applied });
+    return;
+  }
 
   const servers: Server[] = [];
   let ingest: IngestRunner | undefined;

@@ -65,6 +65,9 @@ async function main(): Promise<void> {
 }
 
 main().catch((e) => {
-  process.stderr.write(`tracking worker failed: ${(e as Error).stack ?? e}\n`);
+  createLogger({ component: 'tracking-worker' }).error('tracking.worker.failed', {
+    error: String((e as Error)?.message ?? e),
+    stack: (e as Error)?.stack,
+  });
   process.exit(1);
 });

@@ -17,7 +17,7 @@ import {
   bundleWorkflowCode,
   type WorkflowBundleWithSourceMap,
 } from '@temporalio/worker';
-import type { Logger } from '../platform/log.js';
+import { createLogger, type Logger } from '../platform/log.js';
 import type { ChainDirectory } from '../activities/chains.js';
 import { createChainActivities } from '../activities/tracking.js';
 import {
@@ -43,13 +43,27 @@ export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
   return bundlePromise;
 }
 
+/** The SDK's own lines as ours: one JSON object per line (its default writes `date [LEVEL] msg meta` over lines). */
+const sdkLog = createLogger({ component: 'temporal' });
+const sdkLine = (level: 'warn' | 'error', message: string, meta?: Record<string, unknown>) => {
+  let fields: Record<string, unknown> = {};
+  try {
+    fields = JSON.parse(
+      JSON.stringify(meta ?? {}, (_k, v) => (v instanceof Error ? { name: v.name, message: v.message } : v)),
+    );
+  } catch {
+    fields = { meta: String(meta) }; // circular or otherwise unserialisable
+  }
+  sdkLog[level]('temporal.sdk', { message, ...fields });
+};
+
 const quietLogger = {
   log: () => undefined,
   trace: () => undefined,
   debug: () => undefined,
   info: () => undefined,
-  warn: (m: string) => process.stderr.write(`${m}\n`),
-  error: (m: string) => process.stderr.write(`${m}\n`),
+  warn: (m: string, meta?: Record<string, unknown>) => sdkLine('warn', m, meta),
+  error: (m: string, meta?: Record<string, unknown>) => sdkLine('error', m, meta),
 };
 
 export interface WorkerSetOptions {
@@ -85,7 +99,9 @@ export function installRuntime(): void {
   runtimeInstalled = true;
   try {
     Runtime.install({
-      logger: new DefaultLogger('WARN'),
+      logger: new DefaultLogger('WARN', (e) =>
+        sdkLine(e.level === 'ERROR' ? 'error' : 'warn', e.message, e.meta as Record<string, unknown> | undefined),
+      ),
       // Core's gRPC retry warnings while a server restarts are expected; keep errors only.
       telemetryOptions: {
         logging: { filter: makeTelemetryFilterString({ core: 'ERROR', other: 'ERROR' }), forward: {} },

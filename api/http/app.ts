@@ -55,9 +55,15 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
   app.use(flatQuery);
   app.use(express.json({ limit: opts.bodyLimit ?? '64kb', strict: true }));
 
+  // A failing check (the store not answering) is a 503, so a load balancer or an orchestrator's probe takes the
+  // instance out: a 200 with `ok: false` in the body passed every probe that reads the status code only.
   app.get('/health', async (_req, res) => {
-    const extra = opts.health ? await opts.health().catch((e: Error) => ({ ok: false, error: e.message })) : {};
-    res.json({ status: 'ok', service: opts.service, ...extra });
+    try {
+      const extra = opts.health ? await opts.health() : {};
+      res.json({ status: 'ok', service: opts.service, ...extra });
+    } catch (e) {
+      res.status(503).json({ status: 'unavailable', service: opts.service, error: String((e as Error)?.message ?? e) });
+    }
   });
   app.get('/metrics', async (_req, res) => {
     res.type(registry.contentType).send(await registry.metrics());

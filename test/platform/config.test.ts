@@ -75,4 +75,22 @@ describe('configuration', () => {
       TEMPORAL_CLI: '/bin/temporal',
     });
   });
+
+  it('refuses endpoints without an http(s) scheme, a port of spaces, and the two APIs on one port', () => {
+    // `localhost:26657` parses as a URL whose scheme is `localhost:`; a file URL is no endpoint.
+    expect(() => loadConfig({ COMETBFT_RPC_URL: 'localhost:26657' })).toThrow(
+      /^config: COMETBFT_RPC_URL must be an http/,
+    );
+    expect(() => loadConfig({ CLICKHOUSE_URL: 'file:///etc/passwd' })).toThrow(
+      /^config: CLICKHOUSE_URL must be an http/,
+    );
+    expect(loadConfig({ CLICKHOUSE_URL: 'https://ch.example:8443' }).CLICKHOUSE_URL).toBe('https://ch.example:8443');
+    // A port of spaces coerced to 0, a random port.
+    expect(() => loadConfig({ INDEXER_PORT: ' ' })).toThrow(/^config: INDEXER_PORT /);
+    expect(() => loadConfig({ INDEXER_PORT: '9000', ROUTER_PORT: '9000' })).toThrow(
+      /^config: ROUTER_PORT must differ from INDEXER_PORT/,
+    );
+    expect(loadConfig({ INDEXER_PORT: '0', ROUTER_PORT: '0' }).ROUTER_PORT).toBe(0);
+    expect(loadConfig({ ROLE: 'indexer', INDEXER_PORT: '9000', ROUTER_PORT: '9000' }).INDEXER_PORT).toBe(9000);
+  });
 });

@@ -132,6 +132,27 @@ describe('docker-compose.yml', () => {
     }
     expect(s.worker?.environment?.ROLE).toBe('worker');
   });
+
+  it('migrates once before any app process starts, and publishes ClickHouse and Temporal on loopback only', () => {
+    type Service = {
+      environment?: Record<string, string>;
+      depends_on?: Record<string, { condition: string }>;
+      ports?: string[];
+    };
+    const s = (
+      parse(readFileSync(path.join(root, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
+        services: Record<string, Service>;
+      }
+    ).services;
+    expect(s.migrate?.environment?.ROLE).toBe('migrate');
+    expect(loadConfig({ ROLE: 'migrate' }).ROLE).toBe('migrate');
+    // Several processes migrating at once repeated the one-time fills (INSERT … SELECT) and double-counted.
+    for (const role of ['ingest', 'indexer-api', 'router-api', 'worker'])
+      expect(s[role]?.depends_on?.migrate?.condition, role).toBe('service_completed_successfully');
+    expect(s.migrate?.depends_on?.migrate).toBeUndefined();
+    for (const infra of ['clickhouse', 'temporal'])
+      for (const p of s[infra]?.ports ?? []) expect(p, infra).toMatch(/^127\.0\.0\.1:/);
+  });
 });
 
 describe('cluster DDL file', () => {

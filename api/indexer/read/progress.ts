@@ -1,5 +1,5 @@
 // Ingest progress for the dashboard: indexed height vs the chain's head (Cosmos REST), blocks per second over
-// the last minute of checkpoints, and the ETA to the head at that rate.
+// the last minute, and the ETA to the head at that rate.
 import type { Store } from '../../../clickhouse/client.js';
 import type { Served } from '../../http/edge.js';
 
@@ -28,7 +28,10 @@ async function chainHead(restUrl: string | undefined): Promise<number | null> {
   }
 }
 
-/** Blocks a second over the last minute of checkpoints (at most the newest 1,000), or null with fewer than two. */
+/**
+ * Blocks a second over the last minute (at most the newest 1,000 checkpoints), or null with fewer than two in it:
+ * an ingest that stopped has no rate, not the rate it had when it stopped.
+ */
 export async function ingestRate(store: Store): Promise<number | null> {
   const [r] = await store.rows<{ dh: string; dt: number; n: string }>(
     // The newest checkpoints by key (the newest is the last written: a rewind deletes those above it first), not a
@@ -36,7 +39,7 @@ export async function ingestRate(store: Store): Promise<number | null> {
     `SELECT max(height) - min(height) AS dh, dateDiff('millisecond', min(written_at), max(written_at)) / 1000 AS dt,
             count() AS n
      FROM (SELECT height, written_at FROM ingest_checkpoints ORDER BY height DESC LIMIT 1000)
-     WHERE written_at >= (SELECT written_at FROM ingest_checkpoints ORDER BY height DESC LIMIT 1) - INTERVAL 60 SECOND`,
+     WHERE written_at >= now64(3) - INTERVAL 60 SECOND`,
   );
   if (!r || Number(r.n) < 2 || Number(r.dt) <= 0) return null;
   return Number(r.dh) / Number(r.dt);

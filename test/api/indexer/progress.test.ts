@@ -37,7 +37,12 @@ describe('ingest rate over the last minute of checkpoints', () => {
     expect(await ingestRate(store)).toBeNull();
   });
 
-  it('counts only the minute before the newest checkpoint', async () => {
+  it('is null when the ingest wrote nothing in the last minute (stopped an hour ago), not its old rate', async () => {
+    await checkpoints(10, 1, 1, 1000, 3_600_000);
+    expect(await ingestRate(store)).toBeNull();
+  });
+
+  it('counts only the last minute', async () => {
     // An old stretch at 100 blocks a checkpoint, then the last 30 s at 2 blocks every 500 ms (4 blocks/s).
     await checkpoints(50, 100, 100, 1000, 120_000);
     await checkpoints(61, 10_000, 2, 500);
