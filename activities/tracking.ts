@@ -81,7 +81,11 @@ export function createChainActivities(dir: ChainDirectory, opts: ChainActivityOp
     return c;
   };
 
-  /** Poll `probe` until it yields a value or the window closes; heartbeat every round (REST-only checks). */
+  /**
+   * Poll `probe` until it yields a value or the window closes (REST-only checks), heartbeating on a timer as `watch`
+   * does: a probe may wait out a request timeout (an executor that accepts and never answers: 5 s), and between
+   * rounds alone that went past the 5 s heartbeat timeout, so the attempt was timed out and retried for ever.
+   */
   async function pollUntil<T>(
     windowMs: number,
     pollIntervalMs: number,
@@ -89,12 +93,17 @@ export function createChainActivities(dir: ChainDirectory, opts: ChainActivityOp
   ): Promise<T | undefined> {
     const ctx = Context.current();
     const end = Date.now() + windowMs;
-    for (;;) {
-      const v = await probe();
-      if (v !== undefined) return v;
-      ctx.heartbeat();
-      if (Date.now() + pollIntervalMs > end) return undefined;
-      await ctx.sleep(pollIntervalMs); // rejects with CancelledFailure when the workflow cancels us
+    const hb = setInterval(() => ctx.heartbeat(), Math.max(100, Math.min(pollIntervalMs, 1_000)));
+    try {
+      for (;;) {
+        const v = await probe();
+        if (v !== undefined) return v;
+        ctx.heartbeat();
+        if (Date.now() + pollIntervalMs > end) return undefined;
+        await ctx.sleep(pollIntervalMs); // rejects with CancelledFailure when the workflow cancels us
+      }
+    } finally {
+      clearInterval(hb);
     }
   }
 
@@ -130,7 +139,7 @@ export function createChainActivities(dir: ChainDirectory, opts: ChainActivityOp
   ): Promise<T | undefined> {
     const ctx = Context.current();
     const subs = await Promise.all(probes.map((p) => p.feed.subscribe((tx) => p.match(tx))));
-    const hb = setInterval(() => ctx.heartbeat(), Math.max(100, pollIntervalMs));
+    const hb = setInterval(() => ctx.heartbeat(), Math.max(100, Math.min(pollIntervalMs, 1_000)));
     let timer: NodeJS.Timeout | undefined;
     try {
       const b = await backfill();
