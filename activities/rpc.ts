@@ -195,6 +195,12 @@ export class EvmClient {
     return this.logs([[LZ_TOPICS.OFTReceived, LZ_TOPICS.LzReceiveAlert]], from, to);
   }
 
+  /** Block `n`'s time in Unix ms, or null when the node has no such block. */
+  async blockTimeMs(n: number): Promise<number | null> {
+    const t = Date.parse(await this.blockTime(`0x${n.toString(16)}`));
+    return Number.isFinite(t) ? t : null;
+  }
+
   private async blockTime(blockNumber: string): Promise<string> {
     const hit = this.blockTimes.get(blockNumber);
     if (hit) return hit;

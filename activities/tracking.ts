@@ -42,8 +42,12 @@ import { ChainFeed, type FeedSource } from './feed.js';
 /** How long one answer (or failure) of an executor's /status stands for every hop waiting on it. */
 const EXECUTOR_CHECK_MS = 2_000;
 
-/** Blocks scanned back from the head when looking for LayerZero destination logs. */
-const LZ_LOOKBACK_BLOCKS = 9_000; // below the 10k-block eth_getLogs range limit of geth-like nodes
+/** Blocks of one eth_getLogs range: below the 10k-block limit of geth-like nodes. */
+const LZ_RANGE_BLOCKS = 9_000;
+/** Ranges one backfill reads at most; the next poll goes on from where it stopped. */
+const LZ_RANGES_PER_POLL = 50;
+/** The destination's clock may trail the source's: its search starts this much before the send tx's time. */
+const LZ_CLOCK_SLACK_MS = 10 * 60_000;
 
 export interface ChainActivityOptions {
   /**
@@ -402,6 +406,29 @@ export function createChainActivities(dir: ChainDirectory, opts: ChainActivityOp
     );
   }
 
+  /** Per LayerZero hop: the destination block its backfill searches from next (this worker's memory only). */
+  const lzSearched = new Map<string, number>();
+  const remember = (m: Map<string, number>, k: string, v: number) => {
+    if (m.size >= 100_000) m.clear();
+    m.set(k, v);
+  };
+
+  /** The first destination block at or after the send's time less LZ_CLOCK_SLACK_MS (binary search by block time). */
+  async function lzStartBlock(c: EvmClient, hop: LzHop, latest: number): Promise<number> {
+    const sentAt = hop.sendTx.onChainAt ? Date.parse(hop.sendTx.onChainAt) : Number.NaN;
+    if (!Number.isFinite(sentAt)) return Math.max(0, latest - LZ_RANGE_BLOCKS + 1);
+    const since = sentAt - LZ_CLOCK_SLACK_MS;
+    let lo = 0;
+    let hi = latest;
+    while (lo < hi) {
+      const mid = Math.floor((lo + hi) / 2);
+      const t = await c.blockTimeMs(mid);
+      if (t !== null && t >= since) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo;
+  }
+
   async function pollLz(hop: LzHop, windowMs: number, intervalMs: number): Promise<HopPollResult | undefined> {
     const c = evm(hop.toChainId);
     const changed = (t: ChainTx) => {
@@ -417,13 +444,25 @@ export function createChainActivities(dir: ChainDirectory, opts: ChainActivityOp
       intervalMs,
       [{ feed: evmFeed(hop.toChainId, intervalMs), match: (t) => !!changed(t), apply }],
       async () => {
-        const from = Math.max(0, (await c.latestBlock()) - LZ_LOOKBACK_BLOCKS);
-        const received = await c.logs([LZ_TOPICS.OFTReceived, hop.guid], from);
-        const alerts = hop.state === 'LAYER_ZERO_TRANSFER_FAILED' ? [] : await c.logs([LZ_TOPICS.LzReceiveAlert], from);
-        for (const t of [...received, ...alerts]) {
-          const r = await apply(t);
-          if (r) return r;
+        // From the destination block at the send's time (not a fixed distance back from the head: 9,000 blocks are
+        // 37 minutes on Arbitrum, and a transfer tracked later, or followed through a long outage, was abandoned),
+        // in ranges of LZ_RANGE_BLOCKS, and from where the last poll of this hop stopped.
+        const latest = await c.latestBlock();
+        const key = `${hop.toChainId}:${hop.guid}`;
+        let from = lzSearched.get(key) ?? (await lzStartBlock(c, hop, latest));
+        for (let n = 0; n < LZ_RANGES_PER_POLL && from <= latest; n++) {
+          const to = Math.min(latest, from + LZ_RANGE_BLOCKS - 1);
+          const received = await c.logs([LZ_TOPICS.OFTReceived, hop.guid], from, to);
+          const alerts =
+            hop.state === 'LAYER_ZERO_TRANSFER_FAILED' ? [] : await c.logs([LZ_TOPICS.LzReceiveAlert], from, to);
+          for (const t of [...received, ...alerts]) {
+            const r = await apply(t);
+            if (r) return r;
+          }
+          from = to + 1;
         }
+        // The last blocks are read again next time (logs of the head may not be served yet).
+        remember(lzSearched, key, Math.max(0, Math.min(from, latest - 2)));
         return undefined;
       },
     );
