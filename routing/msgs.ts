@@ -281,6 +281,7 @@ export async function msgsDirectHandler(deps: RouteDeps, req: MsgsDirectRequest)
   const { chain_ids_to_addresses: _addresses, ...rest } = req;
   const msgs = await msgsHandler(deps, {
     ...rest,
+    amount_in: route.amount_in as string,
     amount_out: route.amount_out as string,
     address_list: ids.map((id) => byChain[id]!),
     operations: route.operations as Json[],

@@ -326,8 +326,34 @@ export function renderRoute(
   };
 }
 
-export async function routeHandler(deps: RouteDeps, req: RouteRequest): Promise<Json> {
+/**
+ * A route request that gives `amount_out` alone (Skip allows either): without swaps, the amount in is the same
+ * amount in the source asset's decimals; the route found must then deliver exactly it.
+ */
+function withAmountIn(reg: Registry, req: RouteRequest): { req: RouteRequest; wantOut?: bigint } {
+  if (req.amount_in !== undefined && req.amount_in !== null) return { req };
+  if (req.amount_out === undefined || req.amount_out === null)
+    throw invalidRequest('amount_in or amount_out is required');
+  const wantOut = parseAmount(req.amount_out, 'amount_out');
+  const known = (c: string, d: string) => reg.chains.has(c) && knownDenom(reg, c, d);
+  const amountIn =
+    known(req.source_asset_chain_id, req.source_asset_denom) && known(req.dest_asset_chain_id, req.dest_asset_denom)
+      ? rescale(
+          wantOut,
+          decimalsOf(reg, req.dest_asset_chain_id, req.dest_asset_denom),
+          decimalsOf(reg, req.source_asset_chain_id, req.source_asset_denom),
+        )
+      : wantOut; // resolveRoute names the unknown chain or denom
+  return { req: { ...req, amount_in: amountIn.toString() }, wantOut };
+}
+
+export async function routeHandler(deps: RouteDeps, given: RouteRequest): Promise<Json> {
+  const { req, wantOut } = withAmountIn(deps.registry, given);
   const best = resolveRoute(deps.registry, req, true, true)[0]!;
+  if (wantOut !== undefined && best.amountOut !== wantOut)
+    throw invalidRequest(
+      `amount_out ${wantOut} cannot be delivered exactly (the route delivers ${best.amountOut} for amount_in ${req.amount_in}, after LayerZero dust removal): give amount_in instead`,
+    );
   const fees = await quoteLzFees(deps.registry, best.plan, deps.quote);
   return renderRoute(deps.registry, req, best, fees);
 }

@@ -33,7 +33,10 @@ const signedOpHook = {
 
 const routeFields = {
   amount_in: amount,
-  amount_out: { ...amount, description: 'accepted for Skip compatibility; the router quotes from amount_in' },
+  amount_out: {
+    ...amount,
+    description: 'without amount_in: the amount to deliver (no swaps: the same amount in the source decimals)',
+  },
   source_asset_chain_id: chainId,
   source_asset_denom: denom,
   dest_asset_chain_id: chainId,
@@ -244,13 +247,7 @@ const errors = {
 };
 
 /** The route request's fields every route-taking request requires (route, msgs, msgs_direct). */
-const ROUTE_REQUIRED = [
-  'amount_in',
-  'source_asset_chain_id',
-  'source_asset_denom',
-  'dest_asset_chain_id',
-  'dest_asset_denom',
-];
+const ROUTE_REQUIRED = ['source_asset_chain_id', 'source_asset_denom', 'dest_asset_chain_id', 'dest_asset_denom'];
 
 /** A LayerZero fee quote that msgs and msgs_direct need could not be had (routing/lz-quote.ts). */
 const quoteUnavailable = {
@@ -513,14 +510,17 @@ export function routerOpenapi(
     },
     components: {
       schemas: {
+        // Skip lets a route request give amount_in or amount_out (routing/route.ts withAmountIn); msgs takes both
+        // from the route answer.
         RouteRequest: {
           type: 'object',
           required: ROUTE_REQUIRED,
+          anyOf: [{ required: ['amount_in'] }, { required: ['amount_out'] }],
           properties: routeFields,
         },
         MsgsRequest: {
           type: 'object',
-          required: [...ROUTE_REQUIRED, 'address_list', 'operations'],
+          required: [...ROUTE_REQUIRED, 'amount_in', 'address_list', 'operations'],
           properties: {
             ...routeFields,
             address_list: {
@@ -606,6 +606,7 @@ export function routerOpenapi(
         MsgsDirectRequest: {
           type: 'object',
           required: [...ROUTE_REQUIRED, 'chain_ids_to_addresses'],
+          anyOf: [{ required: ['amount_in'] }, { required: ['amount_out'] }],
           properties: {
             ...routeFields,
             chain_ids_to_addresses: {

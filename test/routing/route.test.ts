@@ -197,6 +197,37 @@ describe('OPinit withdrawals', () => {
       expect(r.estimated_route_duration_seconds).toBe(WEEK);
     }
   });
+  it('a request with amount_out alone (Skip allows either) routes that amount; one LayerZero cannot deliver exactly is a 400', async () => {
+    const q = {
+      source_asset_chain_id: 'interwoven-1',
+      source_asset_denom: 'uinit',
+      dest_asset_chain_id: 'echelon-1',
+      dest_asset_denom: INIT_ECHELON,
+    };
+    const byOut = await routeHandler(deps, { ...q, amount_out: '2500000' } as unknown as RouteRequest);
+    expect([byOut.amount_in, byOut.amount_out]).toEqual(['2500000', '2500000']);
+    // L1 ETH (6 dp) → Ethereum (18 dp): 10^12 base units out are 1 unit in.
+    const eth = {
+      source_asset_chain_id: 'interwoven-1',
+      source_asset_denom: ETH_L1,
+      dest_asset_chain_id: '1',
+      dest_asset_denom: 'ethereum-native',
+    };
+    const lz = await routeHandler(deps, { ...eth, amount_out: '3000000000000' } as unknown as RouteRequest);
+    expect([lz.amount_in, lz.amount_out]).toEqual(['3', '3000000000000']);
+    await expectApiError(
+      routeHandler(deps, { ...eth, amount_out: '3000000000001' } as unknown as RouteRequest),
+      400,
+      3,
+      /amount_out 3000000000001 cannot be delivered exactly/,
+    );
+    await expectApiError(
+      routeHandler(deps, q as unknown as RouteRequest),
+      400,
+      3,
+      /amount_in or amount_out is required/,
+    );
+  });
   it('is_op_withdraw on a route without a withdrawal is a clear 400', () =>
     expectApiError(
       route({

@@ -55,6 +55,19 @@ describe('@skip-go/client calls against our router', () => {
     expect(m!.txs![0]).toHaveProperty('cosmosTx');
   });
 
+  it('route() and messagesDirect() with amountOut alone (the client types both amounts as optional)', async () => {
+    const { amountIn: _in, ...byOut } = { ...DEPOSIT, amountOut: '1200000' };
+    const r = await route(byOut);
+    expect([r!.amountIn, r!.amountOut]).toEqual(['1200000', '1200000']);
+    const m = await messagesDirect({
+      ...byOut,
+      chainIdsToAddresses: { 'interwoven-1': USER, 'echelon-1': USER },
+      slippageTolerancePercent: '1',
+    });
+    expect(m!.route!.amountIn).toBe('1200000');
+    expect(m!.txs).toHaveLength(1);
+  });
+
   it('messagesDirect(): the route and its txs in one call', async () => {
     const m = await messagesDirect({
       ...DEPOSIT,
