@@ -7,10 +7,10 @@
 import { fromHex, toBase64, toBech32 } from '@cosmjs/encoding';
 import { Interface } from 'ethers';
 import type { Store } from '../clickhouse/client.js';
-import { lastNftOwners, nftObjects, storedCollections } from '../clickhouse/queries/nft-lookups.js';
+import { collectionsNamed, lastNftOwners, nftObjects, storedCollections } from '../clickhouse/queries/nft-lookups.js';
 import type { Logger } from '../platform/log.js';
 import type { BlockFacts } from './decode/block.js';
-import { moveObject, type NftEventFact, type Vm } from './decode/nft.js';
+import { type CollectionFact, moveObject, type NftEventFact, type Vm } from './decode/nft.js';
 import type { ChainSource, EthCall, EthCallOutcome } from './source.js';
 import { TransientSourceError, withRetry } from '../chain/retry.js';
 import { normalizeAccount } from '../chain/address.js';
@@ -342,6 +342,29 @@ export function createEnricher(vm: Vm, store: Store, source: ChainSource, log: L
           }
           t.nft.collections = keep;
         }
+      // 3b. Collections received over ICS-721 get the name they have on the sending chain (upstream sets it on the
+      //     collection of the class id's name): one made in this batch directly, a stored one by another row.
+      const origins = blocks.flatMap((b) => b.txs.flatMap((t) => (t.nft.origins ?? []).map((o) => ({ o, t }))));
+      if (origins.length > 0) {
+        const made = new Map<string, CollectionFact>();
+        for (const b of blocks)
+          for (const t of b.txs)
+            for (const c of t.nft.collections) if (c.name && !made.has(c.name)) made.set(c.name, c);
+        const elsewhere = [...new Set(origins.map(({ o }) => o.name).filter((n) => !made.has(n)))];
+        const stored = elsewhere.length > 0 ? await collectionsNamed(store, elsewhere) : [];
+        for (const { o, t } of origins) {
+          const c = made.get(o.name);
+          if (c) c.origin_name = o.origin_name;
+          for (const s of stored)
+            if (s.name === o.name)
+              t.nft.collections.push({
+                collection: s.collection,
+                name: o.name,
+                origin_name: o.origin_name,
+                creator: '',
+              });
+        }
+      }
       // 4. Token URIs of mints that did not carry one: asked for every such mint, whatever name() did, so what is
       //    stored does not depend on what this process saw before a restart (a revert is one call, never retried).
       const mints = blocks.flatMap((b) =>

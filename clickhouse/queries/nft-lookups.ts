@@ -22,6 +22,17 @@ export async function storedCollections(store: Store, collections: readonly stri
   return rows.map((r) => r.collection);
 }
 
+/** Stored collections named one of `names` (a scan of the collection events: only batches with ICS-721 receipts ask). */
+export function collectionsNamed(
+  store: Store,
+  names: readonly string[],
+): Promise<{ collection: string; name: string }[]> {
+  return store.rows<{ collection: string; name: string }>(
+    'SELECT DISTINCT collection, name FROM nft_collection_events WHERE name IN {n:Array(String)}',
+    { n: [...names] },
+  );
+}
+
 /** Last stored owner of each (collection, token id) from its mint/transfer/burn events; absent = no history. */
 export function lastNftOwners(
   store: Store,

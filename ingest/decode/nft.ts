@@ -1,6 +1,7 @@
 // NFT facts from one tx's events (docs/indexer.md): ERC721 Transfer logs (EVM), CW721 `wasm` events,
 // Move `0x1::collection` / `0x1::nft` / `0x1::object` events. Pure: lookups (names, URIs, Move object →
 // token) happen in ingest/enrich.ts.
+import { createHash } from 'node:crypto';
 import { fromBech32, toHex } from '@cosmjs/encoding';
 import { normalizeAccount, topicAddress, ZERO_EVM_ADDRESS } from '../../chain/address.js';
 import { evmLogsOf } from './events.js';
@@ -47,9 +48,20 @@ export interface NftOpening {
   owner: string;
 }
 
+/**
+ * A collection received over ICS-721 (`recv_packet` on `nft-transfer`): the collection this chain names `name` (the
+ * class id it derives) came from one named `origin_name` on the sending chain (the packet's class data).
+ */
+export interface ClassOrigin {
+  name: string;
+  origin_name: string;
+}
+
 export interface NftDecodeResult {
   events: NftEventFact[];
   collections: CollectionFact[];
+  /** Filled by ICS-721 receipts; the enricher gives the named collections their origin name. */
+  origins?: ClassOrigin[];
   objectEvents: MoveObjectEvent[];
   /** EVM contracts this tx created (minievm's `contract_created` events, internal creations included). */
   contracts?: string[];
@@ -238,7 +250,41 @@ export function decodeNfts(vm: Vm, events: readonly AbciEvent[], signer: string,
           event_index: i,
         });
       }
+    } else if (ev.type === 'recv_packet') {
+      const origin = classOrigin(vm, attrs(ev));
+      if (origin) (out.origins ??= []).push(origin);
     }
   });
   return out;
+}
+
+/**
+ * The ICS-721 class a `recv_packet` brings, as upstream pairs them: on Wasm the class id this chain derives is the
+ * prefixed path (`port/channel/class`), elsewhere the `ibc/` hash of it (initia's GetNftTransferClassId: sha256 of
+ * the full path, upper hex). Its origin name is the class data's `name`. Anything unreadable gives none.
+ */
+function classOrigin(vm: Vm, a: Record<string, string>): ClassOrigin | undefined {
+  if (a.packet_src_port !== 'nft-transfer' || !a.packet_dst_port || !a.packet_dst_channel) return undefined;
+  try {
+    const raw = a.packet_data ?? (a.packet_data_hex ? Buffer.from(a.packet_data_hex, 'hex').toString('utf8') : '');
+    const data = JSON.parse(raw) as {
+      classId?: unknown;
+      class_id?: unknown;
+      classData?: unknown;
+      class_data?: unknown;
+    };
+    const classId = data.classId ?? data.class_id;
+    const classData = data.classData ?? data.class_data;
+    if (typeof classId !== 'string' || !classId || typeof classData !== 'string') return undefined;
+    const origin = (JSON.parse(Buffer.from(classData, 'base64').toString('utf8')) as { name?: unknown }).name;
+    if (typeof origin !== 'string' || !origin) return undefined;
+    const path = `${a.packet_dst_port}/${a.packet_dst_channel}/${classId}`;
+    const name =
+      vm === 'wasm' || !/^channel-\d+$/.test(a.packet_dst_channel)
+        ? path
+        : `ibc/${createHash('sha256').update(path, 'utf8').digest('hex').toUpperCase()}`;
+    return { name, origin_name: origin };
+  } catch {
+    return undefined;
+  }
 }

@@ -165,6 +165,20 @@ describe('NFT extraction', () => {
     });
   });
 
+  it("ICS-721 receipt: the collection this chain names by the class id came from one named 'Jennie' on L1", () => {
+    // protocols/ibc/evm/receive-nft-evm.json: a real recv_packet on nft-transfer/channel-1 of class move/4b22….
+    const t = txResponse('protocols/ibc/evm/receive-nft-evm.json', 'mockNftReceiveEvmTransaction');
+    const classId = 'move/4b224b3b82140614fbe0706b421d887f4532ea91d4ad0cf2b99a1251c06dfa9a';
+    // initia's GetNftTransferClassId: ibc/ + upper-hex sha256 of the full class path (x/ibc/nft-transfer/types).
+    expect(decode('evm', t).nft.origins).toEqual([
+      { name: 'ibc/28B13B47C4342699063DDD3E07B7BBCEEDB1CBFBFE2C70296C69A7AA91A14448', origin_name: 'Jennie' },
+    ]);
+    // Wasm chains name it by the prefixed path (GetPrefixedClassId), as upstream pairs them there.
+    expect(decode('wasm', t).nft.origins).toEqual([
+      { name: `nft-transfer/channel-1/${classId}`, origin_name: 'Jennie' },
+    ]);
+  });
+
   it('Wasm: a CW721 instantiate (minter and creator, no token) makes its collection, before any mint', () => {
     // test/fixtures/miniwasm-devnet/instantiate.json: a real miniwasm node's instantiate of a CW721.
     const fx = loadFixture<{ rest_tx: { tx_response: TxResponseFixture } }>('miniwasm-devnet/instantiate.json');

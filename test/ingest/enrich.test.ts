@@ -107,3 +107,31 @@ it("asks a batch's tokenURIs in EVM batches, each call with its own outcome", as
     await chain.stop();
   }
 });
+
+it('gives a collection received over ICS-721 its origin name: a stored one by a new row, one made in the batch directly', async () => {
+  const stored = '0x00000000000000000000000000000000000000c3';
+  const fresh = '0x00000000000000000000000000000000000000c4';
+  await store.insert('nft_collection_events', [
+    {
+      collection: stored,
+      name: 'ibc/AAA',
+      origin_name: '',
+      creator: OWNER,
+      height: 3,
+      sequence: 30,
+      time: '2026-01-01 00:00:00',
+    },
+  ]);
+  const origins = (name: string, origin_name: string) => ({ name, origin_name });
+  // Block 9: a receipt of class ibc/AAA (stored before this batch), and one of ibc/BBB, whose collection this batch
+  // makes (its name already read, as name() answers on a real node).
+  const b = block(9, [], false);
+  const tx = b.txs[0]!;
+  tx.nft.origins = [origins('ibc/AAA', 'Jennie'), origins('ibc/BBB', 'Lisa')];
+  tx.nft.collections = [{ collection: fresh, name: 'ibc/BBB', origin_name: '', creator: OWNER, lookup: 'evm' }];
+  await createEnricher('evm', store, node, createLogger({ test: 'enrich' })).enrich([b]);
+  expect(tx.nft.collections).toEqual([
+    { collection: fresh, name: 'ibc/BBB', origin_name: 'Lisa', creator: OWNER, lookup: 'evm' },
+    { collection: stored, name: 'ibc/AAA', origin_name: 'Jennie', creator: '' },
+  ]);
+});
