@@ -427,11 +427,18 @@ export async function trackTransfer(input: TrackInput): Promise<TrackOutcome> {
       await record();
     }
     // ---- stall windows, per hop kind, measured from the hop's last progress ----
+    // An IBC hop received without its acknowledgement waits on the hops it forwarded (PFM writes the ack once they
+    // settle): their progress is its progress, or a slow second leg made the first one stall and end the transfer.
+    // The forwards come after it in the list, so the later hops' latest progress stands for theirs.
+    const lastProgress = (h: Hop, j: number) =>
+      h.kind === 'ibc' && h.receiveTx && !h.ack
+        ? Math.max(...progressAt.slice(j).map((p) => p ?? now))
+        : (progressAt[j] ?? now);
     const stalled = s.hops.findIndex(
       (h, j) =>
         !hopIsTerminal(h) &&
         hopCanStall(h) &&
-        now - (progressAt[j] ?? now) > stallWindowMs(h, t) &&
+        now - lastProgress(h, j) > stallWindowMs(h, t) &&
         finalizingUntil(h, now, legacy) === undefined,
     );
     if (stalled >= 0) {
