@@ -27,6 +27,8 @@ const COSMETIC_ATTEMPTS = 3;
 const COSMETIC_BASE_MS = 100;
 const CACHE_LIMIT = 100_000;
 const MOVE_OBJECT_RE = /^0x[0-9a-f]{64}$/;
+/** wasmd's answer to a smart query the contract's message type does not have. */
+const UNKNOWN_VARIANT_RE = /unknown variant/i;
 
 export interface Enricher {
   enrich(blocks: BlockFacts[]): Promise<void>;
@@ -149,23 +151,40 @@ export function createEnricher(vm: Vm, store: Store, source: ChainSource, log: L
         [{ to: collection, data: erc721.encodeFunctionData('name'), height }],
         (data) => erc721.decodeFunctionResult('name', data)[0] as string,
       );
-    } else if (lookup === 'wasm') {
-      const addr = toBech32(prefix, fromHex(collection.slice(2)));
-      const q = toBase64(new TextEncoder().encode('{"contract_info":{}}'));
-      name = await cosmetic(
-        'contract_info',
-        async () =>
-          (
-            await source.restGet<{ data?: { name?: string } }>(
-              `/cosmwasm/wasm/v1/contract/${addr}/smart/${encodeURIComponent(q)}`,
-              height,
-            )
-          ).data?.name ?? '',
-        '',
-      );
-    }
+    } else if (lookup === 'wasm') name = (await cw721Name(collection, height)) ?? '';
     remember(names, collection, name);
     return name;
+  }
+
+  /**
+   * A CW721's name from its `contract_info` query; null when the contract is no CW721 (its query message has no
+   * `contract_info`: wasmd answers "unknown variant"), as upstream blacklists such contracts.
+   */
+  async function cw721Name(collection: string, height: number): Promise<string | null> {
+    const addr = toBech32(prefix, fromHex(collection.slice(2)));
+    const q = toBase64(new TextEncoder().encode('{"contract_info":{}}'));
+    let notCw721 = false;
+    const name = await cosmetic(
+      'contract_info',
+      async () => {
+        try {
+          return (
+            (
+              await source.restGet<{ data?: { name?: string } }>(
+                `/cosmwasm/wasm/v1/contract/${addr}/smart/${encodeURIComponent(q)}`,
+                height,
+              )
+            ).data?.name ?? ''
+          );
+        } catch (e) {
+          if (!UNKNOWN_VARIANT_RE.test((e as Error).message)) throw e;
+          notCw721 = true;
+          return '';
+        }
+      },
+      '',
+    );
+    return notCw721 ? null : name;
   }
 
   /** A Move mint's URI from its `0x1::nft::Nft` resource ('' for anything else). */
@@ -335,7 +354,9 @@ export function createEnricher(vm: Vm, store: Store, source: ChainSource, log: L
               c.name = m.name;
               c.creator ||= m.creator;
             } else if (c.lookup === 'wasm' && !c.creator) {
-              c.name ||= await collectionName(c.collection, c.lookup, b.height);
+              const name = c.name || (await cw721Name(c.collection, b.height));
+              if (name === null) continue; // a collection event of a contract that is no CW721: no collection
+              c.name = name;
               c.creator = await wasmCreator(c.collection, b.height);
             } else if (!c.name) c.name = await collectionName(c.collection, c.lookup, b.height);
             keep.push(c);

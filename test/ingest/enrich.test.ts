@@ -6,6 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { toBech32 } from '@cosmjs/encoding';
 import { Interface } from 'ethers';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createStore, type Store } from '../../clickhouse/client.js';
@@ -16,6 +17,7 @@ import type { NftEventFact } from '../../ingest/decode/nft.js';
 import { createEnricher } from '../../ingest/enrich.js';
 import { type ChainSource, createChainSource, type EthCall } from '../../ingest/source.js';
 import { createLogger } from '../../platform/log.js';
+import { TransientSourceError } from '../../chain/retry.js';
 
 const erc721 = new Interface([
   'function name() view returns (string)',
@@ -133,5 +135,36 @@ it('gives a collection received over ICS-721 its origin name: a stored one by a 
   expect(tx.nft.collections).toEqual([
     { collection: fresh, name: 'ibc/BBB', origin_name: 'Lisa', creator: OWNER, lookup: 'evm' },
     { collection: stored, name: 'ibc/AAA', origin_name: 'Jennie', creator: '' },
+  ]);
+});
+
+it('a Wasm collection event of a contract that is no CW721 makes no collection; a CW721 gets its name and creator', async () => {
+  // wasmd answers a smart query the contract does not know with HTTP 500 "… unknown variant `contract_info` …".
+  const cw721 = `0x${'c5'.repeat(32)}`;
+  const other = `0x${'c6'.repeat(32)}`;
+  const wasmNode = {
+    async restGet(path: string) {
+      if (path.startsWith('/cosmwasm/wasm/v1/contract/')) {
+        const isOther = path.includes(toBech32('init', Buffer.from(other.slice(2), 'hex')));
+        if (path.includes('/smart/')) {
+          if (isOther)
+            throw new TransientSourceError(
+              'GET …: HTTP 500 {"code":2,"message":"Error parsing into type counter::msg::QueryMsg: unknown variant `contract_info`"}',
+            );
+          return { data: { name: 'Devnet Wasm fx' } };
+        }
+        return { contract_info: { creator: OWNER } };
+      }
+      throw new Error(`unexpected ${path}`);
+    },
+  } as unknown as ChainSource;
+  const b = block(11, [], false);
+  b.txs[0]!.nft.collections = [
+    { collection: cw721, name: '', origin_name: '', creator: '', lookup: 'wasm' },
+    { collection: other, name: '', origin_name: '', creator: '', lookup: 'wasm' },
+  ];
+  await createEnricher('wasm', store, wasmNode, createLogger({ test: 'enrich' })).enrich([b]);
+  expect(b.txs[0]!.nft.collections).toEqual([
+    { collection: cw721, name: 'Devnet Wasm fx', origin_name: '', creator: OWNER, lookup: 'wasm' },
   ]);
 });
