@@ -46,6 +46,8 @@ export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
 /** The SDK's own lines as ours: one JSON object per line (its default writes `date [LEVEL] msg meta` over lines). */
 const sdkLog = createLogger({ component: 'temporal' });
 const sdkLine = (level: 'warn' | 'error', message: string, meta?: Record<string, unknown>) => {
+  // The projection and webhook workers serve activities only, by design: the SDK warns about it at every start.
+  if (message.startsWith('No workflows registered')) return;
   let fields: Record<string, unknown> = {};
   try {
     fields = JSON.parse(
