@@ -13,6 +13,9 @@ interface CometTx {
 }
 
 /** CometBFT RPC client for one chain; block times are cached (immutable once sealed). */
+/** Txs a tx_search page holds. */
+export const SEARCH_PAGE = 30;
+
 export class CometClient {
   private readonly blockTimes = new Map<number, string>();
   constructor(
@@ -118,9 +121,9 @@ export class CometClient {
 
   /**
    * Txs matching `conditions`, all ANDed: `event.attr = 'value'`, or `event.attr >= n` for `{ atLeast: n }`
-   * (CometBFT compares numerically). Oldest first, at most 30.
+   * (CometBFT compares numerically). Oldest first, SEARCH_PAGE a page (`page` from 1).
    */
-  async search(conditions: Record<string, string | { atLeast: number }>): Promise<ChainTx[]> {
+  async search(conditions: Record<string, string | { atLeast: number }>, page = 1): Promise<ChainTx[]> {
     const query = Object.entries(conditions)
       .map(([k, v]) => {
         if (!/^[A-Za-z0-9_.\-/]+$/.test(k)) throw new Error(`refusing to build tx_search query from ${k}`);
@@ -134,7 +137,13 @@ export class CometClient {
       })
       .join(' AND ');
     const body = (await getJson(
-      this.url('tx_search', { query: `"${query}"`, prove: 'false', page: '1', per_page: '30', order_by: '"asc"' }),
+      this.url('tx_search', {
+        query: `"${query}"`,
+        prove: 'false',
+        page: String(page),
+        per_page: String(SEARCH_PAGE),
+        order_by: '"asc"',
+      }),
     )) as {
       result?: { txs?: CometTx[] };
     };

@@ -36,8 +36,12 @@ import type { ChainActivities, HopPollResult, SourceTxFound } from '../workflows
 import { resolverFor, type ChainDirectory } from './chains.js';
 import { isEvmHash } from '../chain/hash.js';
 import { HttpStatusError } from '../chain/rpc.js';
-import { CometClient, EvmClient, executorGet, restGet } from './rpc.js';
+import { CometClient, EvmClient, executorGet, restGet, SEARCH_PAGE } from './rpc.js';
+import { parseWithdrawalProof, proofMatches, type WithdrawalProof } from '../routing/claim.js';
 import { ChainFeed, type FeedSource } from './feed.js';
+
+/** Pages of propose_output events read at most for one withdrawal's covering output (SEARCH_PAGE each). */
+const OUTPUT_SEARCH_PAGES = 40;
 
 /** How long one answer (or failure) of an executor's /status stands for every hop waiting on it. */
 const EXECUTOR_CHECK_MS = 2_000;
@@ -294,10 +298,20 @@ export function createChainActivities(dir: ChainDirectory, opts: ChainActivityOp
    */
   async function coveringOutput(hop: OpWithdrawalHop, restUrl: string): Promise<CoveringOutput | undefined> {
     const l1 = comet(hop.toChainId);
-    const txs = await l1.search({
-      'propose_output.bridge_id': hop.bridgeId,
-      'propose_output.l2_block_number': { atLeast: hop.l2Height ?? 0 },
-    });
+    // Every page: a deleted output's propose_output stays in the tx index, and a challenger deletes every output
+    // from the one it challenges on, so the re-proposed covering output can come after many deleted ones.
+    const txs: ChainTx[] = [];
+    for (let page = 1; page <= OUTPUT_SEARCH_PAGES; page++) {
+      const got = await l1.search(
+        {
+          'propose_output.bridge_id': hop.bridgeId,
+          'propose_output.l2_block_number': { atLeast: hop.l2Height ?? 0 },
+        },
+        page,
+      );
+      txs.push(...got);
+      if (got.length < SEARCH_PAGE) break;
+    }
     for (const c of coveringCandidates(hop, txs)) {
       const live = await outputProposal(restUrl, hop.bridgeId, c.index);
       if (live && sameOutput(c, live) && live.l1_block_time) return { ...c, l1BlockTime: live.l1_block_time };
@@ -326,8 +340,23 @@ export function createChainActivities(dir: ChainDirectory, opts: ChainActivityOp
     // Before its output the executor answers output_index 0 and no proofs; a sequence it has not seen, an error.
     const r = await executorGet(executor, `/withdrawal/${hop.l2Sequence}`);
     if ('missing' in r) return r.missing === 'unreachable' ? 'executor_unreachable' : 'proof_pending';
-    const w = r.answer as { output_index?: number | string };
-    return String(w.output_index) === hop.output?.index ? 'ready' : 'proof_pending';
+    if (!hop.output) return 'proof_pending';
+    let proof: WithdrawalProof;
+    try {
+      proof = parseWithdrawalProof(r.answer);
+    } catch {
+      return 'proof_pending'; // an answer we cannot use is no proof yet
+    }
+    // Ready only for this output: its index and its root (an index is reused after a challenger's deletion).
+    const target = { bridgeId: hop.bridgeId, l2Sequence: hop.l2Sequence, outputIndex: hop.output.index };
+    return proofMatches(proof, {
+      ...target,
+      l1ChainId: hop.toChainId,
+      l2ChainId: hop.fromChainId,
+      outputRoot: hop.output.outputRoot,
+    })
+      ? 'ready'
+      : 'proof_pending';
   }
 
   /**
@@ -450,7 +479,11 @@ export function createChainActivities(dir: ChainDirectory, opts: ChainActivityOp
         const latest = await c.latestBlock();
         const key = `${hop.toChainId}:${hop.guid}`;
         let from = lzSearched.get(key) ?? (await lzStartBlock(c, hop, latest));
-        for (let n = 0; n < LZ_RANGES_PER_POLL && from <= latest; n++) {
+        // At most half the poll window on it (a slow node must not run the attempt into its timeout), the position
+        // saved after every range so the next poll goes on from there. The last blocks are read again next time
+        // (logs of the head may not be served yet).
+        const until = Date.now() + windowMs / 2;
+        for (let n = 0; n < LZ_RANGES_PER_POLL && from <= latest && Date.now() < until; n++) {
           const to = Math.min(latest, from + LZ_RANGE_BLOCKS - 1);
           const received = await c.logs([LZ_TOPICS.OFTReceived, hop.guid], from, to);
           const alerts =
@@ -460,9 +493,8 @@ export function createChainActivities(dir: ChainDirectory, opts: ChainActivityOp
             if (r) return r;
           }
           from = to + 1;
+          remember(lzSearched, key, Math.max(0, Math.min(from, latest - 2)));
         }
-        // The last blocks are read again next time (logs of the head may not be served yet).
-        remember(lzSearched, key, Math.max(0, Math.min(from, latest - 2)));
         return undefined;
       },
     );

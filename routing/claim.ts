@@ -1,6 +1,7 @@
 // The claim of a finalized OPinit withdrawal as a signable message: MsgFinalizeTokenWithdrawal built from the
 // executor's proof (opinit-bots `GET /withdrawal/{sequence}`), in the shape POST /v2/fungible/msgs answers, so a
 // client only signs and broadcasts it. Pure: the caller fetches the proof; nothing here signs.
+import { createHash } from 'node:crypto';
 import { unavailableNow } from './errors.js';
 
 export const FINALIZE_WITHDRAWAL_TYPE_URL = '/opinit.ophost.v1.MsgFinalizeTokenWithdrawal';
@@ -26,6 +27,8 @@ export interface ClaimTarget {
   outputIndex: string;
   l1ChainId: string;
   l2ChainId: string;
+  /** The output's root, hex (as the propose_output event prints it): when given, the proof must hash to it. */
+  outputRoot?: string;
 }
 
 const UINT = /^\d{1,20}$/;
@@ -74,9 +77,28 @@ export function parseWithdrawalProof(raw: unknown): WithdrawalProof {
   };
 }
 
-/** Is this proof for the tracked withdrawal under its current output? (An executor may lag a re-proposed output.) */
+/**
+ * The output root a proof stands for, hex: ophost accepts the claim only when sha3_256(version ‖ storage_root ‖
+ * last_block_hash) is the output's root (checked on the recorded devnet answers, test/routing/claim.test.ts).
+ */
+export function proofOutputRoot(p: Pick<WithdrawalProof, 'version' | 'storageRoot' | 'lastBlockHash'>): string {
+  const b = (v: string) => Buffer.from(v, 'base64');
+  return createHash('sha3-256')
+    .update(Buffer.concat([b(p.version), b(p.storageRoot), b(p.lastBlockHash)]))
+    .digest('hex');
+}
+
+/**
+ * Is this proof for the tracked withdrawal under its current output? An executor may lag a re-proposed output, and
+ * an index is reused after a deletion: the index alone can name the deleted output, so the root must match too.
+ */
 export function proofMatches(p: WithdrawalProof, t: ClaimTarget): boolean {
-  return p.bridgeId === t.bridgeId && p.sequence === t.l2Sequence && p.outputIndex === t.outputIndex;
+  return (
+    p.bridgeId === t.bridgeId &&
+    p.sequence === t.l2Sequence &&
+    p.outputIndex === t.outputIndex &&
+    (t.outputRoot === undefined || proofOutputRoot(p) === t.outputRoot.toLowerCase())
+  );
 }
 
 /**
@@ -86,7 +108,7 @@ export function proofMatches(p: WithdrawalProof, t: ClaimTarget): boolean {
 export function claimMessages(p: WithdrawalProof, t: ClaimTarget, sender = p.to) {
   if (!proofMatches(p, t))
     throw unavailableNow(
-      `the executor's proof is for output ${p.outputIndex} of bridge ${p.bridgeId}, sequence ${p.sequence}; the withdrawal is under output ${t.outputIndex}`,
+      `the executor's proof is for output ${p.outputIndex} (root ${proofOutputRoot(p)}) of bridge ${p.bridgeId}, sequence ${p.sequence}; the withdrawal is under output ${t.outputIndex}${t.outputRoot ? ` (root ${t.outputRoot})` : ''}`,
       'PROOF_PENDING',
     );
   const msg = JSON.stringify({

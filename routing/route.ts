@@ -344,6 +344,10 @@ function withAmountIn(reg: Registry, req: RouteRequest): { req: RouteRequest; wa
           decimalsOf(reg, req.source_asset_chain_id, req.source_asset_denom),
         )
       : wantOut; // resolveRoute names the unknown chain or denom
+  if (amountIn === 0n)
+    throw invalidRequest(
+      `amount_out ${wantOut} is less than one base unit of ${req.source_asset_denom}: give amount_in`,
+    );
   return { req: { ...req, amount_in: amountIn.toString() }, wantOut };
 }
 
@@ -352,7 +356,7 @@ export async function routeHandler(deps: RouteDeps, given: RouteRequest): Promis
   const best = resolveRoute(deps.registry, req, true, true)[0]!;
   if (wantOut !== undefined && best.amountOut !== wantOut)
     throw invalidRequest(
-      `amount_out ${wantOut} cannot be delivered exactly (the route delivers ${best.amountOut} for amount_in ${req.amount_in}, after LayerZero dust removal): give amount_in instead`,
+      `amount_out ${wantOut} cannot be delivered exactly (the route delivers ${best.amountOut} for amount_in ${req.amount_in}: the source's decimals or LayerZero dust removal): give amount_in instead`,
     );
   const fees = await quoteLzFees(deps.registry, best.plan, deps.quote);
   return renderRoute(deps.registry, req, best, fees);

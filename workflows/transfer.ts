@@ -30,7 +30,6 @@ import {
   type TxRef,
   WEBHOOK_SIGNAL,
   webhookQueue,
-  withdrawalPhase,
 } from './model.js';
 import { statusDocument, type StatusDocument } from './status.js';
 
@@ -323,12 +322,25 @@ export async function trackTransfer(input: TrackInput): Promise<TrackOutcome> {
   if (s.phase === 'submitted') {
     let found: SourceTxFound | null = null;
     for (;;) {
-      found = await source.waitSourceTx({
-        chainId: s.chainId,
-        txHash: s.txHash,
-        windowMs: Math.max(t.pollWindowMs, input.registeredAtMs + t.sourceTimeoutMs - Date.now()),
-        pollIntervalMs: t.pollIntervalMs,
-      });
+      try {
+        found = await source.waitSourceTx({
+          chainId: s.chainId,
+          txHash: s.txHash,
+          windowMs: Math.max(t.pollWindowMs, input.registeredAtMs + t.sourceTimeoutMs - Date.now()),
+          pollIntervalMs: t.pollIntervalMs,
+        });
+      } catch (e) {
+        if (!chainNotConfigured(e)) throw e;
+        // The worker has no endpoint for the source chain (its directory differs from the API's): recorded as
+        // abandoned with the reason, not a failed execution that leaves the status SUBMITTED for ever.
+        s = {
+          ...s,
+          phase: 'abandoned',
+          abandonReason: `${s.chainId} has no endpoint configured on the tracking worker`,
+        };
+        await record();
+        return outcome();
+      }
       if (found) break;
       if (Date.now() - input.registeredAtMs >= t.sourceTimeoutMs) {
         s = {
@@ -410,10 +422,10 @@ export async function trackTransfer(input: TrackInput): Promise<TrackOutcome> {
           );
         // A claimable withdrawal never stalls (model.ts hopCanStall); once unclaimed for a stall window, it is polled
         // after a durable pause each time, so withdrawals left unclaimed for months cost the chains next to nothing.
+        // The same for any hop that cannot stall (an executor down for good): polled, but not at full rate for ever.
+        // Versioned: a history recorded before it polled such a hop at once.
         const idle =
-          h.kind === 'op_withdrawal' &&
-          withdrawalPhase(h) === 'claimable' &&
-          now - (progressAt[i] ?? now) > stallWindowMs(h, t);
+          !hopCanStall(h) && now - (progressAt[i] ?? now) > stallWindowMs(h, t) && patched('quiet-hops-pause');
         inflight.set(i, idle ? sleep(t.outputCheckMs ?? DEFAULT_OUTPUT_CHECK_MS).then(poll) : poll());
       }
     }

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { SealedBlock, SealedTx } from '../chain-sim/types.js';
 import { LZ_TOPICS } from '../../workflows/evidence.js';
+import { proofOutputRoot } from '../../routing/claim.js';
 import type { Simnet } from './index.js';
 import { BRIDGES, CHANNELS, LZ_EIDS, LZ_ENDPOINT, LZ_OFT, SIM, evmTx } from './index.js';
 import * as T from './templates.js';
@@ -293,7 +294,12 @@ export class Relayer {
       const outs = this.outputs.get(bridgeId) ?? new Map();
       this.outputs.set(bridgeId, outs);
       const idx = outs.size + 1;
-      const root = createHash('sha256').update(`${bridgeId}/${idx}`).digest();
+      const leaf = (tag: string) => createHash('sha256').update(`${bridgeId}/${idx}/${seq}/${tag}`).digest('base64');
+      // As ophost checks a claim: the output root is sha3_256(version ‖ storage_root ‖ last_block_hash).
+      const root = Buffer.from(
+        proofOutputRoot({ version: 'AQ==', storageRoot: leaf('storage'), lastBlockHash: leaf('block') }),
+        'hex',
+      );
       const l2Block = String(this.net.chain(l2).latestHeight());
       // Tracking finds the covering output from this L1 event (and checks it against the REST answer below).
       this.net.include(SIM.l1, [
@@ -315,7 +321,6 @@ export class Relayer {
         l1_block_time: block.time,
         l2_block_number: l2Block,
       });
-      const leaf = (tag: string) => createHash('sha256').update(`${bridgeId}/${idx}/${seq}/${tag}`).digest('base64');
       Object.assign(record, {
         output_index: idx,
         withdrawal_proofs: [leaf('proof')],

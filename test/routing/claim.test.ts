@@ -10,6 +10,7 @@ import {
   claimMessages,
   FINALIZE_WITHDRAWAL_TYPE_URL,
   parseWithdrawalProof,
+  proofOutputRoot,
   type ClaimTarget,
 } from '../../routing/claim.js';
 
@@ -67,6 +68,17 @@ describe('MsgFinalizeTokenWithdrawal from the executor proof', () => {
     // a proof for another output (the executor lagging a re-proposed output) is not used either
     const other = parseWithdrawalProof(fixture('executor-withdrawal.json'));
     expect(reason(() => claimMessages(other, { ...target, outputIndex: '7' }))).toBe('PROOF_PENDING');
+  });
+
+  it("a proof hashes to its output's root (ophost's check): a proof for a deleted output at a reused index is refused", () => {
+    const proof = parseWithdrawalProof(fixture('executor-withdrawal.json'));
+    // The recorded executor answer hashes to the root L1 recorded for output 6 (REST prints it in base64).
+    const live = fixture('l1-rest-output.json').output_proposal.output_root as string;
+    expect(proofOutputRoot(proof)).toBe(Buffer.from(live, 'base64').toString('hex'));
+    const rooted = { ...target, outputRoot: Buffer.from(live, 'base64').toString('hex') };
+    expect(claimMessages(proof, rooted).txs).toHaveLength(1);
+    // Index 6 re-proposed after a challenger's deletion (another root): the executor's old proof would fail on L1.
+    expect(reason(() => claimMessages(proof, { ...rooted, outputRoot: 'ab'.repeat(32) }))).toBe('PROOF_PENDING');
   });
 
   it('an executor answer that is not a proof is refused, never passed on to be signed', () => {

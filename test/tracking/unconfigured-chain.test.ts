@@ -4,6 +4,7 @@
 // Real Temporal dev server, real chDB, the simnet on loopback.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SIM } from '../../devnet/simnet/index.js';
+import { workflowIdOf } from '../../tracking/client.js';
 import { startHarness, type Harness } from './harness.js';
 
 let h: Harness;
@@ -23,6 +24,15 @@ describe('a chain without a configured RPC', () => {
     const r = await h.track(SIM.evm, 'AB'.repeat(32));
     expect(r.status).toBe(400);
     expect(JSON.stringify(r.body)).toContain('no CometBFT RPC configured');
+  });
+
+  it("a transfer a worker cannot read the source chain of (its directory differs from the API's) is abandoned", async () => {
+    // Registered past the API's check (as a router with another directory would): the workflow's source wait finds
+    // no endpoint on this worker. It used to fail the execution, the status SUBMITTED for ever.
+    const hash = 'CD'.repeat(32);
+    await h.tracking.client.register(SIM.evm, hash, Date.now());
+    const handle = h.tracking.client.client.workflow.getHandle(workflowIdOf(SIM.evm, hash));
+    expect(((await handle.result()) as { state: string }).state).toBe('STATE_ABANDONED');
   });
 
   it('an IBC hop into it is abandoned after its stall window, not left pending for ever', async () => {
