@@ -296,8 +296,20 @@ export function createChainActivities(dir: ChainDirectory, opts: ChainActivityOp
    * The live L1 output covering the withdrawal: the lowest-index `propose_output` of its bridge with
    * `l2_block_number` ≥ the withdrawal's L2 height that L1 still holds (deleted outputs' indexes are reused).
    */
+  /**
+   * The L2 height of the withdrawal's tx. Hops recorded before it was kept (`l2Height` absent) read it from the L2:
+   * searching from height 0 took the bridge's first live output, whose proof the executor never serves for it.
+   */
+  async function withdrawalHeight(hop: OpWithdrawalHop): Promise<number> {
+    if (hop.l2Height !== undefined) return hop.l2Height;
+    const tx = await comet(hop.fromChainId).tx(hop.sendTx.txHash);
+    if (!tx) throw new Error(`withdrawal tx ${hop.sendTx.txHash} not found on ${hop.fromChainId}`); // retried
+    return tx.height;
+  }
+
   async function coveringOutput(hop: OpWithdrawalHop, restUrl: string): Promise<CoveringOutput | undefined> {
     const l1 = comet(hop.toChainId);
+    const l2Height = await withdrawalHeight(hop);
     // Every page: a deleted output's propose_output stays in the tx index, and a challenger deletes every output
     // from the one it challenges on, so the re-proposed covering output can come after many deleted ones.
     const txs: ChainTx[] = [];
@@ -305,14 +317,14 @@ export function createChainActivities(dir: ChainDirectory, opts: ChainActivityOp
       const got = await l1.search(
         {
           'propose_output.bridge_id': hop.bridgeId,
-          'propose_output.l2_block_number': { atLeast: hop.l2Height ?? 0 },
+          'propose_output.l2_block_number': { atLeast: l2Height },
         },
         page,
       );
       txs.push(...got);
       if (got.length < SEARCH_PAGE) break;
     }
-    for (const c of coveringCandidates(hop, txs)) {
+    for (const c of coveringCandidates({ ...hop, l2Height }, txs)) {
       const live = await outputProposal(restUrl, hop.bridgeId, c.index);
       if (live && sameOutput(c, live) && live.l1_block_time) return { ...c, l1BlockTime: live.l1_block_time };
     }
