@@ -428,6 +428,14 @@ export function createChainActivities(dir: ChainDirectory, opts: ChainActivityOp
         const claimed = await findClaim(hop);
         if (claimed) return claimed;
         if ((await l1.latestTime()) < (hop.claimableAtMs ?? 0)) return undefined;
+        // ophost judges with the bridge's period as it is now (governance may lengthen it): read again.
+        const bridge = (await restGet(restUrl, `/opinit/ophost/v1/bridges/${hop.bridgeId}`)) as {
+          bridge_config?: { finalization_period?: string };
+        } | null;
+        const period = bridge?.bridge_config?.finalization_period;
+        const at = period && hop.output ? Date.parse(hop.output.l1BlockTime) + durationMs(period) : undefined;
+        if (at !== undefined && at > (hop.claimableAtMs ?? 0))
+          return { hop: { ...hop, claimableAtMs: at }, forwards: [] };
         return { hop: { ...hop, claimable: true, claimProof: await claimProofState(hop) }, forwards: [] };
       });
     }
