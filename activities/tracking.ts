@@ -91,8 +91,9 @@ export function createChainActivities(dir: ChainDirectory, opts: ChainActivityOp
 
   /**
    * Poll `probe` until it yields a value or the window closes (REST-only checks), heartbeating on a timer as `watch`
-   * does: a probe may wait out a request timeout (an executor that accepts and never answers: 5 s), and between
-   * rounds alone that went past the 5 s heartbeat timeout, so the attempt was timed out and retried for ever.
+   * does: a probe may wait out a request timeout (an executor that accepts and never answers: 5 s), and with
+   * heartbeats only between rounds such a wait would outlast the 5 s heartbeat timeout, the attempt timed out and
+   * retried for ever.
    */
   async function pollUntil<T>(
     windowMs: number,
@@ -298,7 +299,7 @@ export function createChainActivities(dir: ChainDirectory, opts: ChainActivityOp
    */
   /**
    * The L2 height of the withdrawal's tx. Hops recorded before it was kept (`l2Height` absent) read it from the L2:
-   * searching from height 0 took the bridge's first live output, whose proof the executor never serves for it.
+   * searching from height 0 would take the bridge's first live output, whose proof the executor never serves for it.
    */
   async function withdrawalHeight(hop: OpWithdrawalHop): Promise<number> {
     if (hop.l2Height !== undefined) return hop.l2Height;

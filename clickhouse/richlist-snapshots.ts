@@ -26,7 +26,7 @@ async function dropSnapshots(store: Store, where: keyof typeof DROP_WHERE, heigh
 /**
  * How long a superseded snapshot stays readable. A reader takes the latest snapshot height from a cache of up to a
  * second (api/indexer/read/richlist.ts) and then reads its pages; dropping the snapshot the moment its successor is
- * recorded answered those reads with empty pages (and cached them).
+ * recorded would answer those reads with empty pages (and they would be cached).
  */
 export const SUPERSEDED_RETAIN_MS = 10_000;
 
