@@ -5,6 +5,7 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import {
   depositFinalized,
+  depositRefunds,
   deriveHops,
   transferParties,
   findPacketEvent,
@@ -262,8 +263,10 @@ export function createChainActivities(dir: ChainDirectory, opts: ChainActivityOp
   ): Promise<HopPollResult | undefined> {
     const l2 = comet(hop.toChainId);
     const apply = async (t: ChainTx) => {
-      const next = depositFinalized(hop, await l2.withTime(t), resolver);
-      return next ? { hop: next, forwards: [] } : undefined;
+      const tx = await l2.withTime(t);
+      const next = depositFinalized(hop, tx, resolver);
+      // A failed deposit's refund (a withdrawal back to L1, in the same message) is followed up to its claim.
+      return next ? { hop: next, forwards: depositRefunds(hop, tx, resolver) } : undefined;
     };
     return watch(
       windowMs,

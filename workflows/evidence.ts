@@ -221,6 +221,25 @@ export function transferParties(tx: ChainTx): TransferParties {
   return {};
 }
 
+/** The withdrawal an `initiate_token_withdrawal` event of `tx` starts (the bridge from the registry: L2 → its L1). */
+function withdrawalHopFrom(a: Record<string, string>, tx: ChainTx, r: Resolver): OpWithdrawalHop | undefined {
+  const l1 = r.l1Of(tx.chainId);
+  if (!l1 || !a.l2_sequence) return undefined;
+  return {
+    kind: 'op_withdrawal',
+    fromChainId: tx.chainId,
+    toChainId: l1.l1ChainId,
+    bridgeId: l1.bridgeId,
+    l2Sequence: a.l2_sequence,
+    denom: a.denom ?? '',
+    baseDenom: a.base_denom ?? '',
+    amount: a.amount ?? '',
+    state: 'OPINIT_TRANSFER_SENT',
+    sendTx: r.txRef(tx.chainId, tx.hash, tx.time),
+    l2Height: tx.height,
+  };
+}
+
 /** The hops a (successful) source tx starts, in message order. Unknown events are ignored. */
 export function deriveHops(tx: ChainTx, r: Resolver): Hop[] {
   const hops: Hop[] = [];
@@ -247,22 +266,8 @@ export function deriveHops(tx: ChainTx, r: Resolver): Hop[] {
       };
       hops.push(h);
     } else if (ev.type === 'initiate_token_withdrawal') {
-      // The event carries no bridge_id: it comes from the registry (L2 → its L1 bridge).
-      const l1 = r.l1Of(tx.chainId);
-      if (!l1 || !a.l2_sequence) continue;
-      const h: OpWithdrawalHop = {
-        kind: 'op_withdrawal',
-        fromChainId: tx.chainId,
-        toChainId: l1.l1ChainId,
-        bridgeId: l1.bridgeId,
-        l2Sequence: a.l2_sequence,
-        denom: a.denom ?? '',
-        baseDenom: a.base_denom ?? '',
-        amount: a.amount ?? '',
-        state: 'OPINIT_TRANSFER_SENT',
-        sendTx,
-        l2Height: tx.height,
-      };
+      const h = withdrawalHopFrom(a, tx, r);
+      if (!h) continue;
       hops.push(h);
     }
   }
@@ -335,6 +340,21 @@ export function depositFinalized(hop: OpDepositHop, tx: ChainTx, r: Resolver): O
   next.success = a.success !== 'false';
   if (a.reason) next.reason = a.reason;
   return next;
+}
+
+/**
+ * The refund a failed deposit starts: opchild answers a deposit it cannot finalize (not a hook failure: then the
+ * funds are minted on L2) with a withdrawal back to the L1 sender, in the same message. That withdrawal must still be
+ * claimed on L1 after its output's finalization period, so it is followed as a hop of its own.
+ */
+export function depositRefunds(hop: OpDepositHop, tx: ChainTx, r: Resolver): OpWithdrawalHop[] {
+  const fin = eventsOf(tx, 'finalize_token_deposit').find((e) => e.l1_sequence === hop.l1Sequence);
+  if (!fin || fin.success !== 'false' || (fin.reason ?? '').startsWith('hook failed')) return [];
+  return eventsOf(tx, 'initiate_token_withdrawal')
+    .filter((a) => fin.msg_index === undefined || a.msg_index === undefined || a.msg_index === fin.msg_index)
+    .filter((a) => a.amount === hop.amount && (a.to === undefined || !fin.sender || a.to === fin.sender))
+    .map((a) => withdrawalHopFrom(a, tx, r))
+    .filter((h): h is OpWithdrawalHop => !!h);
 }
 
 export function withdrawalFinalized(hop: OpWithdrawalHop, tx: ChainTx, r: Resolver): OpWithdrawalHop | undefined {

@@ -271,7 +271,10 @@ function successRelease(hops: Hop[]): AssetRelease | null {
 function firstFailure(hops: readonly Hop[]): ReturnType<typeof failureRelease> {
   const at = hops.findIndex((h) => !!failureRelease(h));
   if (at < 0) return undefined;
-  const failure = failureRelease(hops[at]!)!;
+  let failure = failureRelease(hops[at]!)!;
+  // A failed deposit's refund is a withdrawal followed after it: claimed, the funds are back on L1.
+  if (hops[at]!.kind === 'op_deposit' && hops.slice(at + 1).some((h) => h.kind === 'op_withdrawal' && hopSucceeded(h)))
+    failure = { ...failure, release: { ...failure.release, released: true } };
   const prev = hops[at - 1];
   if (hops[at]!.kind === 'ibc' && prev?.kind === 'ibc' && prev.state === 'TRANSFER_RECEIVED')
     return { ...failure, state: 'STATE_PENDING_ERROR', release: { ...failure.release, released: false } };

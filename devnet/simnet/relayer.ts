@@ -10,8 +10,11 @@ import type { Simnet } from './index.js';
 import { BRIDGES, CHANNELS, LZ_EIDS, LZ_ENDPOINT, LZ_OFT, SIM, evmTx } from './index.js';
 import * as T from './templates.js';
 
-/** success | errorAck (IBC error acknowledgement) | timeout (IBC) | hookFail (OPinit deposit) | fail (LzReceiveAlert) | stall (never delivered). */
-export type Outcome = 'success' | 'errorAck' | 'timeout' | 'hookFail' | 'fail' | 'stall';
+/**
+ * success | errorAck (IBC error acknowledgement) | timeout (IBC) | hookFail (OPinit deposit: its hook) | depositFail
+ * (OPinit deposit: refunded by a withdrawal back to L1) | fail (LzReceiveAlert) | stall (never delivered).
+ */
+export type Outcome = 'success' | 'errorAck' | 'timeout' | 'hookFail' | 'depositFail' | 'fail' | 'stall';
 
 export interface RelayerDelays {
   recvMs: number;
@@ -258,6 +261,14 @@ export class Relayer {
             ? {
                 hookFailure:
                   'hook failed; Failed to run AnteHandler: account sequence mismatch, expected 63, got 61: incorrect account sequence',
+              }
+            : {}),
+          ...(outcome === 'depositFail'
+            ? {
+                depositFailure: {
+                  reason: 'deposit failed; failed to mint coins: invalid denom',
+                  refundSequence: this.nextWithdrawalSequence(l2),
+                },
               }
             : {}),
         }),

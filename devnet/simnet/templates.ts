@@ -354,8 +354,14 @@ export function finalizeDepositTx(v: {
   recipient: string;
   l1Height: number;
   hookFailure?: string;
+  /**
+   * The deposit fails (not its hook): opchild finalizes it with success=false and, in the same message, starts a
+   * withdrawal of the amount back to the L1 sender (the recorded withdrawal event, patched).
+   */
+  depositFailure?: { reason: string; refundSequence: string };
 }): TxInput {
-  const base = v.hookFailure ? RECORDED.finalizeHookFail() : RECORDED.finalizeOk();
+  const failure = v.hookFailure ?? v.depositFailure?.reason;
+  const base = failure ? RECORDED.finalizeHookFail() : RECORDED.finalizeOk();
   const values: Record<string, string> = {
     l1_sequence: v.l1Sequence,
     amount: v.amount,
@@ -364,8 +370,26 @@ export function finalizeDepositTx(v: {
     recipient: v.recipient,
     finalize_height: String(v.l1Height),
   };
-  if (v.hookFailure) values.reason = v.hookFailure;
-  return txFrom(base, patchEvents(base.events, 'finalize_token_deposit', values));
+  if (failure) values.reason = failure;
+  const events = patchEvents(base.events, 'finalize_token_deposit', values);
+  if (v.depositFailure) {
+    const fin = events.find((e) => e.type === 'finalize_token_deposit');
+    const msgIndex = fin?.attributes.find((a) => a.key === 'msg_index')?.value;
+    const refund = patchEvents(
+      RECORDED.withdrawal().events.filter((e) => e.type === 'initiate_token_withdrawal'),
+      'initiate_token_withdrawal',
+      {
+        l2_sequence: v.depositFailure.refundSequence,
+        amount: v.amount,
+        denom: v.l2Denom,
+        from: v.recipient,
+        to: v.sender,
+        ...(msgIndex !== undefined ? { msg_index: msgIndex } : {}),
+      },
+    );
+    events.push(...refund);
+  }
+  return txFrom(base, events);
 }
 
 export function withdrawalTx(v: {

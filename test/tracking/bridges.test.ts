@@ -92,6 +92,24 @@ describe.concurrent('bridge kinds to completion', () => {
     expect(d.transfer_asset_release).toMatchObject({ chain_id: SIM.evm, released: true });
   });
 
+  it('OPinit deposit that fails (not its hook): its refund withdrawal is followed to its claim, then released on L1', async () => {
+    const tx = h.simnet.deposit({ l2: SIM.move, outcome: 'depositFail' });
+    await trackOk(tx);
+    // The refund (a withdrawal back to the L1 sender, in the finalize message) is a hop of its own: not final yet.
+    const refunding = await h.waitFor(tx.chainId, tx.txHash, (b) => b.transfer_sequence?.length === 2, 20_000);
+    expect(refunding.state).toBe('STATE_PENDING_ERROR');
+    expect(refunding.transfer_sequence[1].op_init_transfer).toMatchObject({
+      from_chain_id: SIM.move,
+      to_chain_id: SIM.l1,
+    });
+    expect(refunding.transfer_asset_release).toMatchObject({ chain_id: SIM.l1, released: false });
+    const d = await h.waitFor(tx.chainId, tx.txHash, terminal, 30_000);
+    expect(d.state).toBe('STATE_COMPLETED_ERROR');
+    expect(d.error.message).toMatch(/^deposit failed; /);
+    expect(d.transfer_sequence[1].op_init_transfer.state).toBe('OPINIT_TRANSFER_RECEIVED');
+    expect(d.transfer_asset_release).toMatchObject({ chain_id: SIM.l1, released: true });
+  }, 60_000);
+
   it('OPinit withdrawal waits out the finalization period on a durable timer, then the claim completes it', async () => {
     const started = Date.now();
     const tx = h.simnet.withdraw({ l2: SIM.evm });
