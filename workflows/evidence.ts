@@ -349,7 +349,7 @@ export function depositFinalized(hop: OpDepositHop, tx: ChainTx, r: Resolver): O
  */
 export function depositRefunds(hop: OpDepositHop, tx: ChainTx, r: Resolver): OpWithdrawalHop[] {
   const fin = eventsOf(tx, 'finalize_token_deposit').find((e) => e.l1_sequence === hop.l1Sequence);
-  if (!fin || fin.success !== 'false' || (fin.reason ?? '').startsWith('hook failed')) return [];
+  if (fin?.success !== 'false' || (fin.reason ?? '').startsWith('hook failed')) return [];
   return eventsOf(tx, 'initiate_token_withdrawal')
     .filter((a) => fin.msg_index === undefined || a.msg_index === undefined || a.msg_index === fin.msg_index)
     .filter((a) => a.amount === hop.amount && (a.to === undefined || !fin.sender || a.to === fin.sender))
