@@ -68,6 +68,34 @@ describe('@skip-go/client calls against our router', () => {
     expect(m!.txs).toHaveLength(1);
   });
 
+  it('msgs_direct takes an address for every chain that might be on the path, as Skip asks (every registry chain)', async () => {
+    const chains = [...loadRouterRegistry({ ROUTER_NETWORK: 'mainnet' }).chains.keys()];
+    expect(chains.length).toBeGreaterThan(8); // the bound was 8: a 400 for the map Skip tells callers to send
+    const m = await messagesDirect({
+      ...DEPOSIT,
+      chainIdsToAddresses: Object.fromEntries(chains.map((c) => [c, USER])),
+      slippageTolerancePercent: '1',
+    });
+    expect(m!.txs).toHaveLength(1);
+  });
+
+  it('a route request with cumulative_affiliate_fee_bps null (Skip marks it nullable) is routed, not refused', async () => {
+    const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    const r = await fetch(`${base}/v2/fungible/route`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        amount_in: '1000000',
+        source_asset_chain_id: 'interwoven-1',
+        source_asset_denom: 'uinit',
+        dest_asset_chain_id: 'echelon-1',
+        dest_asset_denom: INIT_ECHELON,
+        cumulative_affiliate_fee_bps: null,
+      }),
+    });
+    expect(r.status).toBe(200);
+  });
+
   it('messagesDirect(): the route and its txs in one call', async () => {
     const m = await messagesDirect({
       ...DEPOSIT,
