@@ -12,10 +12,10 @@ interface CometTx {
   tx_result: { code: number; log?: string; events?: AbciEvent[] };
 }
 
-/** CometBFT RPC client for one chain; block times are cached (immutable once sealed). */
 /** Txs a tx_search page holds. */
 export const SEARCH_PAGE = 30;
 
+/** CometBFT RPC client for one chain; block times are cached (immutable once sealed). */
 export class CometClient {
   private readonly blockTimes = new Map<number, string>();
   constructor(
@@ -158,6 +158,24 @@ export async function restGet(base: string, path: string): Promise<unknown | nul
     if (e instanceof HttpStatusError && e.status === 404) return null;
     throw e;
   }
+}
+
+/** L1's output `index` of an OPinit bridge (REST), or undefined when it holds none (never proposed, or deleted). */
+export async function outputProposal(
+  restUrl: string,
+  bridgeId: string,
+  index: string,
+): Promise<{ l2_block_number?: string; output_root?: string; l1_block_time?: string } | undefined> {
+  let r: { output_proposal?: { l2_block_number?: string; output_root?: string; l1_block_time?: string } } | null;
+  try {
+    r = (await restGet(restUrl, `/opinit/ophost/v1/bridges/${bridgeId}/outputs/${index}`)) as typeof r;
+  } catch (e) {
+    // initiad answers a missing output with HTTP 500 {"code":2,"message":"collections: not found: key …"}
+    // (test/fixtures/opinit-devnet/l1-rest-output-deleted.json); any other error is the caller's to retry.
+    if (e instanceof HttpStatusError && /collections: not found/.test(e.body)) return undefined;
+    throw e;
+  }
+  return r?.output_proposal;
 }
 
 /**

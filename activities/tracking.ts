@@ -36,8 +36,7 @@ import {
 import type { ChainActivities, HopPollResult, SourceTxFound } from '../workflows/transfer.js';
 import { resolverFor, type ChainDirectory } from './chains.js';
 import { isEvmHash } from '../chain/hash.js';
-import { HttpStatusError } from '../chain/rpc.js';
-import { CometClient, EvmClient, executorGet, restGet, SEARCH_PAGE } from './rpc.js';
+import { CometClient, EvmClient, executorGet, outputProposal, restGet, SEARCH_PAGE } from './rpc.js';
 import { parseWithdrawalProof, proofMatches, type WithdrawalProof } from '../routing/claim.js';
 import { ChainFeed, type FeedSource } from './feed.js';
 
@@ -61,6 +60,13 @@ export interface ChainActivityOptions {
    */
   feedIntervalMs?: number;
 }
+
+/**
+ * Heartbeats on a timer while an activity waits (at least once a second, or once a poll interval if shorter): a
+ * request may wait out its timeout, and between rounds alone that could outlast the heartbeat timeout.
+ */
+const heartbeatTimer = (ctx: Context, pollIntervalMs: number) =>
+  setInterval(() => ctx.heartbeat(), Math.max(100, Math.min(pollIntervalMs, 1_000)));
 
 const notConfigured = (message: string) => ApplicationFailure.nonRetryable(message, CHAIN_NOT_CONFIGURED);
 
@@ -92,9 +98,7 @@ export function createChainActivities(dir: ChainDirectory, opts: ChainActivityOp
 
   /**
    * Poll `probe` until it yields a value or the window closes (REST-only checks), heartbeating on a timer as `watch`
-   * does: a probe may wait out a request timeout (an executor that accepts and never answers: 5 s), and with
-   * heartbeats only between rounds such a wait would outlast the 5 s heartbeat timeout, the attempt timed out and
-   * retried for ever.
+   * does (a probe may wait out a request timeout: an executor that accepts and never answers, 5 s).
    */
   async function pollUntil<T>(
     windowMs: number,
@@ -103,7 +107,7 @@ export function createChainActivities(dir: ChainDirectory, opts: ChainActivityOp
   ): Promise<T | undefined> {
     const ctx = Context.current();
     const end = Date.now() + windowMs;
-    const hb = setInterval(() => ctx.heartbeat(), Math.max(100, Math.min(pollIntervalMs, 1_000)));
+    const hb = heartbeatTimer(ctx, pollIntervalMs);
     try {
       for (;;) {
         const v = await probe();
@@ -149,7 +153,7 @@ export function createChainActivities(dir: ChainDirectory, opts: ChainActivityOp
   ): Promise<T | undefined> {
     const ctx = Context.current();
     const subs = await Promise.all(probes.map((p) => p.feed.subscribe((tx) => p.match(tx))));
-    const hb = setInterval(() => ctx.heartbeat(), Math.max(100, Math.min(pollIntervalMs, 1_000)));
+    const hb = heartbeatTimer(ctx, pollIntervalMs);
     let timer: NodeJS.Timeout | undefined;
     try {
       const b = await backfill();
@@ -297,10 +301,6 @@ export function createChainActivities(dir: ChainDirectory, opts: ChainActivityOp
   }
 
   /**
-   * The live L1 output covering the withdrawal: the lowest-index `propose_output` of its bridge with
-   * `l2_block_number` ≥ the withdrawal's L2 height that L1 still holds (deleted outputs' indexes are reused).
-   */
-  /**
    * The L2 height of the withdrawal's tx. Hops recorded before it was kept (`l2Height` absent) read it from the L2:
    * searching from height 0 would take the bridge's first live output, whose proof the executor never serves for it.
    */
@@ -311,6 +311,10 @@ export function createChainActivities(dir: ChainDirectory, opts: ChainActivityOp
     return tx.height;
   }
 
+  /**
+   * The live L1 output covering the withdrawal: the lowest-index `propose_output` of its bridge with
+   * `l2_block_number` ≥ the withdrawal's L2 height that L1 still holds (deleted outputs' indexes are reused).
+   */
   async function coveringOutput(hop: OpWithdrawalHop, restUrl: string): Promise<CoveringOutput | undefined> {
     const l1 = comet(hop.toChainId);
     const l2Height = await withdrawalHeight(hop);
@@ -335,18 +339,13 @@ export function createChainActivities(dir: ChainDirectory, opts: ChainActivityOp
     return undefined;
   }
 
-  /** L1's output at `index`, or undefined when it holds none (never proposed, or deleted). */
-  async function outputProposal(restUrl: string, bridgeId: string, index: string) {
-    let r: { output_proposal?: { l2_block_number?: string; output_root?: string; l1_block_time?: string } } | null;
-    try {
-      r = (await restGet(restUrl, `/opinit/ophost/v1/bridges/${bridgeId}/outputs/${index}`)) as typeof r;
-    } catch (e) {
-      // initiad answers a missing output with HTTP 500 {"code":2,"message":"collections: not found: key …"}
-      // (test/fixtures/opinit-devnet/l1-rest-output-deleted.json); any other error is retried.
-      if (e instanceof HttpStatusError && /collections: not found/.test(e.body)) return undefined;
-      throw e;
-    }
-    return r?.output_proposal;
+  /** The bridge's finalization period on L1 now, in ms (undefined while L1 does not say). */
+  async function finalizationPeriodMs(restUrl: string, bridgeId: string): Promise<number | undefined> {
+    const bridge = (await restGet(restUrl, `/opinit/ophost/v1/bridges/${bridgeId}`)) as {
+      bridge_config?: { finalization_period?: string };
+    } | null;
+    const period = bridge?.bridge_config?.finalization_period;
+    return period ? durationMs(period) : undefined;
   }
 
   /** Whether the executor serves the proof the claim needs; never throws (the reason is the answer). */
@@ -364,15 +363,15 @@ export function createChainActivities(dir: ChainDirectory, opts: ChainActivityOp
       return 'proof_pending'; // an answer we cannot use is no proof yet
     }
     // Ready only for this output: its index and its root (an index is reused after a challenger's deletion).
-    const target = { bridgeId: hop.bridgeId, l2Sequence: hop.l2Sequence, outputIndex: hop.output.index };
-    return proofMatches(proof, {
-      ...target,
+    const target = {
+      bridgeId: hop.bridgeId,
+      l2Sequence: hop.l2Sequence,
+      outputIndex: hop.output.index,
+      outputRoot: hop.output.outputRoot,
       l1ChainId: hop.toChainId,
       l2ChainId: hop.fromChainId,
-      outputRoot: hop.output.outputRoot,
-    })
-      ? 'ready'
-      : 'proof_pending';
+    };
+    return proofMatches(proof, target) ? 'ready' : 'proof_pending';
   }
 
   /**
@@ -399,16 +398,13 @@ export function createChainActivities(dir: ChainDirectory, opts: ChainActivityOp
           const reason = await executorWaitReason(hop.fromChainId);
           return reason !== hop.waitReason ? { hop: withWaitReason(hop, reason), forwards: [] } : undefined;
         }
-        const bridge = (await restGet(restUrl, `/opinit/ophost/v1/bridges/${hop.bridgeId}`)) as {
-          bridge_config?: { finalization_period?: string };
-        } | null;
-        const period = bridge?.bridge_config?.finalization_period;
-        if (!period) return undefined;
+        const periodMs = await finalizationPeriodMs(restUrl, hop.bridgeId);
+        if (periodMs === undefined) return undefined;
         return {
           hop: {
             ...withWaitReason(hop, undefined),
             output: found,
-            claimableAtMs: Date.parse(found.l1BlockTime) + durationMs(period),
+            claimableAtMs: Date.parse(found.l1BlockTime) + periodMs,
           },
           forwards: [],
         };
@@ -433,11 +429,8 @@ export function createChainActivities(dir: ChainDirectory, opts: ChainActivityOp
         if (claimed) return claimed;
         if ((await l1.latestTime()) < (hop.claimableAtMs ?? 0)) return undefined;
         // ophost judges with the bridge's period as it is now (governance may lengthen it): read again.
-        const bridge = (await restGet(restUrl, `/opinit/ophost/v1/bridges/${hop.bridgeId}`)) as {
-          bridge_config?: { finalization_period?: string };
-        } | null;
-        const period = bridge?.bridge_config?.finalization_period;
-        const at = period && hop.output ? Date.parse(hop.output.l1BlockTime) + durationMs(period) : undefined;
+        const periodMs = await finalizationPeriodMs(restUrl, hop.bridgeId);
+        const at = periodMs !== undefined && hop.output ? Date.parse(hop.output.l1BlockTime) + periodMs : undefined;
         if (at !== undefined && at > (hop.claimableAtMs ?? 0))
           return { hop: { ...hop, claimableAtMs: at }, forwards: [] };
         return { hop: { ...hop, claimable: true, claimProof: await claimProofState(hop) }, forwards: [] };
@@ -498,7 +491,7 @@ export function createChainActivities(dir: ChainDirectory, opts: ChainActivityOp
       [{ feed: evmFeed(hop.toChainId, intervalMs), match: (t) => !!changed(t), apply }],
       async () => {
         // From the destination block at the send's time (not a fixed distance back from the head: 9,000 blocks are
-        // 37 minutes on Arbitrum, and a transfer tracked later, or followed through a long outage, was abandoned),
+        // 37 minutes on Arbitrum, and a transfer tracked later, or followed through a long outage, would be missed),
         // in ranges of LZ_RANGE_BLOCKS, and from where the last poll of this hop stopped.
         const latest = await c.latestBlock();
         const key = `${hop.toChainId}:${hop.guid}`;

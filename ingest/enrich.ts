@@ -121,9 +121,12 @@ export function createEnricher(vm: Vm, store: Store, source: ChainSource, log: L
     );
   }
 
+  /** A Wasm collection (0x + the contract's 32 bytes, as stored) as the bech32 contract address REST takes. */
+  const contractAddress = (collection: string) => toBech32(prefix, fromHex(collection.slice(2)));
+
   /** A CW721 collection's creator: the contract's `contract_info.creator` (who instantiated it), as upstream. */
   async function wasmCreator(collection: string, height: number): Promise<string> {
-    const addr = toBech32(prefix, fromHex(collection.slice(2)));
+    const addr = contractAddress(collection);
     return cosmetic(
       'contract creator',
       async () => {
@@ -138,20 +141,19 @@ export function createEnricher(vm: Vm, store: Store, source: ChainSource, log: L
     );
   }
 
+  /** An ERC721 collection's name(); '' for the lookups that name none (Move and CW721 have their own above). */
   async function collectionName(
     collection: string,
     lookup: 'evm' | 'wasm' | 'move' | undefined,
     height: number,
   ): Promise<string> {
+    if (lookup !== 'evm') return '';
     if (names.has(collection)) return names.get(collection)!;
-    let name = '';
-    if (lookup === 'evm') {
-      [name = ''] = await cosmeticCalls(
-        'name()',
-        [{ to: collection, data: erc721.encodeFunctionData('name'), height }],
-        (data) => erc721.decodeFunctionResult('name', data)[0] as string,
-      );
-    } else if (lookup === 'wasm') name = (await cw721Name(collection, height)) ?? '';
+    const [name = ''] = await cosmeticCalls(
+      'name()',
+      [{ to: collection, data: erc721.encodeFunctionData('name'), height }],
+      (data) => erc721.decodeFunctionResult('name', data)[0] as string,
+    );
     remember(names, collection, name);
     return name;
   }
@@ -161,7 +163,7 @@ export function createEnricher(vm: Vm, store: Store, source: ChainSource, log: L
    * `contract_info`: wasmd answers "unknown variant"), as upstream blacklists such contracts.
    */
   async function cw721Name(collection: string, height: number): Promise<string | null> {
-    const addr = toBech32(prefix, fromHex(collection.slice(2)));
+    const addr = contractAddress(collection);
     const q = toBase64(new TextEncoder().encode('{"contract_info":{}}'));
     let notCw721 = false;
     const name = await cosmetic(

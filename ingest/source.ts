@@ -297,9 +297,9 @@ export function createChainSource(opts: ChainSourceOptions): ChainSource {
     }
     const s = res.status;
     if (s < 200 || s > 299) {
-      if (s >= 500 || s === 429 || s === 408 || (retry404 && s === 404))
-        throw new TransientSourceError(`GET ${pathAndQuery}: HTTP ${s} ${res.text.slice(0, 200)}`);
-      throw new Error(`GET ${pathAndQuery}: HTTP ${s} ${res.text.slice(0, 200)}`);
+      const what = `GET ${pathAndQuery}: HTTP ${s} ${res.text.slice(0, 200)}`;
+      if (s >= 500 || s === 429 || s === 408 || (retry404 && s === 404)) throw new TransientSourceError(what);
+      throw new Error(what);
     }
     try {
       return JSON.parse(res.text) as T;

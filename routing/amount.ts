@@ -2,6 +2,8 @@
 import { invalidRequest } from './errors.js';
 
 export const MAX_UINT256 = (1n << 256n) - 1n;
+/** A u64 / uint64: what Move chains keep coin amounts in, and what a LayerZero OFT carries in shared decimals. */
+export const MAX_UINT64 = (1n << 64n) - 1n;
 
 /** A positive base-unit amount: digits only, at most 2^256 - 1. */
 export function parseAmount(value: unknown, field: string): bigint {

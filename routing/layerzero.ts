@@ -2,6 +2,7 @@
 // The Initia registry carries no LayerZero data, so deployments live in our own documented file.
 import { Interface, zeroPadValue, getAddress } from 'ethers';
 import { z } from 'zod';
+import { MAX_UINT64 } from './amount.js';
 
 const addr = z.string().regex(/^0x[0-9a-fA-F]{40}$|^0x[0-9a-fA-F]{64}$/, 'must be a 0x address');
 
@@ -51,8 +52,6 @@ export type LzDeployment = LzConfig['assets'][number]['deployments'][number] & {
   sharedDecimals: number;
   endpointId: number;
 };
-
-const MAX_UINT64 = (1n << 64n) - 1n;
 
 /** A deployment's base units in one shared-decimal unit: 10^(local − shared decimals). */
 export const sharedRate = (d: LzDeployment): bigint => 10n ** BigInt(Math.max(0, d.local_decimals - d.sharedDecimals));

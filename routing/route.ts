@@ -1,7 +1,7 @@
 // POST /v2/fungible/route: validate the request against the registry, search, pick the best route and
 // render it in the Skip v2 / Initia wire shape (docs/router.md).
 import { invalidRequest, unsupported } from './errors.js';
-import { parseAmount, rescale } from './amount.js';
+import { MAX_UINT64, parseAmount, rescale } from './amount.js';
 import { decimalsOf, findAsset, gasAsset, knownDenom } from './assets.js';
 import { findRoutes, findRoutesCached, selectRoutes, type BridgeType, type RouteHop, type RoutePlan } from './graph.js';
 import { lzMaxAmountLD, toBytes32, type LzDeployment, type SendParam } from './layerzero.js';
@@ -29,7 +29,6 @@ export interface ResolvedRoute {
 
 const BRIDGES: ReadonlySet<string> = new Set(['IBC', 'OPINIT', 'LAYER_ZERO']);
 const MOVE_VMS: ReadonlySet<string> = new Set(['l1-move', 'minimove']);
-const MAX_U64 = (1n << 64n) - 1n;
 
 /** Skip's `allow_multi_tx` (false unless set; GET callers send booleans as strings). */
 export const allowsMultiTx = (v: unknown): boolean => v === true || v === 'true';
@@ -117,8 +116,8 @@ function amountRefusal(reg: Registry, p: RoutePlan): string | null {
   for (const h of p.hops) {
     if (h.kind === 'layer_zero' && h.amountIn > lzMaxAmountLD(h.src))
       return `LayerZero moves at most ${lzMaxAmountLD(h.src)} base units of ${h.src.symbol} from ${h.src.chain_id}`;
-    if ((move(h.from) && h.amountIn > MAX_U64) || (move(h.to) && h.amountOut > MAX_U64))
-      return `a Move chain on the way keeps amounts as u64 (at most ${MAX_U64})`;
+    if ((move(h.from) && h.amountIn > MAX_UINT64) || (move(h.to) && h.amountOut > MAX_UINT64))
+      return `a Move chain on the way keeps amounts as u64 (at most ${MAX_UINT64})`;
   }
   return null;
 }

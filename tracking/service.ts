@@ -2,7 +2,7 @@
 // this object satisfies it structurally, so tracking/ imports nothing from api/).
 import { explorerLink, type ChainDirectory } from '../activities/chains.js';
 import type { TrackingProjection } from '../activities/projection.js';
-import { executorGet, restGet } from '../activities/rpc.js';
+import { executorGet, outputProposal } from '../activities/rpc.js';
 import { claimMessages, parseWithdrawalProof, type ClaimTarget } from '../routing/claim.js';
 import { invalidRequest, unavailableNow, unsupported } from '../routing/errors.js';
 import type { RegistrationStarter, StartOutcome } from './starter.js';
@@ -125,11 +125,12 @@ export function createTrackingService(
       // The output's root as L1 holds it now: the proof must hash to it (an index is reused after a deletion).
       const l1Rest = chains.chain(target.l1ChainId)?.restUrl;
       if (l1Rest) {
-        const out = (await restGet(
+        const out = await outputProposal(
           l1Rest,
-          `/opinit/ophost/v1/bridges/${encodeURIComponent(target.bridgeId)}/outputs/${encodeURIComponent(target.outputIndex)}`,
-        ).catch(() => null)) as { output_proposal?: { output_root?: string } } | null;
-        const root = out?.output_proposal?.output_root;
+          encodeURIComponent(target.bridgeId),
+          encodeURIComponent(target.outputIndex),
+        ).catch(() => undefined);
+        const root = out?.output_root;
         if (!root)
           throw unavailableNow(
             `output ${target.outputIndex} of bridge ${target.bridgeId} is not on ${target.l1ChainId} now (deleted, or L1 did not answer)`,
