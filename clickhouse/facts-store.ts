@@ -44,7 +44,21 @@ export interface FactsStore {
   rewindTo(height: number): Promise<void>;
   /** Block time of a stored height in Unix ns, or null when the height is not stored. */
   blockTimeNs(height: number): Promise<bigint | null>;
+  /** The merge pace of the height tables now (see MergePace; always 'head' on a ClickHouse server). */
+  mergePace(): Promise<MergePace>;
+  /** Set the merge pace of every height table (embedded engine only: a server's merge policy is its operator's). */
+  setMergePace(pace: MergePace): Promise<void>;
 }
+
+/**
+ * How eagerly the engine merges the height tables' parts. 'head': its default. 'bulk', while a backfill is far
+ * behind the node's head: merges wait for about BULK_MERGE_BASE parts of a similar size instead of 5, so each row is
+ * rewritten fewer times on its way into a large part (the engine's `merge_selector_base`, its write amplification).
+ * A backfill's inserts make parts many times a second, and their merges took a quarter of its CPU; at the head the
+ * default keeps the count of parts a read opens low.
+ */
+export type MergePace = 'bulk' | 'head';
+export const BULK_MERGE_BASE = 30;
 
 export function factsStore(store: Store): FactsStore {
   return {
@@ -53,7 +67,27 @@ export function factsStore(store: Store): FactsStore {
     recover: () => recover(store),
     rewindTo: (height) => rewindTo(store, height),
     blockTimeNs: (height) => blockTimeNs(store, height),
+    mergePace: () => mergePace(store),
+    setMergePace: (pace) => setMergePace(store, pace),
   };
+}
+
+async function mergePace(store: Store): Promise<MergePace> {
+  if (store.kind !== 'chdb') return 'head';
+  const [row] = await store.rows<{ n: string }>(
+    `SELECT count() AS n FROM system.tables
+     WHERE database = currentDatabase() AND name IN {tables:Array(String)}
+       AND match(create_table_query, 'merge_selector_base')`,
+    { tables: HEIGHT_TABLES },
+  );
+  return Number(row?.n ?? 0) > 0 ? 'bulk' : 'head';
+}
+
+async function setMergePace(store: Store, pace: MergePace): Promise<void> {
+  if (store.kind !== 'chdb') return;
+  const change =
+    pace === 'bulk' ? `MODIFY SETTING merge_selector_base = ${BULK_MERGE_BASE}` : 'RESET SETTING merge_selector_base';
+  for (const table of HEIGHT_TABLES) await store.exec(`ALTER TABLE ${table} ${change}`);
 }
 
 /**

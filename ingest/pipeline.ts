@@ -20,6 +20,7 @@ import type { Vm } from './decode/nft.js';
 import { blockTimeMs } from './decode/block.js';
 import { createEnricher } from './enrich.js';
 import { blockFetcher, type DecodedBlock, IngestFatalError } from './fetch.js';
+import { MERGE_PACE_THRESHOLDS, type MergePaceThresholds, nextMergePace, workLeft } from './merge-pace.js';
 import { createBackfillReporter } from './progress.js';
 import { richListSchedule } from './richlist-schedule.js';
 import { batchRows, type BlockBatchItem } from './rows.js';
@@ -27,6 +28,8 @@ import { type ChainSource, type ChainSourceOptions, createChainSource } from './
 
 export interface IngestOptions {
   store: Store;
+  /** When a backfill merges at the bulk pace (ingest/merge-pace.ts); tests lower them. */
+  mergePaceThresholds?: MergePaceThresholds;
   source: ChainSource;
   vm: Vm;
   log: Logger;
@@ -220,6 +223,19 @@ export function createIngest(opts: IngestOptions): Ingest {
   async function loopBody() {
     const { checkpoint, deleted } = await facts.recover();
     if (deleted > 0) log.warn('ingest.recovered', { checkpoint, deleted_rows: deleted });
+    // A process killed during a backfill leaves the bulk pace: the first decision below sets what the gap needs.
+    let pace = await facts.mergePace();
+    const paceFor = async (blocksLeft: number) => {
+      const want = nextMergePace(
+        pace,
+        workLeft(blocksLeft, avgTxsPerBlock, BLOCK_WEIGHT),
+        opts.mergePaceThresholds ?? MERGE_PACE_THRESHOLDS,
+      );
+      if (want === pace) return;
+      await facts.setMergePace(want);
+      log.info('ingest.merge_pace', { pace: want, blocks_left: blocksLeft });
+      pace = want;
+    };
     indexed = checkpoint;
     await richList.resume(checkpoint);
     let next = Math.max(checkpoint + 1, opts.startHeight ?? 1);
@@ -244,6 +260,7 @@ export function createIngest(opts: IngestOptions): Ingest {
           behindLoggedAt = Date.now();
           log.warn('ingest.node_behind', { node_head: head, indexed });
         }
+        await paceFor(head - indexed);
         if (next > head) {
           await richList.maybeBuild(indexed, true);
           await sleep(pollMs);
@@ -268,6 +285,12 @@ export function createIngest(opts: IngestOptions): Ingest {
       await richList.maybeBuild(indexed, true, true);
     } finally {
       progress.done();
+      // Stopped mid-backfill: the tables go back to the head pace (the next start would set it again anyway).
+      if (pace === 'bulk')
+        await facts.setMergePace('head').then(
+          () => log.info('ingest.merge_pace', { pace: 'head', blocks_left: null }),
+          (e: unknown) => log.warn('ingest.merge_pace_failed', { error: (e as Error).message }),
+        );
     }
   }
 

@@ -55,7 +55,7 @@ export async function ingestSampleChain(
 
 /** How a test runs the real ingest over a served sample chain: the source's settings and the pipeline's. */
 export interface SampleIngestOptions
-  extends Pick<IngestOptions, 'batchBlocks' | 'fetchConcurrency' | 'pollIntervalMs'> {
+  extends Pick<IngestOptions, 'batchBlocks' | 'fetchConcurrency' | 'pollIntervalMs' | 'mergePaceThresholds'> {
   stopAtHeight: number;
   log: Logger;
   evmTraces?: boolean;
@@ -86,6 +86,7 @@ export function sampleIngest(
     fetchConcurrency: o.fetchConcurrency,
     pollIntervalMs: o.pollIntervalMs,
     stopAtHeight: o.stopAtHeight,
+    mergePaceThresholds: o.mergePaceThresholds,
     ...o.hooks,
   });
   return { source, ingest };
