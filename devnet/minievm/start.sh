@@ -61,6 +61,12 @@ if [[ "${RESUME:-0}" == 1 ]]; then
 else
 rm -rf "$HOME_DIR"
 mkdir -p "$HOME_DIR"
+fi
+# miniwasm's binary makes a temporary directory (a wasm cache) at every invocation and leaves it: inside the home,
+# they go with it.
+mkdir -p "$HOME_DIR/tmp"
+export TMPDIR="$HOME_DIR/tmp"
+if [[ "${RESUME:-0}" != 1 ]]; then
 
 # 2. Node home: config, genesis, node and consensus keys.
 "$BIN" init devnet --chain-id "$CHAIN_ID" --home "$HOME_DIR" >"$HOME_DIR/init.log" 2>&1

@@ -38,7 +38,15 @@ case "$FLAVOR" in
   *) say "unknown flavor $FLAVOR (minimove or miniwasm)"; exit 2 ;;
 esac
 
-runs() { [[ -x "$BIN" ]] && LD_LIBRARY_PATH="$OUT_DIR" "$BIN" version >/dev/null 2>&1; }
+# miniwasm's binary leaves a temporary directory (a wasm cache) behind at every invocation: this check's goes with it.
+runs() {
+  [[ -x "$BIN" ]] || return 1
+  local tmp rc=0
+  tmp="$(mktemp -d)"
+  LD_LIBRARY_PATH="$OUT_DIR" TMPDIR="$tmp" "$BIN" version >/dev/null 2>&1 || rc=$?
+  rm -rf "$tmp"
+  return "$rc"
+}
 
 if runs; then
   say "source: cached binary $BIN ($(cat "$OUT_DIR/source" 2>/dev/null || echo unknown source))"

@@ -1,13 +1,14 @@
 // Registry loading: the shipped networks, channel pairing, and clear start-up errors for bad custom files.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { CONFIG_DIR, loadRouterRegistry, RegistryError } from '../../routing/registry.js';
 
 const readJson = (p: string) => JSON.parse(readFileSync(path.join(CONFIG_DIR, 'registry', p), 'utf8'));
 const tmp = mkdtempSync(path.join(tmpdir(), 'router-reg-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const bundle = (b: unknown) => {
   const f = path.join(tmp, `b${Math.random().toString(36).slice(2)}.json`);
   writeFileSync(f, JSON.stringify(b));
