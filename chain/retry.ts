@@ -10,6 +10,17 @@ export class UnansweredError extends TransientSourceError {
   override name = 'UnansweredError';
 }
 
+/** A definite refusal (an HTTP 4xx other than 408 and 429): not retried; its status says what the node meant. */
+export class RefusedError extends Error {
+  override name = 'RefusedError';
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
 /** An answer that is not valid JSON: retried a bounded number of times (a proxy hiccup), then fatal. */
 export class MalformedResponseError extends TransientSourceError {
   override name = 'MalformedResponseError';

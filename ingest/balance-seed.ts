@@ -10,7 +10,7 @@ import type { Store } from '../clickhouse/client.js';
 import type { Logger } from '../platform/log.js';
 import { accountHex } from '../chain/address.js';
 import type { ChainSource } from './source.js';
-import { UnansweredError, withRetry } from '../chain/retry.js';
+import { RefusedError, UnansweredError, withRetry } from '../chain/retry.js';
 
 const PAGE = 1000;
 const CONCURRENCY = 8;
@@ -106,13 +106,20 @@ export async function seedBalances(
   const addresses = [
     ...new Set(accountPages.flatMap((p) => (p.accounts ?? []).map(accountAddress).filter((a): a is string => !!a))),
   ];
-  const contracts = new Map<string, Promise<string | null>>();
+  // A denom's ERC20 contract; null where the node says it has none (minievm: NotFound, HTTP 404), an Error where the
+  // node would not tell (it kept failing): the denom's balances are then left out, and the error line names it.
+  const contracts = new Map<string, Promise<string | null | Error>>();
   const contractOf = (denom: string) => {
     let c = contracts.get(denom);
     if (!c) {
       c = get<{ address?: string }>(`/minievm/evm/v1/contracts/by_denom?denom=${encodeURIComponent(denom)}`).then(
         (r) => (r.address ? r.address.toLowerCase() : null),
-        () => null,
+        (e: unknown) => {
+          if (e instanceof RefusedError && e.status === 404) return null;
+          if (isStopped()) throw e;
+          log.error('ingest.balance_seed_lookup_failed', { height, denom, error: String(e).slice(0, 300) });
+          return e instanceof Error ? e : new Error(String(e));
+        },
       );
       contracts.set(denom, c);
     }
@@ -135,6 +142,7 @@ export async function seedBalances(
       for (const b of balancePages.flatMap((p) => p.balances ?? [])) {
         if (!/^\d+$/.test(b.amount) || BigInt(b.amount) === 0n) continue;
         const token = await contractOf(b.denom);
+        if (token instanceof Error) continue;
         if (!token) {
           log.warn('ingest.balance_seed_no_contract', { denom: b.denom });
           continue;

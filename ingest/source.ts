@@ -7,7 +7,7 @@
 import { HttpClient } from '@cosmjs/tendermint-rpc';
 import type { RawBlock, RawBlockResults } from './decode/block.js';
 import { type RestTx, txHash } from './decode/tx.js';
-import { MalformedResponseError, TransientSourceError, UnansweredError } from '../chain/retry.js';
+import { MalformedResponseError, RefusedError, TransientSourceError, UnansweredError } from '../chain/retry.js';
 import {
   type BatchAnswer,
   BatchRefusedError,
@@ -299,6 +299,7 @@ export function createChainSource(opts: ChainSourceOptions): ChainSource {
     if (s < 200 || s > 299) {
       const what = `GET ${pathAndQuery}: HTTP ${s} ${res.text.slice(0, 200)}`;
       if (s >= 500 || s === 429 || s === 408 || (retry404 && s === 404)) throw new TransientSourceError(what);
+      if (s >= 400 && s < 500) throw new RefusedError(what, s);
       throw new Error(what);
     }
     try {

@@ -15,6 +15,7 @@ import { createLogger } from '../../platform/log.js';
 import type { ExpectedEvmState } from '../../devnet/sample-chains/evm-activity.js';
 import { NATIVE_DENOM_CONTRACT, RICH_LIST_TOKEN } from '../../devnet/sample-chains/evm.js';
 import { startSampleChain } from '../../devnet/sample-chains/serve.js';
+import { grpcError } from '../../devnet/chain-sim/rest.js';
 import { sampleIngest } from '../support/sample.js';
 
 const NATIVE_CONTRACT = NATIVE_DENOM_CONTRACT.toLowerCase(); // the umin ERC20 (minievm keeps bank coins in ERC20s)
@@ -28,6 +29,8 @@ let sample: Awaited<ReturnType<typeof startSampleChain>>;
 let holder: string;
 let holderDelta: bigint;
 const seen: string[] = [];
+/** The bank balances the node serves at the seed height, by bech32 address. */
+let balances: Record<string, { denom: string; amount: string }[]>;
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'balance-seed-'));
@@ -55,7 +58,7 @@ beforeAll(async () => {
     },
     { first: true },
   );
-  const balances: Record<string, { denom: string; amount: string }[]> = {
+  balances = {
     [bech(holder)]: [
       { denom: `evm/${RICH_LIST_TOKEN.slice(2).toUpperCase()}`, amount: '1000' },
       { denom: 'umin', amount: '5' },
@@ -140,6 +143,51 @@ describe('rich list opening balances', () => {
     ).rejects.toThrow();
     sample.server.faults.clear();
     source.close();
+    expect(await seedRows()).toEqual(before);
+  });
+  it('leaves out a denom the node says has no contract (a warning) and one whose lookup keeps failing (an error naming it)', async () => {
+    const seedRows = () =>
+      store.rows('SELECT account, token, toString(amount) AS amount, height FROM balance_seeds ORDER BY ALL');
+    const before = await seedRows();
+    expect(before.length).toBeGreaterThan(0);
+    const held = balances[bech(holder)]!;
+    balances[bech(holder)] = [...held, { denom: 'ufail', amount: '7' }, { denom: 'unone', amount: '9' }];
+    // minievm answers NotFound (HTTP 404, gRPC code 5) for a denom without a contract; 'ufail' gets an Internal error
+    // (HTTP 500) every time.
+    sample.server.registerGet(
+      /^\/minievm\/evm\/v1\/contracts\/by_denom$/,
+      (_m, q) =>
+        q.get('denom') === 'ufail'
+          ? grpcError(500, 13, 'internal')
+          : q.get('denom') === 'unone'
+            ? grpcError(404, 5, 'collections: not found')
+            : undefined,
+      { first: true },
+    );
+    const events: { level: string; event: string; fields?: Record<string, unknown> }[] = [];
+    const log = {
+      ...createLogger({ test: 'balance-seed' }),
+      warn: (event: string, fields?: Record<string, unknown>) => void events.push({ level: 'warn', event, fields }),
+      error: (event: string, fields?: Record<string, unknown>) => void events.push({ level: 'error', event, fields }),
+    };
+    const source = createChainSource({ rpcUrl: sample.rpcUrl, restUrl: sample.restUrl, evmUrl: sample.evmUrl });
+    try {
+      await seedBalances(store, source, 1, log, 'init', { retryBaseMs: 5 });
+    } finally {
+      source.close();
+      balances[bech(holder)] = held;
+    }
+    expect(events.filter((e) => e.level === 'error')).toEqual([
+      {
+        level: 'error',
+        event: 'ingest.balance_seed_lookup_failed',
+        fields: expect.objectContaining({ height: 1, denom: 'ufail' }),
+      },
+    ]);
+    expect(events.filter((e) => e.event === 'ingest.balance_seed_no_contract').map((e) => e.fields?.denom)).toEqual([
+      'unone',
+    ]);
+    // Every other balance is seeded as before.
     expect(await seedRows()).toEqual(before);
   });
 });
