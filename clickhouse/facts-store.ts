@@ -44,8 +44,11 @@ export interface FactsStore {
   rewindTo(height: number): Promise<void>;
   /** Block time of a stored height in Unix ns, or null when the height is not stored. */
   blockTimeNs(height: number): Promise<bigint | null>;
-  /** The merge pace of the height tables now (see MergePace; always 'head' on a ClickHouse server). */
-  mergePace(): Promise<MergePace>;
+  /**
+   * The merge pace of the height tables now (see MergePace): null when they disagree (a process killed while it
+   * changed them); always 'head' on a ClickHouse server.
+   */
+  mergePace(): Promise<MergePace | null>;
   /** Set the merge pace of every height table (embedded engine only: a server's merge policy is its operator's). */
   setMergePace(pace: MergePace): Promise<void>;
 }
@@ -72,15 +75,16 @@ export function factsStore(store: Store): FactsStore {
   };
 }
 
-async function mergePace(store: Store): Promise<MergePace> {
+async function mergePace(store: Store): Promise<MergePace | null> {
   if (store.kind !== 'chdb') return 'head';
-  const [row] = await store.rows<{ n: string }>(
-    `SELECT count() AS n FROM system.tables
-     WHERE database = currentDatabase() AND name IN {tables:Array(String)}
-       AND match(create_table_query, 'merge_selector_base')`,
-    { tables: HEIGHT_TABLES },
+  const [row] = await store.rows<{ bulk: string; set: string }>(
+    `SELECT countIf(extract(create_table_query, 'merge_selector_base = ([0-9]+)') = {base:String}) AS bulk,
+            countIf(position(create_table_query, 'merge_selector_base') > 0) AS set
+     FROM system.tables WHERE database = currentDatabase() AND name IN {tables:Array(String)}`,
+    { tables: HEIGHT_TABLES, base: String(BULK_MERGE_BASE) },
   );
-  return Number(row?.n ?? 0) > 0 ? 'bulk' : 'head';
+  if (Number(row?.bulk ?? 0) === HEIGHT_TABLES.length) return 'bulk';
+  return Number(row?.set ?? 0) === 0 ? 'head' : null;
 }
 
 async function setMergePace(store: Store, pace: MergePace): Promise<void> {

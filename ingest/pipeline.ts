@@ -20,7 +20,7 @@ import type { Vm } from './decode/nft.js';
 import { blockTimeMs } from './decode/block.js';
 import { createEnricher } from './enrich.js';
 import { blockFetcher, type DecodedBlock, IngestFatalError } from './fetch.js';
-import { MERGE_PACE_THRESHOLDS, type MergePaceThresholds, nextMergePace, workLeft } from './merge-pace.js';
+import { type MergePaceThresholds, mergePacer } from './merge-pace.js';
 import { createBackfillReporter } from './progress.js';
 import { richListSchedule } from './richlist-schedule.js';
 import { batchRows, type BlockBatchItem } from './rows.js';
@@ -223,19 +223,7 @@ export function createIngest(opts: IngestOptions): Ingest {
   async function loopBody() {
     const { checkpoint, deleted } = await facts.recover();
     if (deleted > 0) log.warn('ingest.recovered', { checkpoint, deleted_rows: deleted });
-    // A process killed during a backfill leaves the bulk pace: the first decision below sets what the gap needs.
-    let pace = await facts.mergePace();
-    const paceFor = async (blocksLeft: number) => {
-      const want = nextMergePace(
-        pace,
-        workLeft(blocksLeft, avgTxsPerBlock, BLOCK_WEIGHT),
-        opts.mergePaceThresholds ?? MERGE_PACE_THRESHOLDS,
-      );
-      if (want === pace) return;
-      await facts.setMergePace(want);
-      log.info('ingest.merge_pace', { pace: want, blocks_left: blocksLeft });
-      pace = want;
-    };
+    const pacer = await mergePacer(facts, log, BLOCK_WEIGHT, opts.mergePaceThresholds);
     indexed = checkpoint;
     await richList.resume(checkpoint);
     let next = Math.max(checkpoint + 1, opts.startHeight ?? 1);
@@ -252,7 +240,8 @@ export function createIngest(opts: IngestOptions): Ingest {
     try {
       while (!stopped) {
         if (opts.stopAtHeight !== undefined && indexed >= opts.stopAtHeight) break;
-        if (next > head) head = await withRetry(() => source.latestHeight(), { isStopped: () => stopped });
+        const headFresh = next > head;
+        if (headFresh) head = await withRetry(() => source.latestHeight(), { isStopped: () => stopped });
         if (opts.stopAtHeight !== undefined) head = Math.min(head, opts.stopAtHeight);
         // A node whose head is below what is indexed (a lagging node behind a failover, or another chain) is waited
         // for, never followed down: what is indexed stays. Said loudly, since the index then looks stalled.
@@ -260,7 +249,11 @@ export function createIngest(opts: IngestOptions): Ingest {
           behindLoggedAt = Date.now();
           log.warn('ingest.node_behind', { node_head: head, indexed });
         }
-        await paceFor(head - indexed);
+        await pacer.update({
+          blocksLeft: head - indexed,
+          txsPerBlock: written === 0 ? null : avgTxsPerBlock,
+          headFresh,
+        });
         if (next > head) {
           await richList.maybeBuild(indexed, true);
           await sleep(pollMs);
@@ -285,12 +278,7 @@ export function createIngest(opts: IngestOptions): Ingest {
       await richList.maybeBuild(indexed, true, true);
     } finally {
       progress.done();
-      // Stopped mid-backfill: the tables go back to the head pace (the next start would set it again anyway).
-      if (pace === 'bulk')
-        await facts.setMergePace('head').then(
-          () => log.info('ingest.merge_pace', { pace: 'head', blocks_left: null }),
-          (e: unknown) => log.warn('ingest.merge_pace_failed', { error: (e as Error).message }),
-        );
+      await pacer.finish();
     }
   }
 

@@ -10,7 +10,7 @@ import { createStore, type Store } from '../../clickhouse/client.js';
 import { BULK_MERGE_BASE, factsStore, HEIGHT_TABLES } from '../../clickhouse/facts-store.js';
 import { migrate } from '../../clickhouse/migrate.js';
 import { startSampleChain } from '../../devnet/sample-chains/serve.js';
-import { MERGE_PACE_THRESHOLDS, nextMergePace, workLeft } from '../../ingest/merge-pace.js';
+import { MERGE_PACE_THRESHOLDS, mergePacer, nextMergePace, workLeft } from '../../ingest/merge-pace.js';
 import { createLogger } from '../../platform/log.js';
 import { dumpTables, type SampleChain, sampleIngest } from '../support/sample.js';
 
@@ -41,7 +41,7 @@ let dir: string;
 /** The engine's own record of each height table's merge base ('' where the table has the default). */
 async function mergeBases(): Promise<string[]> {
   const rows = await store.rows<{ base: string }>(
-    `SELECT extract(create_table_query, 'merge_selector_base = (\\d+)') AS base FROM system.tables
+    `SELECT extract(create_table_query, 'merge_selector_base = ([0-9]+)') AS base FROM system.tables
      WHERE database = currentDatabase() AND name IN {tables:Array(String)} ORDER BY name`,
     { tables: HEIGHT_TABLES },
   );
@@ -69,7 +69,7 @@ async function ingestTo(stopAtHeight: number, thresholds?: { enterBulk: number; 
   return {
     source,
     ingest,
-    paces: () => events.filter((e) => e.event === 'ingest.merge_pace').map((e) => e.fields?.pace),
+    paces: () => events.filter((e) => e.event === 'ingest.merge_pace').map((e) => e.fields),
   };
 }
 
@@ -98,14 +98,23 @@ describe('the merge pace of the height tables', () => {
     expect(await mergeBases()).toEqual(['']);
   });
 
-  it('is bulk during a backfill far behind the head, head again after it, with the same rows as at the head pace', async () => {
+  it('is bulk during a backfill far behind the head, head again once caught up, with the same rows as at the head pace', async () => {
     const latest = chain.manifest.latestHeight;
-    // The sample chain is short: thresholds of a few units make its whole backfill "far behind".
-    const bulk = await ingestTo(latest, { enterBulk: 2, leaveBulk: 1 });
-    await bulk.ingest.run();
+    // The sample chain is short: thresholds of a few units make its backfill "far behind". The ingest runs past the
+    // chain's end, so it catches up while running and then waits for blocks that do not come.
+    const bulk = await ingestTo(latest + 1, { enterBulk: 2, leaveBulk: 1 });
+    const running = bulk.ingest.run();
+    await expect.poll(() => bulk.paces().length, { timeout: 60_000 }).toBe(2);
+    await bulk.ingest.stop();
+    await running;
     bulk.source.close();
-    expect(bulk.paces()).toEqual(['bulk', 'head']);
-    expect(await factsStore(store).mergePace()).toBe('head');
+    const [enter, leave] = bulk.paces();
+    // Bulk after the first batch (the chain's density known), head at the head read once caught up: not on the way out.
+    expect(enter?.pace).toBe('bulk');
+    expect(enter?.blocks_left).toBeGreaterThan(0);
+    expect(leave).toEqual({ pace: 'head', blocks_left: 0 });
+    expect(await factsStore(store).checkpoint()).toBe(latest);
+    expect(await mergeBases()).toEqual(['']);
     const atBulkPace = await dumpTables(store, HEIGHT_TABLES);
     expect(JSON.parse(atBulkPace.txs!).length).toBe(chain.manifest.txs.length);
 
@@ -126,10 +135,48 @@ describe('the merge pace of the height tables', () => {
     const again = await ingestTo(latest + 1);
     const running = again.ingest.run();
     await expect.poll(() => factsStore(store).mergePace(), { timeout: 10_000 }).toBe('head');
-    expect(again.paces()).toEqual(['head']);
+    expect(again.paces()).toEqual([{ pace: 'head', blocks_left: 0 }]);
     await again.ingest.stop();
     await running;
     again.source.close();
     expect(await mergeBases()).toEqual(['']);
   }, 60_000);
+});
+
+describe('the merge pacer on the height tables', () => {
+  const log = createLogger({ test: 'merge-pace' });
+  const t = { enterBulk: 100, leaveBulk: 20 };
+
+  it('sets tables a killed change left disagreeing, whichever pace it decides', async () => {
+    const facts = factsStore(store);
+    for (const table of HEIGHT_TABLES.slice(0, 5))
+      await store.exec(`ALTER TABLE ${table} MODIFY SETTING merge_selector_base = ${BULK_MERGE_BASE}`);
+    expect(await facts.mergePace()).toBeNull();
+    const toBulk = await mergePacer(facts, log, 0.2, t);
+    await toBulk.update({ blocksLeft: 1_000, txsPerBlock: 1, headFresh: true });
+    expect(await mergeBases()).toEqual([String(BULK_MERGE_BASE)]);
+    for (const table of HEIGHT_TABLES.slice(0, 5))
+      await store.exec(`ALTER TABLE ${table} RESET SETTING merge_selector_base`);
+    expect(await facts.mergePace()).toBeNull();
+    const toHead = await mergePacer(facts, log, 0.2, t);
+    await toHead.update({ blocksLeft: 3, txsPerBlock: null, headFresh: true });
+    expect(await mergeBases()).toEqual(['']);
+  });
+
+  it("waits for the chain's density before the bulk pace, and for a fresh head before leaving it", async () => {
+    const facts = factsStore(store);
+    const pacer = await mergePacer(facts, log, 0.2, t);
+    // Before the first batch: a million blocks may be empty ones (200,000 units) or dense ones; the pace waits.
+    await pacer.update({ blocksLeft: 1_000_000, txsPerBlock: null, headFresh: true });
+    expect(await facts.mergePace()).toBe('head');
+    await pacer.update({ blocksLeft: 1_000_000, txsPerBlock: 0, headFresh: false });
+    expect(await facts.mergePace()).toBe('bulk');
+    // Caught up with a head read long ago: not yet.
+    await pacer.update({ blocksLeft: 5, txsPerBlock: 0, headFresh: false });
+    expect(await facts.mergePace()).toBe('bulk');
+    await pacer.update({ blocksLeft: 5, txsPerBlock: 0, headFresh: true });
+    expect(await facts.mergePace()).toBe('head');
+    await pacer.finish();
+    expect(await facts.mergePace()).toBe('head');
+  });
 });
