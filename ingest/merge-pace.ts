@@ -4,6 +4,7 @@
 // dense blocks count as much as a long stretch of empty ones. The gap between the two thresholds keeps a chain
 // whose head runs ahead in bursts from switching at every batch.
 import type { FactsStore, MergePace } from '../clickhouse/facts-store.js';
+import { metrics } from '../platform/metrics.js';
 
 export interface MergePaceThresholds {
   /** Work left (batch units) from which a backfill merges at the bulk pace. */
@@ -68,10 +69,12 @@ export async function mergePacer(
     try {
       await facts.setMergePace(want);
     } catch (e) {
+      metrics.ingestErrors.inc({ kind: 'merge_pace' });
       log.warn('ingest.merge_pace_failed', { pace: want, error: (e as Error).message.slice(0, 300) });
       return;
     }
     log.info('ingest.merge_pace', { pace: want, blocks_left: blocksLeft });
+    metrics.ingestMergePaceBulk.set(want === 'bulk' ? 1 : 0);
     pace = want;
   };
   return {

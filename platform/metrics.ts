@@ -125,6 +125,11 @@ export const metrics = {
     help: "Txs the node's tx index held when probed (ranged tx reads run only below RANGED_TX_READS_MAX_HISTORY)",
     registers: [registry],
   }),
+  ingestMergePaceBulk: new client.Gauge({
+    name: 'ingest_merge_pace_bulk',
+    help: 'Whether the ingest has the height tables merged at the bulk pace (1, a backfill far behind the head) or the default (0)',
+    registers: [registry],
+  }),
   richListMemoryBytes: new client.Gauge({
     name: 'indexer_richlist_memory_bytes',
     help: 'Bytes of rich-list snapshots the indexer holds in memory (INDEXER_RICHLIST_MEMORY_MB)',
@@ -149,6 +154,7 @@ export const ingestMetrics = [
   metrics.ingestErrors,
   metrics.ingestRangedTxReads,
   metrics.ingestNodeIndexedTxs,
+  metrics.ingestMergePaceBulk,
 ];
 
 /** One metric's values as a registry reports them (prom-client's getMetricsAsJSON), e.g. from another thread. */

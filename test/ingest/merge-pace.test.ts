@@ -12,6 +12,7 @@ import { migrate } from '../../clickhouse/migrate.js';
 import { startSampleChain } from '../../devnet/sample-chains/serve.js';
 import { MERGE_PACE_THRESHOLDS, mergePacer, nextMergePace, workLeft } from '../../ingest/merge-pace.js';
 import { createLogger } from '../../platform/log.js';
+import { metrics } from '../../platform/metrics.js';
 import { dumpTables, type SampleChain, sampleIngest } from '../support/sample.js';
 
 describe('the merge pace decision', () => {
@@ -143,6 +144,9 @@ describe('the merge pace of the height tables', () => {
   }, 60_000);
 });
 
+/** The ingest_merge_pace_bulk gauge as /metrics would report it. */
+const paceGauge = async () => (await metrics.ingestMergePaceBulk.get()).values[0]?.value;
+
 describe('the merge pacer on the height tables', () => {
   const log = createLogger({ test: 'merge-pace' });
   const t = { enterBulk: 100, leaveBulk: 20 };
@@ -171,11 +175,13 @@ describe('the merge pacer on the height tables', () => {
     expect(await facts.mergePace()).toBe('head');
     await pacer.update({ blocksLeft: 1_000_000, txsPerBlock: 0, headFresh: false });
     expect(await facts.mergePace()).toBe('bulk');
+    expect(await paceGauge()).toBe(1);
     // Caught up with a head read long ago: not yet.
     await pacer.update({ blocksLeft: 5, txsPerBlock: 0, headFresh: false });
     expect(await facts.mergePace()).toBe('bulk');
     await pacer.update({ blocksLeft: 5, txsPerBlock: 0, headFresh: true });
     expect(await facts.mergePace()).toBe('head');
+    expect(await paceGauge()).toBe(0);
     await pacer.finish();
     expect(await facts.mergePace()).toBe('head');
   });
