@@ -57,8 +57,8 @@ export interface FactsStore {
  * How eagerly the engine merges the height tables' parts. 'head': its default. 'bulk', while a backfill is far
  * behind the node's head: merges wait for about BULK_MERGE_BASE parts of a similar size instead of 5, so each row is
  * rewritten fewer times on its way into a large part (the engine's `merge_selector_base`, its write amplification).
- * A backfill's inserts make parts many times a second, and their merges took a quarter of its CPU; at the head the
- * default keeps the count of parts a read opens low.
+ * A backfill's inserts make parts many times a second, and rewriting them is a large share of its CPU; at the head
+ * the default keeps the count of parts a read opens low.
  */
 export type MergePace = 'bulk' | 'head';
 export const BULK_MERGE_BASE = 30;
