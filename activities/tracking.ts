@@ -112,7 +112,6 @@ export function createChainActivities(dir: ChainDirectory, opts: ChainActivityOp
       for (;;) {
         const v = await probe();
         if (v !== undefined) return v;
-        ctx.heartbeat();
         if (Date.now() + pollIntervalMs > end) return undefined;
         await ctx.sleep(pollIntervalMs); // rejects with CancelledFailure when the workflow cancels us
       }

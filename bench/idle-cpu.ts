@@ -10,7 +10,7 @@ import path from 'node:path';
 import { freePort, startMainJob } from '../test/support/main-job.js';
 import { cpuCalibrationMs, machine } from './machine.js';
 import { serveReplicatedChain } from './replicated-chain.js';
-import { threadCpuMs } from './side-by-side.js';
+import { threadCpuDelta, threadCpuMs } from './side-by-side.js';
 // @ts-expect-error -- autocannon ships no types; the slice we use is typed below
 import autocannonUntyped from 'autocannon';
 
@@ -82,14 +82,13 @@ if (loadPath) {
   }
 }
 const after = threadCpuMs(pid);
-const byName = new Map<string, number>();
+const byName = threadCpuDelta(before, after);
 const byTid: [string, number][] = [];
 let total = 0;
 for (const [tid, { name, ms }] of after) {
   const d = ms - (before.get(tid)?.ms ?? 0);
   total += d;
   if (d > 0) byTid.push([`${name}:${Number(tid) - pid}`, d]);
-  byName.set(name, (byName.get(name) ?? 0) + d);
 }
 const tenths = (x: number) => Math.round(x * 10) / 10;
 const perS = (ms: number) => tenths(ms / seconds);

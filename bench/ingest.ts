@@ -18,20 +18,16 @@ import { machine } from './machine.js';
 import { withMainJobFlags } from './node-flags.js';
 import { readFloor } from './read-floor.js';
 import { serveReplicatedChain } from './replicated-chain.js';
-import { cpuMs, threadCpuMs } from './side-by-side.js';
+import { cpuMs, threadCpuDelta, threadCpuMs } from './side-by-side.js';
 
 await withMainJobFlags();
 
-/** CPU (ms) between two samples, summed by thread name; names under 1 % of the total go to `other`. */
+/** CPU (ms) between two samples by thread name, this thread as `main`; names under 1 % of the total go to `other`. */
 function cpuByThreadName(
   before: Map<string, { name: string; ms: number }>,
   after: Map<string, { name: string; ms: number }>,
 ): Map<string, number> {
-  const byName = new Map<string, number>();
-  for (const [tid, t] of after) {
-    const name = tid === String(process.pid) ? 'main' : t.name;
-    byName.set(name, (byName.get(name) ?? 0) + t.ms - (before.get(tid)?.ms ?? 0));
-  }
+  const byName = threadCpuDelta(before, after, String(process.pid));
   const total = [...byName.values()].reduce((a, b) => a + b, 0);
   const out = new Map<string, number>();
   for (const [name, ms] of [...byName].sort((a, b) => b[1] - a[1])) {

@@ -62,6 +62,23 @@ export function threadCpuMs(pid: number): Map<string, { name: string; ms: number
   return out;
 }
 
+/**
+ * CPU (ms) each thread name used between two threadCpuMs samples, summed over the threads of that name (a thread
+ * new in `after` counts from 0); `mainTid`'s thread is named `main` (the process's own JavaScript thread).
+ */
+export function threadCpuDelta(
+  before: Map<string, { name: string; ms: number }>,
+  after: Map<string, { name: string; ms: number }>,
+  mainTid?: string,
+): Map<string, number> {
+  const byName = new Map<string, number>();
+  for (const [tid, t] of after) {
+    const name = tid === mainTid ? 'main' : t.name;
+    byName.set(name, (byName.get(name) ?? 0) + t.ms - (before.get(tid)?.ms ?? 0));
+  }
+  return byName;
+}
+
 /** CPU time (user + system, ms) the processes have used so far; a process that has gone counts 0. */
 export function cpuMs(pids: readonly number[]): number {
   let ticks = 0;
