@@ -22,10 +22,14 @@ export async function seedHeight(store: Store): Promise<number> {
 }
 
 /**
- * Balances per (token, account) at height `{h:UInt64}`, positive ones only, as a subquery over
+ * Balances per (token, account) at height `{h:UInt64}`, non-zero ones only, as a subquery over
  * `(token, account, amount)`: the seeds plus the ledger's deltas above the seeds' height `{sh:UInt64}` (deltas at
  * or below it are already in the seeds; an unseeded token takes all its deltas). The rich-list snapshot and the
  * rebuild of its history read balances through this one definition.
+ *
+ * Seeds and deltas are signed 256-bit, so an amount of 2^255 or more (a uint256-maximum mint) is held modulo 2^256,
+ * and the engine's Int256 sum wraps modulo 2^256. A real balance lies in [0, 2^256), so the sum read as unsigned is
+ * exact, and only a zero sum is no holder: a sign test would drop every balance of 2^255 or more.
  */
 export const BALANCES_AT_SQL = `
   SELECT token, account, toUInt256(sum(delta)) AS amount
@@ -36,4 +40,4 @@ export const BALANCES_AT_SQL = `
     WHERE height <= {h:UInt64}
       AND (height > {sh:UInt64} OR token NOT IN (SELECT DISTINCT token FROM balance_seeds))
   )
-  GROUP BY token, account HAVING sum(delta) > 0`;
+  GROUP BY token, account HAVING sum(delta) != 0`;
