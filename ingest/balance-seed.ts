@@ -63,6 +63,9 @@ export interface SeedOptions {
   retryBaseMs?: number;
 }
 
+/** A bank amount is a uint256 (the SDK's Int bound); beyond it the node's answer is not a balance. */
+const UINT256_END = 2n ** 256n;
+
 /** The height whose state opens the rich list when indexing starts at `startHeight` (state at 0 is not served). */
 export const seedHeightFor = (startHeight: number) => Math.max(startHeight - 1, 1);
 
@@ -141,6 +144,10 @@ export async function seedBalances(
       );
       for (const b of balancePages.flatMap((p) => p.balances ?? [])) {
         if (!/^\d+$/.test(b.amount) || BigInt(b.amount) === 0n) continue;
+        if (BigInt(b.amount) >= UINT256_END) {
+          log.warn('ingest.balance_seed_out_of_range', { height, denom: b.denom, amount: b.amount.slice(0, 100) });
+          continue;
+        }
         const token = await contractOf(b.denom);
         if (token instanceof Error) continue;
         if (!token) {

@@ -242,17 +242,6 @@ ENGINE = ReplicatedMergeTree('/clickhouse/tables/{shard}/{database}/balance_delt
 CREATE TABLE IF NOT EXISTS balance_deltas ON CLUSTER '{cluster}' AS balance_deltas_local
 ENGINE = Distributed('{cluster}', currentDatabase(), balance_deltas_local, height);
 
-CREATE MATERIALIZED VIEW IF NOT EXISTS balance_deltas_mv ON CLUSTER '{cluster}' TO balance_deltas_local AS
-SELECT address AS token, side.1 AS account, side.2 AS delta, height, sequence
-FROM evm_logs_local
-ARRAY JOIN [
-    (concat('0x', substring(topic1, 27)), -reinterpretAsInt256(reverse(unhex(substring(data, 3))))),
-    (concat('0x', substring(topic2, 27)),  reinterpretAsInt256(reverse(unhex(substring(data, 3)))))
-] AS side
-WHERE topic0 = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef'
-  AND topics = 3 AND length(data) = 66
-  AND side.1 != '0x0000000000000000000000000000000000000000';
-
 CREATE TABLE IF NOT EXISTS richlist_local ON CLUSTER '{cluster}'
 (
     token           LowCardinality(String),
@@ -360,6 +349,18 @@ ENGINE = ReplicatedMergeTree('/clickhouse/tables/{shard}/{database}/balance_seed
 
 CREATE TABLE IF NOT EXISTS balance_seeds ON CLUSTER '{cluster}' AS balance_seeds_local
 ENGINE = Distributed('{cluster}', currentDatabase(), balance_seeds_local, height);
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS balance_deltas_mv ON CLUSTER '{cluster}' TO balance_deltas_local AS
+WITH reinterpretAsUInt256(reverse(unhex(substring(data, 3)))) AS amount,
+     if(substring(data, 3, 1) >= '8', [intDiv(amount, 3), intDiv(amount, 3), toUInt256(amount - 2 * intDiv(amount, 3))], [amount]) AS parts
+SELECT address AS token, part.1 AS account, part.2 AS delta, height, sequence
+FROM evm_logs_local
+ARRAY JOIN arrayFilter(p -> p.1 != '0x0000000000000000000000000000000000000000', arrayFlatten(arrayMap(
+    side -> arrayMap(x -> (side.1, side.2 * toInt256(x)), parts),
+    [(concat('0x', substring(topic1, 27)), toInt256(-1)), (concat('0x', substring(topic2, 27)), toInt256(1))]
+))) AS part
+WHERE topic0 = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef'
+  AND topics = 3 AND length(data) = 66;
 
 CREATE TABLE IF NOT EXISTS stats_blocks_local ON CLUSTER '{cluster}'
 (
