@@ -170,11 +170,29 @@ async function unsealNewAccounts(store: Store, fromDay: number): Promise<void> {
   await store.exec('DELETE FROM stats_new_accounts WHERE bucket >= toDateTime({d:UInt32})', { d: fromDay });
 }
 
+/**
+ * A 0 point at `{h:UInt64}` for each token that had holders at the point before (`prev`: the height, an expression),
+ * or has a point at `h` already (a snapshot built again), and has no holders at `h` now (`holdersAt`: a subquery of
+ * those tokens): a token's history ends where its list does, once, rather than at its last holder.
+ */
+const zeroPoints = (prev: string, holdersAt: string) => `
+  INSERT INTO stats_richlist_history (token, snapshot_height, holders, supply)
+  SELECT DISTINCT token, {h:UInt64}, toUInt64(0), toUInt256(0) FROM stats_richlist_history
+  WHERE ((snapshot_height = ${prev} AND holders > 0) OR snapshot_height = {h:UInt64})
+    AND token NOT IN (${holdersAt})`;
+
 /** Holders and supply per token of the snapshot at `height` (called by the snapshot build, after its rows). */
 export async function recordRichListHistory(store: Store, height: number): Promise<void> {
   await store.exec(
     `INSERT INTO stats_richlist_history (token, snapshot_height, holders, supply)
      SELECT token, {h:UInt64}, count(), sum(amount) FROM richlist WHERE snapshot_height = {h:UInt64} GROUP BY token`,
+    { h: height },
+  );
+  await store.exec(
+    zeroPoints(
+      '(SELECT max(snapshot_height) FROM richlist_snapshots WHERE snapshot_height < {h:UInt64})',
+      'SELECT DISTINCT token FROM richlist WHERE snapshot_height = {h:UInt64}',
+    ),
     { h: height },
   );
 }
@@ -189,13 +207,23 @@ export async function rebuildRichListHistory(store: Store): Promise<void> {
     'SELECT DISTINCT snapshot_height AS h FROM richlist_snapshots ORDER BY h',
   );
   const sh = await seedHeight(store);
-  for (const { h } of heights)
+  let prev = 0;
+  for (const { h } of heights) {
     await store.exec(
       `INSERT INTO stats_richlist_history (token, snapshot_height, holders, supply)
        SELECT token, {h:UInt64}, count(), sum(amount) FROM (${BALANCES_AT_SQL})
        GROUP BY token`,
       { h: Number(h), sh },
     );
+    await store.exec(
+      zeroPoints(
+        '{prev:UInt64}',
+        'SELECT token FROM stats_richlist_history WHERE snapshot_height = {h:UInt64} AND holders > 0',
+      ),
+      { h: Number(h), prev },
+    );
+    prev = Number(h);
+  }
 }
 
 /**

@@ -56,8 +56,11 @@ export async function activity(
   const params: Params = { res, from, to, msgs: msgs ?? [] };
   const win = 'res = {res:UInt32} AND bucket >= toDateTime({from:UInt32}) AND bucket < toDateTime({to:UInt32})';
   const [blocks, fees, txs, fresh] = await Promise.all([
-    store.rows<{ t: number; nb: string; bt: string; gas: string }>(
-      `SELECT toUInt32(bucket) AS t, sum(blocks) AS nb, sum(block_time_ms) AS bt, toString(sum(gas_used)) AS gas
+    // The first indexed block has no block before it, so its block time is 0 and not a time: it counts as a block,
+    // not in the average (`timed`).
+    store.rows<{ t: number; nb: string; bt: string; gas: string; timed: string }>(
+      `SELECT toUInt32(bucket) AS t, sum(blocks) AS nb, sum(block_time_ms) AS bt, toString(sum(gas_used)) AS gas,
+              sum(blocks) - (min(min_height) = (SELECT height FROM blocks ORDER BY height LIMIT 1)) AS timed
        FROM stats_blocks WHERE ${win} GROUP BY bucket`,
       params,
     ),
@@ -104,7 +107,7 @@ export async function activity(
     const b = out.get(Number(r.t));
     if (!b) continue;
     b.blocks = Number(r.nb);
-    b.avg_block_time_ms = b.blocks > 0 ? Number(r.bt) / b.blocks : null;
+    b.avg_block_time_ms = Number(r.timed) > 0 ? Number(r.bt) / Number(r.timed) : null;
     b.gas_used = r.gas;
   }
   for (const r of fees) out.get(Number(r.t))?.fees.push({ denom: r.denom, amount: r.total });

@@ -10,7 +10,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createStore, type Store } from '../../clickhouse/client.js';
 import { migrate } from '../../clickhouse/migrate.js';
-import { MAX_HISTORY_POINTS, richListHistory } from '../../clickhouse/queries/analytics.js';
+import { rebuildRichListHistory } from '../../clickhouse/analytics.js';
+import { distribution, MAX_HISTORY_POINTS, richListHistory } from '../../clickhouse/queries/analytics.js';
 import { holdersPage, holdersTotal, latestSnapshot } from '../../clickhouse/queries/richlist.js';
 import { buildRichListSnapshot } from '../../clickhouse/richlist-snapshots.js';
 
@@ -77,4 +78,43 @@ it("bounds a token's holder history to MAX_HISTORY_POINTS, evenly spaced back fr
   // Up to the bound, every snapshot.
   const few = await richListHistory(store, token, 10 + 2 * 99);
   expect(few.map((p) => p.snapshot_height)).toEqual(Array.from({ length: 100 }, (_, i) => 10 + 2 * i));
+});
+
+it("ends a token's holder history with one 0 point when its last holder goes, in the build and in the rebuild", async () => {
+  const token = `0x${'e2'.repeat(20)}`;
+  const other = `0x${'e3'.repeat(20)}`;
+  const row = (t: string, n: number, amount: number, height: number) => ({ ...delta(n, amount, height), token: t });
+  const points = async (t: string) =>
+    (await richListHistory(store, t, 1_000)).map((p) => [p.snapshot_height, p.holders, p.supply]);
+  await store.insert('balance_deltas', [row(token, 1, 7, 101), row(other, 2, 5, 101)]);
+  await buildRichListSnapshot(store, 101);
+  await store.insert('balance_deltas', [row(token, 1, -7, 102)]); // burned
+  await buildRichListSnapshot(store, 102);
+  await store.insert('balance_deltas', [row(other, 3, 1, 103)]);
+  await buildRichListSnapshot(store, 103);
+  const built = [
+    [101, 1, '7'],
+    [102, 0, '0'],
+  ];
+  expect(await points(token)).toEqual(built);
+  expect((await distribution(store, token, 103)).holders).toBe(0);
+  expect(await points(other)).toEqual([
+    [101, 1, '5'],
+    [102, 1, '5'],
+    [103, 2, '6'],
+  ]);
+  // A snapshot built again at 102 (after a rewind) whose token has holders again replaces the 0 point.
+  await store.insert('balance_deltas', [row(token, 4, 2, 102)]);
+  await buildRichListSnapshot(store, 102);
+  expect((await points(token)).slice(0, 2)).toEqual([
+    [101, 1, '7'],
+    [102, 1, '2'],
+  ]);
+  await store.exec('DELETE FROM balance_deltas WHERE token = {t:String} AND account = {a:String}', {
+    t: token,
+    a: account(4),
+  });
+  await buildRichListSnapshot(store, 102);
+  await rebuildRichListHistory(store);
+  expect(await points(token)).toEqual(built);
 });
