@@ -56,9 +56,9 @@ const DAY = 86_400;
 export async function markStatsDirty(store: Store, from: number, to: number): Promise<void> {
   const [r] = await store.rows<{ t: number | null }>(
     `SELECT least(
-       (SELECT ifNull(toUInt32(min(time)), 4294967295) FROM blocks WHERE height BETWEEN {from:UInt64} AND {to:UInt64}),
-       (SELECT ifNull(toUInt32(min(time)), 4294967295) FROM txs WHERE height BETWEEN {from:UInt64} AND {to:UInt64}),
-       (SELECT ifNull(toUInt32(min(time)), 4294967295) FROM nft_events WHERE height BETWEEN {from:UInt64} AND {to:UInt64})
+       (SELECT ifNull(toUInt32(minOrNull(time)), 4294967295) FROM blocks WHERE height BETWEEN {from:UInt64} AND {to:UInt64}),
+       (SELECT ifNull(toUInt32(minOrNull(time)), 4294967295) FROM txs WHERE height BETWEEN {from:UInt64} AND {to:UInt64}),
+       (SELECT ifNull(toUInt32(minOrNull(time)), 4294967295) FROM nft_events WHERE height BETWEEN {from:UInt64} AND {to:UInt64})
      ) AS t`,
     { from, to },
   );
