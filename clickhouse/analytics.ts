@@ -91,7 +91,7 @@ export async function rebuildDirtyStats(store: Store): Promise<void> {
  */
 export async function rebuildStats(store: Store, fromDay = 0): Promise<void> {
   const [h] = await store.rows<{ h: string | null }>(
-    'SELECT min(height) AS h FROM blocks WHERE time >= toDateTime({d:UInt32})',
+    'SELECT minOrNull(height) AS h FROM blocks WHERE time >= toDateTime({d:UInt32})',
     { d: fromDay },
   );
   // Facts of a height without its block are never visible (blocks are written first): start at its block.
