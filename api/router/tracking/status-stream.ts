@@ -28,6 +28,39 @@ export function parseVersionId(v: unknown): number | null {
   return Number(v);
 }
 
+export interface StatusVersion {
+  version: number;
+  json: string;
+}
+
+/**
+ * What a status stream does with each version it learns of (`send`), given its connection's `offer` (false:
+ * refused, the client's buffer is full). `resume()` is the last version the client will have: one whose frame was
+ * accepted, or one whose document equals the one sent before it. A refused frame does not move it, so a client
+ * reconnecting with the end event's id gets that version again (were it terminal, a resume point past it would be
+ * answered 204, and the client would never see the final state). `send` answers why the stream must end, if it must.
+ */
+export function statusSender(
+  from: number,
+  offer: (frame: string) => boolean,
+  terminal: (json: string) => boolean,
+): { send(v: StatusVersion): 'overflow' | 'terminal' | null; resume(): number } {
+  let sent = from;
+  let lastJson: string | undefined;
+  return {
+    send(v) {
+      if (v.version > sent) {
+        if (v.json !== lastJson && !offer(sseFrame({ id: String(v.version), event: 'status', data: v.json })))
+          return 'overflow';
+        sent = v.version;
+        lastJson = v.json;
+      }
+      return terminal(v.json) ? 'terminal' : null;
+    },
+    resume: () => sent,
+  };
+}
+
 export function mountStatusStream(
   router: Router,
   service: TrackingService,
@@ -39,7 +72,7 @@ export function mountStatusStream(
       const chainId = stringParam(req.query.chain_id, 'chain_id', 64);
       const txHash = normaliseTxHash(stringParam(req.query.tx_hash, 'tx_hash', 130));
       if (!txHash) throw badRequest('tx_hash: must be 64 hex characters, optionally 0x-prefixed');
-      let sent = parseVersionId(req.get('last-event-id')) ?? -1;
+      const sent = parseVersionId(req.get('last-event-id')) ?? -1;
       if (!CHAIN_ID.test(chainId) || !service.latestStatus || !service.watchStatus) throw notFound('tx not found');
       const latestStatus = service.latestStatus.bind(service);
       const watchStatus = service.watchStatus.bind(service);
@@ -54,29 +87,22 @@ export function mountStatusStream(
       const release = admitClient(admission, req, res);
 
       const conn = new SseConnection(res, { maxBufferBytes: settings.bufferBytes, retryMs: settings.retryMs });
-      const end = (reason: string) => {
-        const resume = sent >= 0 ? String(sent) : undefined;
-        conn.end({ id: resume, event: 'end', data: JSON.stringify({ reason, resume: resume ?? null }) });
-      };
-      let lastJson: string | undefined;
       // The once-a-second check hands the same held document again and again: parse each document once.
       let judged: { json: string; terminal: boolean } | undefined;
       const terminal = (json: string) => {
         if (judged?.json !== json) judged = { json, terminal: isTerminal(json) };
         return judged.terminal;
       };
-      const send = (v: { version: number; json: string }) => {
+      const stream = statusSender(sent, (frame) => conn.offer(frame), terminal);
+      const end = (reason: string) => {
+        const at = stream.resume();
+        const resume = at >= 0 ? String(at) : undefined;
+        conn.end({ id: resume, event: 'end', data: JSON.stringify({ reason, resume: resume ?? null }) });
+      };
+      const send = (v: StatusVersion) => {
         if (!conn.open) return;
-        // A version whose document is the one just sent changes nothing for the client (the workflow's last
-        // record when it finishes): it moves the resume point only.
-        if (v.version > sent) {
-          sent = v.version;
-          const same = v.json === lastJson;
-          lastJson = v.json;
-          if (!same && !conn.offer(sseFrame({ id: String(v.version), event: 'status', data: v.json })))
-            return end('overflow');
-        }
-        if (terminal(v.json)) end('terminal');
+        const ends = stream.send(v);
+        if (ends) end(ends);
       };
       const unwatch = watchStatus(chainId, txHash, send);
       const check = setInterval(() => {
