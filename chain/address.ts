@@ -42,8 +42,9 @@ const BECH32_SHAPE = /^[a-z][a-z0-9]{0,30}1[02-9ac-hj-np-z]{6,}$/;
 /**
  * One key for an account across chains and spellings: the lowercase hex of its bytes with leading zero bytes
  * dropped, from bech32 of any prefix (init1…, osmo1…; all lowercase or all uppercase, as bech32 allows) or hex with
- * or without 0x (a 32-byte Move address of a 20-byte account, left-padded with zeros, gets the same key). A string
- * of bech32's shape whose checksum fails is read as hex when it is hex (`a1cc…` without 0x). null when it is neither.
+ * or without 0x or 0X (a 32-byte Move address of a 20-byte account, left-padded with zeros, gets the same key). A
+ * string of bech32's shape whose checksum fails is read as hex when it is hex (`a1cc…` without 0x). null when it is
+ * neither.
  */
 export function accountKey(value: string): string | null {
   const lower = value === value.toUpperCase() ? value.toLowerCase() : value;
@@ -56,10 +57,11 @@ export function accountKey(value: string): string | null {
       bytes = null;
     }
   }
-  if (!bytes && HEX_RE.test(value)) bytes = accountBytes(value);
+  const hex = value.startsWith('0X') ? `0x${value.slice(2)}` : value;
+  if (!bytes && HEX_RE.test(hex)) bytes = accountBytes(hex);
   if (!bytes) return null;
-  const hex = toHex(bytes).replace(/^(00)+/, '');
-  return hex === '' ? '00' : hex;
+  const key = toHex(bytes).replace(/^(00)+/, '');
+  return key === '' ? '00' : key;
 }
 
 /** `0x` + lowercase hex of an account's bytes. */

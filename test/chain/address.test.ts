@@ -10,7 +10,7 @@ const init = toBech32('init', bytes);
 const osmo = toBech32('osmo', bytes);
 
 describe('account keys', () => {
-  it('are one key for bech32 of any prefix, either case, and hex with or without 0x', () => {
+  it('are one key for bech32 of any prefix, either case, and hex of either case with or without 0x or 0X', () => {
     const key = accountKey(init);
     expect(key).toMatch(/^[0-9a-f]+$/);
     for (const spelling of [
@@ -19,6 +19,8 @@ describe('account keys', () => {
       osmo.toUpperCase(),
       accountHex(init)!,
       accountHex(init)!.slice(2),
+      accountHex(init)!.toUpperCase(),
+      `0X${accountHex(init)!.slice(2)}`,
     ])
       expect(accountKey(spelling), spelling).toBe(key);
   });
