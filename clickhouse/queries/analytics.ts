@@ -183,6 +183,39 @@ export interface ContractRow {
 }
 
 /** Contracts / modules by messages executing them over [from, to) (hour-aligned). */
+/** bech32's 32 characters, each at its 5-bit value (its position here). */
+const BECH32_CHARS = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
+
+/**
+ * The hex digits (lowercase, no 0x) of an address held by the SQL expression `a` (lowercase): a 0x-hex one as written,
+ * a bech32 one of 20 bytes (any prefix: its 32 data characters before the 6 of the checksum) decoded; NULL otherwise.
+ * The checksum is not verified: a message's address was verified by the chain, or the tx failed.
+ */
+const addressHex = (a: string) =>
+  `multiIf(match(${a}, '^0x[0-9a-f]{1,64}$'), substring(${a}, 3),
+     match(${a}, '^[a-z]{1,30}1[${BECH32_CHARS}]{38}$'),
+     leftPad(lower(hex(arrayFold((acc, c) -> acc * 32 + toUInt256(position('${BECH32_CHARS}', c) - 1),
+       splitByString('', substring(${a}, length(${a}) - 37, 32)), toUInt256(0)))), 40, '0'),
+     NULL)`;
+
+/**
+ * One key per call target, whichever spelling its messages used (the chain resolves them all to the same address):
+ * an EVM contract as 0x and 40 hex digits (MsgCall takes hex or bech32), a Move module as its address in short hex
+ * and its name (`0x1::dex` for 0x1, 0x00…01 or its bech32; MsgExecute takes any), a Wasm contract in lowercase. Read
+ * over the stored aggregates, so rows written under any spelling are counted together. Anything else as stored.
+ * Columns of stats_contracts in, `key` out (with helper aliases `addr`, `digits`, `short`).
+ */
+const CALL_TARGET_KEY = `
+  if(kind = 'move', lower(substring(target, 1, position(target, '::') - 1)), lower(target)) AS addr,
+  ${addressHex('addr')} AS digits,
+  if(replaceRegexpOne(digits, '^0+', '') = '', '0', replaceRegexpOne(digits, '^0+', '')) AS short,
+  multiIf(
+    kind = 'evm' AND digits IS NOT NULL, concat('0x', leftPad(digits, 40, '0')),
+    kind = 'move' AND position(target, '::') > 1 AND digits IS NOT NULL,
+      concat('0x', short, substring(target, position(target, '::'))),
+    kind = 'wasm', lower(target),
+    target) AS key`;
+
 export async function topContracts(
   store: Store,
   from: number,
@@ -192,8 +225,9 @@ export async function topContracts(
 ): Promise<ContractRow[]> {
   const params: Params = { limit, kind: kind ?? '' };
   const rows = await store.rows<{ kind: string; target: string; n: string; failed: string }>(
-    `SELECT kind, target, sum(calls) AS n, sum(failed_calls) AS failed FROM stats_contracts
-     WHERE ${spanWhere(from, to, [86_400, 3600], params)} ${kind ? 'AND kind = {kind:String}' : ''}
+    `SELECT kind, key AS target, sum(calls) AS n, sum(failed_calls) AS failed FROM (
+       SELECT kind, ${CALL_TARGET_KEY}, calls, failed_calls FROM stats_contracts
+       WHERE ${spanWhere(from, to, [86_400, 3600], params)} ${kind ? 'AND kind = {kind:String}' : ''})
      GROUP BY kind, target ORDER BY n DESC, kind, target LIMIT {limit:UInt32}`,
     params,
   );

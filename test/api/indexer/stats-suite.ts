@@ -7,6 +7,8 @@ import { markStatsDirty, rebuildStats, sealNewAccounts } from '../../../clickhou
 import { ingestSampleChain, type IngestedSample, type SampleKind } from '../../support/sample.js';
 import { startIndexer, type Running } from './helpers.js';
 import { indexerConfig } from '../../support/indexer-config.js';
+import { toHex } from '@cosmjs/encoding';
+import { accountBytes } from '../../../chain/address.js';
 import { SEQUENCE_STRIDE } from '../../../chain/sequence.js';
 
 interface BlockRow {
@@ -208,13 +210,17 @@ export function statsSuite(kind: SampleKind): void {
         const tx = JSON.parse(json) as { code: number; tx: { body: { messages: Record<string, string>[] } } };
         for (const m of tx.tx.body.messages) {
           const type = m['@type'];
+          // One key per target whatever its spelling (clickhouse/queries/analytics.ts CALL_TARGET_KEY).
           const call =
             type === '/minievm.evm.v1.MsgCall'
-              ? ['evm', String(m.contract_addr).toLowerCase()]
+              ? ['evm', `0x${toHex(accountBytes(String(m.contract_addr).toLowerCase())!)}`]
               : type === '/initia.move.v1.MsgExecute' || type === '/initia.move.v1.MsgExecuteJSON'
-                ? ['move', `${m.module_address}::${m.module_name}`]
+                ? [
+                    'move',
+                    `0x${toHex(accountBytes(String(m.module_address).toLowerCase())!).replace(/^0+(?=.)/, '')}::${m.module_name}`,
+                  ]
                 : type === '/cosmwasm.wasm.v1.MsgExecuteContract'
-                  ? ['wasm', m.contract]
+                  ? ['wasm', String(m.contract).toLowerCase()]
                   : null;
           if (!call) continue;
           const key = call.join(' ');
