@@ -23,6 +23,11 @@ export interface TxListScope {
   maxSequence: bigint;
   /** Keyset cursor (exclusive), or null to use the window's offset. */
   cursor: number | null;
+  /**
+   * An NFT's txs while it is burned: hidden as upstream's list hides them (absent: REST), or shown (the streams). A
+   * token minted again shows them all in REST once more, so a stream that skipped them at the burn would have a gap.
+   */
+  burned?: 'hidden' | 'shown';
 }
 
 type Params = Record<string, unknown>;
@@ -133,7 +138,9 @@ function nftTxs(w: ListWindow, s: TxListScope, collection: string, tokenId: stri
   // A missing or burned NFT has no txs to show (§7.3): its current state rides along as a constant condition.
   const live = `(SELECT count() > 0 AND max(burned_v).3 = 0 FROM nft_token_state
                  WHERE collection = {collection:String} AND token_id = {tokenId:String})`;
-  const filter = `collection = {collection:String} AND token_id = {tokenId:String} AND sequence < {maxSeq:UInt64} AND ${live}`;
+  const filter = `collection = {collection:String} AND token_id = {tokenId:String} AND sequence < {maxSeq:UInt64}${
+    s.burned === 'shown' ? '' : ` AND ${live}`
+  }`;
   return {
     sql: `SELECT sequence FROM nft_token_txs WHERE ${filter} ${keyset} GROUP BY sequence ${limit}`,
     countSql: `SELECT toString(uniqExact(sequence)) AS n FROM nft_token_txs WHERE ${filter}`,

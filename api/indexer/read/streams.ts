@@ -2,7 +2,8 @@
 // ascending order, strictly after a position and at or below a given tip. They are the REST lists' own statements
 // (clickhouse/queries/txs.ts `pickTxDocs`, clickhouse/queries/blocks.ts `listBlocks`) with the direction set to
 // ascending and the bound set to the stream's tip instead of the current one, so a stream's items are exactly the
-// REST list's items, and its ids their cursors.
+// REST list's items, and its ids their cursors. One exception: an NFT's txs while it is burned, which REST hides
+// until it is minted again, and a stream sends as they come.
 import type { Store } from '../../../clickhouse/client.js';
 import { accountKey, msgTypeKey, nftKey } from '../../../clickhouse/committed-items.js';
 import { type BlockRow, listBlocks } from '../../../clickhouse/queries/blocks.js';
@@ -19,7 +20,9 @@ export function streamReads(d: { store: Store }): StreamReads {
   const ascending = (limit: number) => ({ desc: false, limit, offset: 0 });
   return {
     async txs(list, msgs, after, through, limit) {
-      const scope = { msgs, maxSequence: sequenceAbove(through), cursor: after };
+      // An NFT's txs are read whether or not it is burned now: a stream passes each height once, and a token burned
+      // then minted again shows its whole history in REST (clickhouse/queries/txs.ts TxListScope.burned).
+      const scope = { msgs, maxSequence: sequenceAbove(through), cursor: after, burned: 'shown' as const };
       return (await pickTxDocs(d.store, list, ascending(limit), scope, false)).docs;
     },
     blocks: (after, through, limit) => listBlocks(d.store, ascending(limit), after, through),
