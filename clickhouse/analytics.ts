@@ -90,11 +90,15 @@ export async function rebuildDirtyStats(store: Store): Promise<void> {
  * Rows of the aggregates at or after that day are deleted first.
  */
 export async function rebuildStats(store: Store, fromDay = 0): Promise<void> {
-  const [h] = await store.rows<{ h: string | null }>(
-    'SELECT minOrNull(height) AS h FROM blocks WHERE time >= toDateTime({d:UInt32})',
-    { d: fromDay },
-  );
-  // Facts of a height without its block are never visible (blocks are written first): start at its block.
+  // From a day: the facts from its first block on (blocks are written first, so a fact of that day or later has
+  // its block); none when no block is that late. From the start: every fact.
+  const [h] =
+    fromDay === 0
+      ? [{ h: '0' }]
+      : await store.rows<{ h: string | null }>(
+          'SELECT minOrNull(height) AS h FROM blocks WHERE time >= toDateTime({d:UInt32})',
+          { d: fromDay },
+        );
   const fromHeight = h?.h === null || h?.h === undefined ? null : Number(h.h);
   await unsealNewAccounts(store, fromDay);
   for (const v of statsViews()) {
