@@ -246,17 +246,22 @@ export async function pickTxDocs(
   return { docs, total: await totalFor(store, pick, w, s, docs.length, withTotal) };
 }
 
-/** Every tx of one NFT, ascending (its whole history), or null when it has more than `max`. */
+/**
+ * Every tx of one NFT below `maxSequence` (exclusive), ascending, or null when there are more than `max`. Bounded: a
+ * batch's rows are written before its checkpoint, so rows above the indexed tip may already be there.
+ */
 export async function nftTxSequences(
   store: Store,
   collection: string,
   tokenId: string,
   max: number,
+  maxSequence: bigint,
 ): Promise<string[] | null> {
   const rows = await store.rows<{ sequence: string }>(
     `SELECT DISTINCT sequence FROM nft_token_txs WHERE collection = {collection:String} AND token_id = {tokenId:String}
+       AND sequence < {maxSeq:UInt64}
      ORDER BY sequence LIMIT {limit:UInt32}`,
-    { collection, tokenId, limit: max + 1 },
+    { collection, tokenId, limit: max + 1, maxSeq: maxSequence.toString() },
   );
   return rows.length > max ? null : rows.map((r) => r.sequence);
 }

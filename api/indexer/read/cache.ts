@@ -89,6 +89,8 @@ export class KeyedCache<V> {
   private readonly map = new Map<CacheKey, Entry<V>>();
   private readonly loading = new Map<CacheKey, { p: Promise<V | undefined>; witness: Served }>();
   private total = 0;
+  /** Counts clear() calls: a load stores its value only if none came while it ran. */
+  private generation = 0;
   private hits = 0;
   private misses = 0;
   private evictions = 0;
@@ -126,9 +128,15 @@ export class KeyedCache<V> {
     };
   }
 
+  /**
+   * Forget every value, and every load under way: a load that began before (a read at the tip a rewind took back)
+   * neither stores its value nor is joined by a later request.
+   */
   clear(): void {
     this.map.clear();
     this.total = 0;
+    this.loading.clear();
+    this.generation++;
   }
 
   /** The value kept under `key` (a hit becomes the youngest entry and marks `served` as `memo`). */
@@ -184,13 +192,17 @@ export class KeyedCache<V> {
     let pending = this.loading.get(key);
     if (!pending) {
       const witness = new Served();
+      const generation = this.generation;
       const p = load(witness).then((value) => {
-        if (value !== undefined) this.set(key, value);
+        if (value !== undefined && generation === this.generation) this.set(key, value);
         return value;
       });
-      pending = { p, witness };
-      this.loading.set(key, pending);
-      const done = () => this.loading.delete(key);
+      const mine = { p, witness };
+      pending = mine;
+      this.loading.set(key, mine);
+      const done = () => {
+        if (this.loading.get(key) === mine) this.loading.delete(key);
+      };
       p.then(done, done);
     }
     const { p, witness } = pending;

@@ -98,12 +98,17 @@ export function txReads(d: TxReadDeps): TxReads {
     if (!token) return [];
     const height = Number(token.height);
     if (height > tip) return undefined; // written above the tip: the engine path bounds it by the tip
-    const key = keys.nftHistory(nft.collection, nft.tokenId, height);
-    const kept = d.final.get(key, served) as string[] | null | undefined;
-    if (kept !== undefined) return kept ?? undefined;
-    served.engine();
-    const history = await nftTxSequences(d.store, nft.collection, nft.tokenId, MAX_HELD_HISTORY);
-    d.final.set(key, history);
+    // Up to the token's latest event, which the held state puts at or below the tip: rows of a batch written above
+    // the tip (before its checkpoint) are left out, and what is kept under the key depends on the key alone. null
+    // (too long to hold) is kept too: the engine pages it.
+    const history = (await d.final.through(
+      keys.nftHistory(nft.collection, nft.tokenId, height),
+      (load) => {
+        load.engine();
+        return nftTxSequences(d.store, nft.collection, nft.tokenId, MAX_HELD_HISTORY, sequenceAbove(height));
+      },
+      served,
+    )) as string[] | null | undefined;
     return history ?? undefined;
   };
 
@@ -177,14 +182,20 @@ export function txReads(d: TxReadDeps): TxReads {
     async byHash(hash, served) {
       const tip = await d.tip();
       // A tx found below the tip is final (instant finality); a miss is never kept.
-      return (await d.final.through(
-        keys.txByHash(hash),
-        (load) => {
-          load.engine();
-          return txDocByHash(d.store, hash, sequenceAbove(tip));
-        },
-        served,
-      )) as string | undefined;
+      let ran = false;
+      const read = async () =>
+        (await d.final.through(
+          keys.txByHash(hash),
+          (load) => {
+            ran = true;
+            load.engine();
+            return txDocByHash(d.store, hash, sequenceAbove(tip));
+          },
+          served,
+        )) as string | undefined;
+      const got = await read();
+      // A miss of a load another request began, at its own tip (maybe lower), says nothing at this one: once more.
+      return got === undefined && !ran ? await read() : got;
     },
   };
 }
