@@ -1,6 +1,7 @@
 // Address checks per chain: bech32 on Cosmos chains (the chain's prefix where the registry names one),
 // 0x hex on EVM chains; minievm takes either, since InterwovenKit sends init bech32 there.
 import { fromBech32, toBech32 } from '@cosmjs/encoding';
+import { getAddress } from 'ethers';
 import { invalidRequest } from './errors.js';
 import type { RegistryChain } from './registry.js';
 
@@ -15,11 +16,24 @@ export interface ParsedAddress {
 
 const toHex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 
+function checksumHolds(value: string): boolean {
+  try {
+    return getAddress(value) === value;
+  } catch {
+    return false;
+  }
+}
+
 export function parseAddress(chain: RegistryChain, value: string, field: string): ParsedAddress {
   if (typeof value !== 'string' || value.length > 128) throw invalidRequest(`invalid ${field}: not an address`);
   if (HEX20.test(value)) {
     if (chain.vm !== 'external-evm' && chain.vm !== 'minievm')
       throw invalidRequest(`invalid ${field}: ${chain.chainId} needs a bech32 address`);
+    // Mixed case is an EIP-55 checksum, which must hold (a typo in it is caught here, not by the wallet or, later,
+    // by the code that builds the message); all lowercase or all uppercase carries none.
+    const digits = value.slice(2);
+    if (digits !== digits.toLowerCase() && digits !== digits.toUpperCase() && !checksumHolds(value))
+      throw invalidRequest(`invalid ${field}: bad EIP-55 checksum (mixed case); give it all lowercase or checksummed`);
     const bytes = Uint8Array.from(Buffer.from(value.slice(2), 'hex'));
     return {
       bytes,

@@ -26,9 +26,11 @@ export function decimalsOf(reg: Registry, chainId: string, denom: string): numbe
   if (l1 !== undefined) return decimalsOf(reg, reg.l1ChainId, l1);
   const lz = reg.layerZero.find((d) => d.chain_id === chainId && d.denom === denom);
   if (lz) return lz.local_decimals;
-  // An origin denom on a chain outside the registry: take the decimals of an asset bridged from it.
+  // An origin denom on a chain outside the registry: take the decimals of an asset bridged from it, not of a
+  // decimal wrapper over one (an ERC20 of 18 decimals over the 6 of noble's uusdc on a minievm rollup).
   for (const m of reg.assets.values())
-    for (const x of m.values()) if (x.originChainId === chainId && x.originDenom === denom) return x.decimals;
+    for (const x of m.values())
+      if (x.originChainId === chainId && x.originDenom === denom && !x.wrapper) return x.decimals;
   return 6;
 }
 

@@ -1,6 +1,7 @@
 // Route search on the real mainnet registry: concrete operations, denoms, amounts and the selection rule.
 import { describe, expect, it } from 'vitest';
 import { parseAmount } from '../../routing/amount.js';
+import { decimalsOf } from '../../routing/assets.js';
 import { type ApiError, toApiError } from '../../api/http/errors.js';
 import { ibcDenom, l2Denom } from '../../routing/denom.js';
 import { compareRoutes, DURATION, type RoutePlan } from '../../routing/graph.js';
@@ -117,6 +118,24 @@ describe('IBC', () => {
       bridge_id: 'IBC',
     });
     expect(r.estimated_route_duration_seconds).toBe(DURATION.ibcHop);
+  });
+  it("amount_out alone to and from noble uusdc: 6 decimals, carried unchanged (not a decimal wrapper's 18)", async () => {
+    // noble-1 is outside the registry: its uusdc takes the decimals of an asset bridged from it, never of a
+    // decimal-wrapped ERC20 over one (18 on a minievm rollup).
+    expect(decimalsOf(registry, 'noble-1', 'uusdc')).toBe(6);
+    for (const [from, denom, to, destDenom] of [
+      ['interwoven-1', USDC_L1, 'noble-1', 'uusdc'],
+      ['noble-1', 'uusdc', 'interwoven-1', USDC_L1],
+    ] as const) {
+      const r = await routeHandler(deps, {
+        source_asset_chain_id: from,
+        source_asset_denom: denom,
+        dest_asset_chain_id: to,
+        dest_asset_denom: destDenom,
+        amount_out: '1000000',
+      } as unknown as RouteRequest);
+      expect([r.amount_in, r.amount_out]).toEqual(['1000000', '1000000']);
+    }
   });
   it('multi-hop in one tx: echelon USDC → noble uusdc unwinds through L1 with packet-forward', async () => {
     const r = await route({

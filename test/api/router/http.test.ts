@@ -234,6 +234,22 @@ describe('errors are JSON {code, message, details}', () => {
       3,
       /needs no op-hook/,
     ],
+    [
+      // A mixed-case 0x address whose EIP-55 checksum fails (it was a 500 from the message builder's checksum check)
+      'op-hook to a 0x address with a bad checksum',
+      '/op-hook',
+      {
+        source_address: USER,
+        source_asset_chain_id: 'interwoven-1',
+        source_asset_denom: 'uinit',
+        dest_address: `0x${'0'.repeat(38)}Aa`,
+        dest_asset_chain_id: 'yominet-1',
+        dest_asset_denom: 'evm/856aB2c9F35B9187aB3eB0Fcd11DCc6160427e96',
+      },
+      400,
+      3,
+      /invalid dest_address: bad EIP-55 checksum/,
+    ],
     ['unknown path', '/v2/fungible/nothing', {}, 404, 5, /Cannot POST/],
   ];
   for (const [name, path, body, status, code, msg] of cases)
