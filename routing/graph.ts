@@ -58,6 +58,32 @@ function remember(reg: Registry, chainId: string, t: DenomTrace): string {
   return denom;
 }
 
+/**
+ * Derive, once, every IBC voucher a route can reach within MAX_HOPS of a registry asset or a denom the registry
+ * saw, breadth first over (chain, denom). Which `ibc/` denoms a chain is known to hold (`knownDenom`) then does not
+ * depend on the searches a process ran before: a request was refused as naming an unknown denom until an unrelated
+ * route had derived its trace, so two replicas, or one before and after a restart, answered it differently.
+ */
+export function deriveReachableTraces(reg: Registry): void {
+  const reached = new Set<string>();
+  let frontier: [string, string][] = [];
+  const add = (chainId: string, denom: string) => {
+    const k = `${chainId}|${denom}`;
+    if (reached.has(k)) return;
+    reached.add(k);
+    frontier.push([chainId, denom]);
+  };
+  for (const [chainId, m] of reg.assets) for (const denom of m.keys()) add(chainId, denom);
+  for (const [chainId, denoms] of reg.seen) for (const denom of denoms) add(chainId, denom);
+  // Any positive amount: only LayerZero hops change it, and none of them derives a trace.
+  const amount = 10n ** 18n;
+  for (let depth = 0; depth < MAX_HOPS && frontier.length > 0; depth++) {
+    const current = frontier;
+    frontier = [];
+    for (const [chainId, denom] of current) for (const h of edges(reg, chainId, denom, amount)) add(h.to, h.denomOut);
+  }
+}
+
 /** Static adjacency the search reads on every step, built once per registry. */
 interface Adjacency {
   deposits: Map<string, { chainId: string; bridgeId: bigint }[]>;

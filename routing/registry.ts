@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ZodError } from 'zod';
 import { l2Denom, parseFullPath, traceToDenom, type DenomTrace } from './denom.js';
+import { deriveReachableTraces } from './graph.js';
 import { lzConfigSchema, type LzConfig, type LzDeployment } from './layerzero.js';
 import {
   assetListSchema,
@@ -310,7 +311,19 @@ export function buildRegistry(
     if (!erc20.has(row.chain_id)) erc20.set(row.chain_id, new Map());
     erc20.get(row.chain_id)!.set(row.denom, row.address);
   }
-  return { network, l1ChainId: l1.chainId, chains, assets, traces, opL2ToL1, layerZero, seen, erc20 };
+  const registry: Registry = {
+    network,
+    l1ChainId: l1.chainId,
+    chains,
+    assets,
+    traces,
+    opL2ToL1,
+    layerZero,
+    seen,
+    erc20,
+  };
+  deriveReachableTraces(registry);
+  return registry;
 }
 
 /**

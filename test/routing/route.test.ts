@@ -119,6 +119,20 @@ describe('IBC', () => {
     });
     expect(r.estimated_route_duration_seconds).toBe(DURATION.ibcHop);
   });
+  it('knows a voucher a route can reach from a fresh registry, before any search derived it', async () => {
+    // L1 INIT sent over IBC to echelon-1 (its channel-0 end). It was refused as an unknown denom until an unrelated
+    // route had derived its trace in the same process: replicas, or one process before and after a restart,
+    // answered differently.
+    const fresh = loadRouterRegistry({ ROUTER_NETWORK: 'mainnet' });
+    const r = (await routeHandler({ registry: fresh }, {
+      amount_in: '1000000',
+      source_asset_chain_id: 'interwoven-1',
+      source_asset_denom: 'uinit',
+      dest_asset_chain_id: 'echelon-1',
+      dest_asset_denom: ibcDenom('transfer/channel-0/uinit'),
+    } as RouteRequest)) as Record<string, any>;
+    expect(r.operations.map((o: Op) => o.transfer?.channel)).toEqual(['channel-35']);
+  });
   it("amount_out alone to and from noble uusdc: 6 decimals, carried unchanged (not a decimal wrapper's 18)", async () => {
     // noble-1 is outside the registry: its uusdc takes the decimals of an asset bridged from it, never of a
     // decimal-wrapped ERC20 over one (18 on a minievm rollup).
