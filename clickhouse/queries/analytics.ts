@@ -200,7 +200,7 @@ const addressHex = (a: string) =>
 
 /**
  * One key per call target, whichever spelling its messages used (the chain resolves them all to the same address):
- * an EVM contract as 0x and 40 hex digits (MsgCall takes hex or bech32), a Move module as its address in short hex
+ * an EVM contract as 0x and 40 hex digits (MsgCall takes hex or bech32; a longer one as stored), a Move module as its address in short hex
  * and its name (`0x1::dex` for 0x1, 0x00…01 or its bech32; MsgExecute takes any), a Wasm contract in lowercase. Read
  * over the stored aggregates, so rows written under any spelling are counted together. Anything else as stored.
  * Columns of stats_contracts in, `key` out (with helper aliases `addr`, `digits`, `short`).
@@ -210,7 +210,7 @@ const CALL_TARGET_KEY = `
   ${addressHex('addr')} AS digits,
   if(replaceRegexpOne(digits, '^0+', '') = '', '0', replaceRegexpOne(digits, '^0+', '')) AS short,
   multiIf(
-    kind = 'evm' AND digits IS NOT NULL, concat('0x', leftPad(digits, 40, '0')),
+    kind = 'evm' AND digits IS NOT NULL AND length(short) <= 40, concat('0x', leftPad(short, 40, '0')),
     kind = 'move' AND position(target, '::') > 1 AND digits IS NOT NULL,
       concat('0x', short, substring(target, position(target, '::'))),
     kind = 'wasm', lower(target),

@@ -46,6 +46,8 @@ it('counts one contract or module once across hex, padded, uppercase and bech32 
     doc(0, [call(`0x${evm}`)]),
     doc(0, [call(evmBech32)]),
     doc(5, [call(`0x${evm.toUpperCase()}`)]),
+    doc(0, [call(`0x${'0'.repeat(24)}${evm}`)]), // zero-padded to 32 bytes
+    doc(0, [call(`0x1${'0'.repeat(23)}${evm}`)]), // not an EVM address: counted as written
     doc(0, [exec('0x1')]),
     doc(0, [exec(`0x${'0'.repeat(39)}1`)]),
     doc(0, [exec(toBech32('init', one))]),
@@ -53,9 +55,10 @@ it('counts one contract or module once across hex, padded, uppercase and bech32 
     doc(0, [exec('0x1', 'coin')]),
   ]);
   expect(await topContracts(store, T0, T0 + 3600, 10, null)).toEqual([
-    { kind: 'evm', target: `0x${evm}`, calls: 3, failed_calls: 1 },
+    { kind: 'evm', target: `0x${evm}`, calls: 4, failed_calls: 1 },
     { kind: 'move', target: '0x1::dex', calls: 3, failed_calls: 0 },
     { kind: 'move', target: '0xab::dex', calls: 2, failed_calls: 0 },
+    { kind: 'evm', target: `0x1${'0'.repeat(23)}${evm}`, calls: 1, failed_calls: 0 },
     { kind: 'move', target: '0x1::coin', calls: 1, failed_calls: 0 },
   ]);
   expect(await topContracts(store, T0, T0 + 3600, 1, 'move')).toEqual([
