@@ -90,16 +90,16 @@ export async function rebuildDirtyStats(store: Store): Promise<void> {
  * Rows of the aggregates at or after that day are deleted first.
  */
 export async function rebuildStats(store: Store, fromDay = 0): Promise<void> {
-  // From a day: the facts from its first block on (blocks are written first, so a fact of that day or later has
-  // its block); none when no block is that late. From the start: every fact.
-  const [h] =
-    fromDay === 0
-      ? [{ h: '0' }]
-      : await store.rows<{ h: string | null }>(
-          'SELECT minOrNull(height) AS h FROM blocks WHERE time >= toDateTime({d:UInt32})',
-          { d: fromDay },
-        );
-  const fromHeight = h?.h === null || h?.h === undefined ? null : Number(h.h);
+  // From the start: every fact. From a day: the facts from its first block on (blocks are written first, so a fact
+  // of that day or later has its block); none when no block is that late.
+  let fromHeight: number | null = 0;
+  if (fromDay !== 0) {
+    const [h] = await store.rows<{ h: string | null }>(
+      'SELECT minOrNull(height) AS h FROM blocks WHERE time >= toDateTime({d:UInt32})',
+      { d: fromDay },
+    );
+    fromHeight = h?.h === null || h?.h === undefined ? null : Number(h.h);
+  }
   await unsealNewAccounts(store, fromDay);
   for (const v of statsViews()) {
     if (fromDay === 0) await store.exec(`TRUNCATE TABLE ${v.target}`);
@@ -174,29 +174,31 @@ async function unsealNewAccounts(store: Store, fromDay: number): Promise<void> {
   await store.exec('DELETE FROM stats_new_accounts WHERE bucket >= toDateTime({d:UInt32})', { d: fromDay });
 }
 
+const INSERT_HISTORY = 'INSERT INTO stats_richlist_history (token, snapshot_height, holders, supply)';
+
 /**
- * A 0 point at `{h:UInt64}` for each token that had holders at the point before (`prev`: the height, an expression),
- * or has a point at `h` already (a snapshot built again), and has no holders at `h` now (`holdersAt`: a subquery of
- * those tokens): a token's history ends where its list does, once, rather than at its last holder.
+ * The 0 points at `{h:UInt64}`, as a SELECT: one for each token that had holders at the point before (`prev`: the
+ * height, an expression), or has a point at `h` already (a snapshot built again), and has no holders at `h` now
+ * (`holdersAt`: a subquery of those tokens). A token's history ends where its list does, once, rather than at its
+ * last holder.
  */
 const zeroPoints = (prev: string, holdersAt: string) => `
-  INSERT INTO stats_richlist_history (token, snapshot_height, holders, supply)
   SELECT DISTINCT token, {h:UInt64}, toUInt64(0), toUInt256(0) FROM stats_richlist_history
   WHERE ((snapshot_height = ${prev} AND holders > 0) OR snapshot_height = {h:UInt64})
     AND token NOT IN (${holdersAt})`;
 
-/** Holders and supply per token of the snapshot at `height` (called by the snapshot build, after its rows). */
+/**
+ * Holders and supply per token of the snapshot at `height` (called by the snapshot build, after its rows), and the
+ * 0 points of the tokens it no longer holds, in one statement (at the head this runs with every snapshot).
+ */
 export async function recordRichListHistory(store: Store, height: number): Promise<void> {
   await store.exec(
-    `INSERT INTO stats_richlist_history (token, snapshot_height, holders, supply)
-     SELECT token, {h:UInt64}, count(), sum(amount) FROM richlist WHERE snapshot_height = {h:UInt64} GROUP BY token`,
-    { h: height },
-  );
-  await store.exec(
-    zeroPoints(
-      '(SELECT max(snapshot_height) FROM richlist_snapshots WHERE snapshot_height < {h:UInt64})',
-      'SELECT DISTINCT token FROM richlist WHERE snapshot_height = {h:UInt64}',
-    ),
+    `${INSERT_HISTORY}
+     SELECT token, {h:UInt64}, count(), sum(amount) FROM richlist WHERE snapshot_height = {h:UInt64} GROUP BY token
+     UNION ALL ${zeroPoints(
+       '(SELECT max(snapshot_height) FROM richlist_snapshots WHERE snapshot_height < {h:UInt64})',
+       'SELECT DISTINCT token FROM richlist WHERE snapshot_height = {h:UInt64}',
+     )}`,
     { h: height },
   );
 }
@@ -214,16 +216,17 @@ export async function rebuildRichListHistory(store: Store): Promise<void> {
   let prev = 0;
   for (const { h } of heights) {
     await store.exec(
-      `INSERT INTO stats_richlist_history (token, snapshot_height, holders, supply)
+      `${INSERT_HISTORY}
        SELECT token, {h:UInt64}, count(), sum(amount) FROM (${BALANCES_AT_SQL})
        GROUP BY token`,
       { h: Number(h), sh },
     );
+    // After the points just written: the tokens with holders at `h` are read from them.
     await store.exec(
-      zeroPoints(
+      `${INSERT_HISTORY} ${zeroPoints(
         '{prev:UInt64}',
         'SELECT token FROM stats_richlist_history WHERE snapshot_height = {h:UInt64} AND holders > 0',
-      ),
+      )}`,
       { h: Number(h), prev },
     );
     prev = Number(h);

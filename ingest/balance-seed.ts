@@ -143,8 +143,10 @@ export async function seedBalances(
         (p) => p.balances,
       );
       for (const b of balancePages.flatMap((p) => p.balances ?? [])) {
-        if (!/^\d+$/.test(b.amount) || BigInt(b.amount) === 0n) continue;
-        if (BigInt(b.amount) >= UINT256_END) {
+        if (!/^\d+$/.test(b.amount)) continue;
+        const amount = BigInt(b.amount);
+        if (amount === 0n) continue;
+        if (amount >= UINT256_END) {
           log.warn('ingest.balance_seed_out_of_range', { height, denom: b.denom, amount: b.amount.slice(0, 100) });
           continue;
         }

@@ -34,7 +34,7 @@ export function parseAddress(chain: RegistryChain, value: string, field: string)
     const digits = value.slice(2);
     if (digits !== digits.toLowerCase() && digits !== digits.toUpperCase() && !checksumHolds(value))
       throw invalidRequest(`invalid ${field}: bad EIP-55 checksum (mixed case); give it all lowercase or checksummed`);
-    const bytes = Uint8Array.from(Buffer.from(value.slice(2), 'hex'));
+    const bytes = Uint8Array.from(Buffer.from(digits, 'hex'));
     return {
       bytes,
       native: chain.vm === 'minievm' ? toBech32(chain.bech32Prefix ?? 'init', bytes) : value,

@@ -182,7 +182,6 @@ export interface ContractRow {
   failed_calls: number;
 }
 
-/** Contracts / modules by messages executing them over [from, to) (hour-aligned). */
 /** bech32's 32 characters, each at its 5-bit value (its position here). */
 const BECH32_CHARS = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
 
@@ -200,15 +199,17 @@ const addressHex = (a: string) =>
 
 /**
  * One key per call target, whichever spelling its messages used (the chain resolves them all to the same address):
- * an EVM contract as 0x and 40 hex digits (MsgCall takes hex or bech32; a longer one as stored), a Move module as its address in short hex
- * and its name (`0x1::dex` for 0x1, 0x00…01 or its bech32; MsgExecute takes any), a Wasm contract in lowercase. Read
- * over the stored aggregates, so rows written under any spelling are counted together. Anything else as stored.
- * Columns of stats_contracts in, `key` out (with helper aliases `addr`, `digits`, `short`).
+ * an EVM contract as 0x and 40 hex digits (MsgCall takes hex or bech32; a longer one as stored), a Move module as
+ * its address in short hex and its name (`0x1::dex` for 0x1, 0x00…01 or its bech32; MsgExecute takes any), a Wasm
+ * contract in lowercase. Read over the stored aggregates, so rows written under any spelling are counted together.
+ * Anything else as stored. Columns of stats_contracts in, `key` out (with helper aliases `addr`, `digits`,
+ * `trimmed`, `short`).
  */
 const CALL_TARGET_KEY = `
   if(kind = 'move', lower(substring(target, 1, position(target, '::') - 1)), lower(target)) AS addr,
   ${addressHex('addr')} AS digits,
-  if(replaceRegexpOne(digits, '^0+', '') = '', '0', replaceRegexpOne(digits, '^0+', '')) AS short,
+  replaceRegexpOne(digits, '^0+', '') AS trimmed,
+  if(trimmed = '', '0', trimmed) AS short,
   multiIf(
     kind = 'evm' AND digits IS NOT NULL AND length(short) <= 40, concat('0x', leftPad(short, 40, '0')),
     kind = 'move' AND position(target, '::') > 1 AND digits IS NOT NULL,
@@ -216,6 +217,7 @@ const CALL_TARGET_KEY = `
     kind = 'wasm', lower(target),
     target) AS key`;
 
+/** Contracts / modules by messages executing them over [from, to) (hour-aligned). */
 export async function topContracts(
   store: Store,
   from: number,
