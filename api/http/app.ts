@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { registry } from '../../platform/metrics.js';
 import { installJsonClientErrors } from './client-errors.js';
-import { badRequest } from './errors.js';
+import { ApiError, badRequest } from './errors.js';
 import { type CorsSettings, corsMiddleware } from './cors.js';
 import { edgeAnswerCounter, edgeHandler, edgeLanesOf, requestAccounting } from './edge.js';
 import { installWireFront } from './edge-wire.js';
@@ -40,6 +40,49 @@ const flatQuery: RequestHandler = (req, _res, next) => {
   next();
 };
 
+/**
+ * HTTP/1.1 requires a Host header (RFC 9112 §3.2: a server answers 400 without one). Node's own check answers
+ * with an empty body, so the servers turn it off (`listen`) and this answers in the service's JSON error shape.
+ */
+const requireHost: RequestHandler = (req, _res, next) =>
+  next(req.headers.host === undefined && req.httpVersion === '1.1' ? badRequest('Host header is required') : undefined);
+
+/** Deepest JSON body accepted: our request bodies nest a few levels; a deeper one would only cost stack. */
+export const MAX_BODY_DEPTH = 32;
+
+function depthOf(value: unknown): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, d] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (d > deepest) deepest = d;
+    if (deepest > MAX_BODY_DEPTH) return deepest;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, d + 1]);
+  }
+  return deepest;
+}
+
+/**
+ * After the JSON parser: a body it did not read (its Content-Type named JSON but did not parse as a media type, as
+ * `application/json;`) would reach the validator as `{}` and be refused for a missing field; and a parsed body
+ * nests at most MAX_BODY_DEPTH levels, so no handler recurses into an unbounded one.
+ */
+const jsonBodyRead: RequestHandler = (req, _res, next) => {
+  const hasBody = req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0';
+  const read = (req as { _body?: boolean })._body === true;
+  if (hasBody && !read && req.method !== 'GET' && /json/i.test(req.headers['content-type'] ?? ''))
+    return next(
+      new ApiError(
+        415,
+        `Content-Type "${String(req.headers['content-type']).slice(0, 100)}" is not a valid media type: send application/json`,
+      ),
+    );
+  if (read && depthOf(req.body) > MAX_BODY_DEPTH)
+    return next(badRequest(`request body nests more than ${MAX_BODY_DEPTH} levels`));
+  next();
+};
+
 export function createServiceApp(opts: ServiceAppOptions): Express {
   memoiseValidatorRoutes();
   const app = express();
@@ -52,8 +95,10 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
   app.use(requestAccounting(opts.service));
   // Before everything else, so preflights and error answers carry the CORS headers too.
   app.use(corsMiddleware(opts.cors));
+  app.use(requireHost);
   app.use(flatQuery);
   app.use(express.json({ limit: opts.bodyLimit ?? '64kb', strict: true }));
+  app.use(jsonBodyRead);
 
   // A failing check (the store not answering) is a 503, so a load balancer or an orchestrator's probe takes the
   // instance out: a 200 with `ok: false` in the body passed every probe that reads the status code only.
@@ -85,7 +130,8 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
  */
 export function listen(app: Express, port: number, host = '127.0.0.1'): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = createServer(edgeHandler(app));
+    // Without Node's Host check, which answers with an empty body: `requireHost` answers in JSON.
+    const server = createServer({ requireHostHeader: false }, edgeHandler(app));
     const lane = edgeLanesOf(app);
     if (lane) installWireFront(server, lane, edgeAnswerCounter(app.get('service') as string));
     server.listen(port, host);

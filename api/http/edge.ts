@@ -188,7 +188,9 @@ export function edgeHandler(app: Express): RequestListener {
     const start = process.hrtime.bigint();
     // A GET with a body is express's to read (its JSON parser refuses a broken one): no lane answers it.
     const body = req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0';
-    const a = req.method === 'GET' && !body && req.url !== undefined ? lane(req.url, req.headers.origin) : null;
+    // Nor one without a Host header: express refuses it (api/http/app.ts requireHost).
+    const plain = req.method === 'GET' && !body && req.url !== undefined && req.headers.host !== undefined;
+    const a = plain ? lane(req.url!, req.headers.origin) : null;
     if (a === null) {
       app(req, res);
       return;
@@ -238,6 +240,7 @@ export function responseCacheLane(fresh: (url: string) => Buffer | undefined, co
 }
 
 const STATUS_PREFIX = '/v2/tx/status?';
+const PLAIN_QUERY = /^[A-Za-z0-9._=&-]*$/;
 const CHAIN_ID = /^[A-Za-z0-9._-]{1,64}$/;
 const NONE = {} as const;
 
@@ -253,7 +256,11 @@ export function transferStatusLane(
   const corsOf = corsHeadersFor(cors);
   return (url, origin) => {
     if (!url.startsWith(STATUS_PREFIX)) return null;
-    const q = new URLSearchParams(url.slice(STATUS_PREFIX.length));
+    // Only plain values: a `+`, a percent-escape or any other character is the validator's to judge (it refuses
+    // reserved characters that URLSearchParams would read as a space, and a trimmed space would pass here).
+    const query = url.slice(STATUS_PREFIX.length);
+    if (!PLAIN_QUERY.test(query)) return null;
+    const q = new URLSearchParams(query);
     let n = 0;
     for (const _ of q.keys()) n++;
     const chainId = q.getAll('chain_id');

@@ -85,13 +85,21 @@ function tooManyStreams(refusal: Refusal, setHeader: (name: string, value: strin
 
 /**
  * Admit the request's client (by its address) to one more stream: the release to call once its connection is done,
- * or the JSON 429 (with Retry-After) to throw.
+ * or the JSON 429 (with Retry-After) to throw; null when the request was a HEAD, answered here (nothing to stream).
  */
 export function admitClient(
   admission: { admit(client: string): (() => void) | Refusal },
   req: Request,
   res: Response,
-): () => void {
+): (() => void) | null {
+  // HEAD (which express routes to the GET handler) asks for the stream's headers, not the stream: answered at once,
+  // without a slot. An open HEAD response would hold the slot and block its keep-alive connection for the stream's
+  // whole lifetime.
+  if (req.method === 'HEAD') {
+    res.status(200).type('text/event-stream; charset=utf-8').setHeader('Cache-Control', 'no-cache, no-transform');
+    res.end();
+    return null;
+  }
   const release = admission.admit(clientOf(req));
   if (typeof release !== 'function') throw tooManyStreams(release, (k, v) => res.setHeader(k, v));
   return release;

@@ -74,7 +74,9 @@ export interface IndexerAppOptions extends ReadSettings {
 const trailingSlash: RequestHandler = (req, _res, next) => {
   const q = req.url.indexOf('?');
   const path = q === -1 ? req.url : req.url.slice(0, q);
-  if (path.length > 1 && path.endsWith('/')) req.url = path.replace(/\/+$/, '') + (q === -1 ? '' : req.url.slice(q));
+  // `//` is `/` (an empty path would leave express without a route, and it would answer in HTML).
+  if (path.length > 1 && path.endsWith('/'))
+    req.url = (path.replace(/\/+$/, '') || '/') + (q === -1 ? '' : req.url.slice(q));
   next();
 };
 

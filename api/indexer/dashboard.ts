@@ -1,10 +1,12 @@
 // The dashboard page (/dashboard/): static HTML + JS from api/indexer/dashboard/, the charting library
 // (uPlot) from our own node_modules (no CDN: works offline), and the router's transfer statistics proxied
 // from the same origin when a router URL is configured.
+import { STATUS_CODES } from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import express, { type Express } from 'express';
+import express, { type ErrorRequestHandler, type Express } from 'express';
+import { ApiError } from '../http/errors.js';
 
 const here = path.join(path.dirname(fileURLToPath(import.meta.url)), 'dashboard');
 const uplotDir = path.dirname(createRequire(import.meta.url).resolve('uplot/dist/uPlot.iife.min.js'));
@@ -35,4 +37,13 @@ export function registerDashboard(app: Express, opts: { routerUrl?: string; vm?:
     }
   });
   app.use('/dashboard', express.static(here, { index: 'index.html', fallthrough: false }));
+  // The static server's errors name the file it looked for (a path on this host): answered without it.
+  const hideFiles: ErrorRequestHandler = (err: { status?: number }, req, _res, next) => {
+    const status = err?.status ?? 500;
+    if (status < 400 || status >= 500) return next(err);
+    next(
+      new ApiError(status, status === 404 ? `Cannot ${req.method} ${req.originalUrl}` : String(STATUS_CODES[status])),
+    );
+  };
+  app.use('/dashboard', hideFiles);
 }

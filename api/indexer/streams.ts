@@ -157,6 +157,7 @@ export function registerStreams(
     // The tip first: an engine that cannot answer is a JSON error before any byte of the stream is sent.
     await ctx.read.tip();
     const release = admitClient(hub, req, res);
+    if (!release) return;
     // The tip is watched while any stream is open: each new indexed height advances the streams at once.
     unwatch ??= ctx.read.status.watch((tip, rewound) => {
       if (rewound) {

@@ -36,6 +36,9 @@ interface Entry<V> {
   expires: number;
 }
 
+/** What an entry costs beside its value and key (its record and its slot in the map), in bytes. */
+const ENTRY_BYTES = 48;
+
 const defaultSize = (v: unknown): number => (typeof v === 'string' ? v.length : JSON.stringify(v).length) + 64;
 
 /** Every live cache, for the metrics (weak: an app that is dropped takes its caches with it). */
@@ -161,16 +164,21 @@ export class KeyedCache<V> {
   set(key: CacheKey, value: V, ttl = this.ttlMs): void {
     if (!this.enabled) return;
     const ttlMs = typeof ttl === 'function' ? ttl(value) : ttl;
-    const bytes = this.sizeOf(value);
+    // The key counts too: a response cache key is a whole request URL (up to 16 KB), often far larger than its
+    // body, and clients choose it (`?_=<random>` makes a new one per request).
+    const bytes = this.sizeOf(value) + key.length + ENTRY_BYTES;
     if (bytes > this.maxBytes / 16) return;
     const old = this.map.get(key);
     if (old) this.drop(key, old);
-    this.map.set(key, { value, bytes, expires: ttlMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + ttlMs });
+    const now = Date.now();
+    this.map.set(key, { value, bytes, expires: ttlMs === undefined ? Number.POSITIVE_INFINITY : now + ttlMs });
     this.total += bytes;
+    // Oldest first: entries over a bound, and expired ones (which nobody may read again to drop them).
     for (const [k, e] of this.map) {
-      if (this.total <= this.maxBytes && this.map.size <= this.maxEntries) break;
+      const over = this.total > this.maxBytes || this.map.size > this.maxEntries;
+      if (!over && e.expires > now) break;
       this.drop(k, e);
-      this.evictions++;
+      if (over) this.evictions++;
     }
   }
 

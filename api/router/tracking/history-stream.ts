@@ -36,6 +36,7 @@ export function mountHistoryStream(
       if (!history || !latestStatus || !watchAccount || !followTransfer)
         throw notFound('history streams are not served here');
       const release = admitClient(admission, req, res);
+      if (!release) return;
 
       let conn: SseConnection | undefined;
       /** The version last sent per transfer: a version is sent once, and never after a newer one. */

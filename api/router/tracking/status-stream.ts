@@ -85,6 +85,7 @@ export function mountStatusStream(
         return;
       }
       const release = admitClient(admission, req, res);
+      if (!release) return;
 
       const conn = new SseConnection(res, { maxBufferBytes: settings.bufferBytes, retryMs: settings.retryMs });
       // The once-a-second check hands the same held document again and again: parse each document once.

@@ -87,6 +87,20 @@ describe('empty store', () => {
     expect((await get('/indexer/tx/v1/txs?msgs[]=a&msgs[]=b')).status).toBe(200);
   });
 
+  it("`//` and a missing dashboard file are JSON 404s, without the host's file paths", async () => {
+    for (const p of ['//', '///', '//?x=1']) {
+      const r = await get(p);
+      expect([p, r.status, r.type]).toEqual([p, 404, 'application/json; charset=utf-8']);
+    }
+    const missing = await get('/dashboard/nope');
+    expect(missing).toMatchObject({ status: 404, body: { code: 404, message: 'Cannot GET /dashboard/nope' } });
+    expect(JSON.stringify(missing.body)).not.toMatch(/ENOENT|\/api\/indexer/);
+    expect((await get('/dashboard/vendor/uplot/nope.js')).body).toEqual({
+      code: 404,
+      message: 'Cannot GET /dashboard/vendor/uplot/nope.js',
+    });
+    expect((await get('/dashboard/config.json')).status).toBe(200);
+  });
   it('a block written without its checkpoint stays invisible until the checkpoint lands', async () => {
     // The recorded tx (cosmos/evm/bank-evm.json) as the ingest would store it at height 1.
     const rec = txResponse('cosmos/evm/bank-evm.json', 'bankSendWithEvmLogTxResponse');

@@ -125,6 +125,29 @@ describe('cache of final answers', () => {
     expect(cache.has(keys.block(above))).toBe(true);
   });
 
+  it('counts its keys in its bytes, and drops expired entries as new ones come', async () => {
+    // The response cache's keys are request URLs, which clients choose: 20,000 requests of `?_=<i>` + 8,000
+    // characters with 123-byte bodies grew the indexer by 1.2 GB with 0 evictions under its 64 MiB bound.
+    const c = new KeyedCache<Buffer>({
+      name: 'response',
+      maxBytes: 256 * 1024,
+      sizeOf: (b) => b.length,
+      order: 'insertion',
+    });
+    const body = Buffer.alloc(123);
+    for (let i = 0; i < 2000; i++) c.set(k(`GET:/status?_=${i}${'x'.repeat(8000)}`), body, 60_000);
+    expect(c.stats().bytes).toBeLessThanOrEqual(256 * 1024);
+    expect(c.stats().entries).toBeLessThanOrEqual(32); // 256 KiB / (8 KB key + 123 B body + the entry)
+    expect(c.stats().evictions).toBeGreaterThan(1900);
+    // Expired entries nobody reads again go as soon as anything is kept after them.
+    const short = new KeyedCache<Buffer>({ name: 'response', maxBytes: 1 << 20, sizeOf: (b) => b.length });
+    for (let i = 0; i < 100; i++) short.set(k(`GET:/a?${i}`), body, 1);
+    await new Promise((r) => setTimeout(r, 10));
+    short.set(k('GET:/b'), body, 60_000);
+    expect(short.stats().entries).toBe(1);
+    expect(short.stats().bytes).toBeLessThan(1024);
+  });
+
   it('is bounded by bytes, least recently used out first; 0 bytes keeps nothing', async () => {
     const c = new KeyedCache<unknown>({ name: 't', maxBytes: 16 * 1024 });
     const v = 'x'.repeat(900);

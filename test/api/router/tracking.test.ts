@@ -189,6 +189,11 @@ describe('GET /v2/tx/status on the router app', () => {
         `/v2/tx/status?chain_id=bad%20chain&tx_hash=${tx.txHash}`,
         `/v2/tx/status/?${q}`,
         `/v2/tx/STATUS?${q}`,
+        // Values the validator refuses or reads otherwise: an unencoded `+` (read as a space, then trimmed here),
+        // and escapes. The lane answered `+`-wrapped hashes with 200 while express refused them with 400.
+        `/v2/tx/status?chain_id=${tx.chainId}&tx_hash=+${tx.txHash}+`,
+        `/v2/tx/status?chain_id=${tx.chainId}&tx_hash=%20${tx.txHash}`,
+        `/v2/tx/status?chain_id=${tx.chainId}&tx_hash=${tx.txHash.slice(0, 2)}%${tx.txHash.charCodeAt(2).toString(16)}${tx.txHash.slice(3)}`,
       ])
         expect([handedOn, await at(handedOn)]).toEqual([handedOn, 599]);
       expect(await at(`/v2/tx/status?${q}`, 'HEAD')).toBe(599);
