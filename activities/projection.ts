@@ -285,6 +285,16 @@ export class TrackingProjection {
     return {};
   }
 
+  /** The transfer's stored webhook URL, if it has one (memory first when this process is the sole writer). */
+  async webhookOf(chainId: string, txHash: string): Promise<string | undefined> {
+    const held = this.soleWriter ? this.webhookUrls.get(keyOf(chainId, txHash)) : undefined;
+    if (held) {
+      await held.stored;
+      return held.url;
+    }
+    return (await webhooksOf(this.store, [{ chainId, txHash }])).get(`${chainId}|${txHash}`);
+  }
+
   /** Hold a transfer's webhook URL; from now on memory answers for it, so the registration mark is dropped. */
   private rememberWebhook(k: string, url: string, stored: Promise<void>): void {
     if (this.webhookUrls.size >= this.maxEntries) this.webhookUrls.delete(this.webhookUrls.keys().next().value!);

@@ -166,7 +166,7 @@ export const configSchema = z
     TRACKING_OUTPUT_CHECK_MS: ms(10 * 60_000),
     TRACKING_LZ_RETRY_WINDOW_MS: ms(10 * 60_000),
     /** Longest back-off between retries of one webhook delivery, and when an undelivered event is given up. */
-    TRACKING_WEBHOOK_MAX_BACKOFF_MS: ms(60_000, 100),
+    TRACKING_WEBHOOK_MAX_BACKOFF_MS: ms(60_000, 1_000),
     TRACKING_WEBHOOK_GIVE_UP_MS: ms(3 * 24 * 3600_000, 1_000),
     /**
      * Signing key of transfer webhooks (workflows/webhook.ts): `whsec_` + base64 of at least 24 bytes. Unset, track

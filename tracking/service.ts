@@ -56,6 +56,9 @@ export function createTrackingService(
       if (!webhooks) throw new Error('webhooks are not wired into this tracking service');
       return projection.attachWebhook(chainId, txHash, url, atMs);
     },
+    webhookOf(chainId: string, txHash: string): Promise<string | undefined> {
+      return projection.webhookOf(chainId, txHash);
+    },
     async latestStatusJson(chainId: string, txHash: string): Promise<string | null> {
       return (await projection.latest(chainId, txHash))?.json ?? null;
     },

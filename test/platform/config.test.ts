@@ -68,6 +68,10 @@ describe('configuration', () => {
     expect(timingsFromEnv({}).pollIntervalMs).toBe(1000);
     expect(timingsFromEnv({ TRACKING_IBC_STALL_MS: '5000' }).ibcStallMs).toBe(5000);
     expect(feedIntervalFromEnv({})).toBe(250);
+    // Webhook retries start at 1 s (workflows/transfer.ts): a shorter ceiling is a retry policy Temporal refuses,
+    // which would give up every event unsent.
+    expect(timingsFromEnv({ TRACKING_WEBHOOK_MAX_BACKOFF_MS: '1000' }).webhookMaxBackoffMs).toBe(1000);
+    expect(() => timingsFromEnv({ TRACKING_WEBHOOK_MAX_BACKOFF_MS: '500' })).toThrow(/TRACKING_WEBHOOK_MAX_BACKOFF_MS/);
     expect(() => timingsFromEnv({ TRACKING_POLL_INTERVAL_MS: '10' })).toThrow(ConfigError);
     expect(() => timingsFromEnv({ TRACKING_POLL_INTERVAL_MS: '10' })).toThrow(/^config: TRACKING_POLL_INTERVAL_MS /);
     expect(() => loadConfig({ TRACKING_FEED_INTERVAL_MS: 'often' })).toThrow(/^config: TRACKING_FEED_INTERVAL_MS /);

@@ -137,10 +137,14 @@ describe('transfer webhooks', () => {
     const first = Math.min(...receiver.of(tx).map((r) => r.event));
     expect(first).toBeGreaterThanOrEqual(1);
     await expectEveryChange(tx, first);
-    // The transfer has finished: a webhook now would receive nothing.
-    const late = await h.track(tx.chainId, tx.txHash, { webhook_url: receiver.url });
+    // The transfer has finished: repeating the request that registered its webhook is still a no-op (200, nothing
+    // sent again), but another webhook now would receive nothing.
+    const events = receiver.of(tx).length;
+    expect((await h.track(tx.chainId, tx.txHash, { webhook_url: receiver.url })).status).toBe(200);
+    const late = await h.track(tx.chainId, tx.txHash, { webhook_url: `${receiver.url}?late=1` });
     expect(late.status).toBe(409);
-    expect(late.body).toMatchObject({ code: 9 });
+    expect(late.body).toMatchObject({ code: 9, reason: 'TRANSFER_FINISHED' });
+    expect(receiver.of(tx)).toHaveLength(events);
   }, 120_000);
 
   it('a webhook named after the workflow ended, while the stored state is not terminal yet, is refused 409', async () => {
@@ -154,6 +158,10 @@ describe('transfer webhooks', () => {
     const late = await h.track(tx.chainId, tx.txHash, { webhook_url: receiver.url });
     expect(late.status).toBe(409);
     expect(late.body).toMatchObject({ code: 9, reason: 'TRANSFER_FINISHED' });
+    // Its URL is stored now, but a repeat of the request gets the same answer: no workflow will deliver to it.
+    const again = await h.track(tx.chainId, tx.txHash, { webhook_url: receiver.url });
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ code: 9, reason: 'TRANSFER_FINISHED' });
     expect(receiver.of(tx)).toEqual([]);
   }, 60_000);
 

@@ -53,7 +53,8 @@ export function mountTrackingHandlers(router: Router, service: TrackingService):
         throw invalidTx(
           `${chainId} has no CometBFT RPC configured here (TRACKING_RPC_URLS); its txs cannot be tracked`,
         );
-      let webhook = body.webhook_url === undefined ? undefined : await admitWebhook(service, body.webhook_url);
+      const named = body.webhook_url === undefined ? undefined : await admitWebhook(service, body.webhook_url);
+      let webhook = named;
       const now = Date.now();
       // The registration row is the durable record (status answers STATE_SUBMITTED from it at once); the
       // workflow start follows asynchronously and is idempotent, so a retried track is harmless.
@@ -61,7 +62,9 @@ export function mountTrackingHandlers(router: Router, service: TrackingService):
       if (reg.error?.type === 'STATUS_ERROR_TRANSACTION_EXECUTION') throw invalidTx(reg.error.message);
       const finished = isTerminalState(reg.state as TxState);
       if (webhook !== undefined) {
-        if (finished)
+        // A repeat of the request that registered this URL is a no-op even once the transfer has finished (its
+        // webhook had every event); a new URL on a finished transfer would receive nothing.
+        if (finished && (await service.webhookOf?.(chainId, txHash)) !== webhook)
           throw conflict(`the transfer is already ${reg.state}; its webhook would receive nothing`, {
             reason: 'TRANSFER_FINISHED',
           });
@@ -78,8 +81,9 @@ export function mountTrackingHandlers(router: Router, service: TrackingService):
       if (!finished) {
         const started = service.startWorkflow(chainId, txHash, now, webhook);
         // A webhook is answered only once its workflow has it, or is still being started: the transfer may have
-        // ended between the state read above and the start, and then nothing would ever be delivered.
-        if (webhook !== undefined && (await valueWithin(started, WEBHOOK_START_WAIT_MS, 'retrying')) === 'ended')
+        // ended between the state read above and the start, and then nothing would ever be delivered. A repeat of
+        // that request gets the same answer (its URL is stored, but no workflow will deliver to it).
+        if (named !== undefined && (await valueWithin(started, WEBHOOK_START_WAIT_MS, 'retrying')) === 'ended')
           throw conflict('tracking of this transfer has ended; its webhook would receive nothing', {
             reason: 'TRANSFER_FINISHED',
           });

@@ -75,6 +75,8 @@ export interface TrackingService {
     url: string,
     atMs: number,
   ): Promise<{ conflict?: string; already?: boolean }>;
+  /** The transfer's stored webhook URL, if it has one. */
+  webhookOf?(chainId: string, txHash: string): Promise<string | undefined>;
   /** The latest status document as served JSON, or null when the tx was never registered. */
   latestStatusJson(chainId: string, txHash: string): Promise<string | null>;
   /**
