@@ -278,10 +278,11 @@ function firstFailure(hops: readonly Hop[]): ReturnType<typeof failureRelease> {
   const prev = hops[at - 1];
   if (hops[at]!.kind === 'ibc' && prev?.kind === 'ibc' && prev.state === 'TRANSFER_RECEIVED')
     return { ...failure, state: 'STATE_PENDING_ERROR', release: { ...failure.release, released: false } };
-  // The other order: the previous hop's error ack was seen before the forwarded hop's own failure (their chains'
-  // feeds are independent). The refund has settled, but the answer is not final while a later hop is still open:
-  // a client stops at a terminal state and would keep that hop pending forever.
-  if (failure.state === 'STATE_COMPLETED_ERROR' && hops.slice(at + 1).some((h) => !hopIsTerminal(h)))
+  // The refund has settled, but the answer is not final while any other hop is still open: a client stops at a
+  // terminal state and would keep that hop pending forever, and a later terminal state (that hop abandoned) would
+  // contradict it. That hop may come after the failure (the previous hop's error ack was seen before the forwarded
+  // hop's own failure: their chains' feeds are independent) or before it (two independent transfers of one tx).
+  if (failure.state === 'STATE_COMPLETED_ERROR' && hops.some((h, i) => i !== at && !hopIsTerminal(h)))
     return { ...failure, state: 'STATE_PENDING_ERROR' };
   return failure;
 }

@@ -118,6 +118,22 @@ describe('status document', () => {
     expect([early.state, early.status]).toEqual(['STATE_PENDING_ERROR', 'STATE_PENDING']);
     expect(early.transfer_asset_release).toMatchObject({ chain_id: 'a-1', released: true });
   });
+  it('a settled failure is not terminal while an earlier, independent hop is still open', () => {
+    // One tx starting two transfers: the second failed and was refunded while the first is still on its way.
+    const open = ibc({ sequence: '7' });
+    const refunded = ibc({
+      sequence: '8',
+      srcChannel: 'channel-1',
+      state: 'TRANSFER_FAILURE',
+      timeoutTx: ref('a-1', 'T'),
+      error: { type: 'PACKET_ERROR_TIMEOUT', message: 'timed out' },
+    });
+    const d = statusDocument(st([open, refunded]));
+    expect([d.state, d.status]).toEqual(['STATE_PENDING_ERROR', 'STATE_PENDING']);
+    expect(d.next_blocking_transfer).toEqual({ transfer_sequence_index: 0 });
+    const settled = statusDocument(st([{ ...open, state: 'TRANSFER_SUCCESS' }, refunded], 'finished'));
+    expect(settled.state).toBe('STATE_COMPLETED_ERROR');
+  });
   it('source tx failure → COMPLETED_ERROR with TRANSACTION_EXECUTION and no hops', () => {
     const d = statusDocument({
       ...st([], 'source_failed'),
