@@ -10,7 +10,7 @@ import type { Store } from '../clickhouse/client.js';
 import { collectionsNamed, lastNftOwners, nftObjects, storedCollections } from '../clickhouse/queries/nft-lookups.js';
 import type { Logger } from '../platform/log.js';
 import type { BlockFacts } from './decode/block.js';
-import { type CollectionFact, moveObject, type NftEventFact, type Vm } from './decode/nft.js';
+import { type CollectionFact, foldMoveMintTransfers, moveObject, type NftEventFact, type Vm } from './decode/nft.js';
 import type { ChainSource, EthCall, EthCallOutcome } from './source.js';
 import { TransientSourceError, withRetry } from '../chain/retry.js';
 import { normalizeAccount } from '../chain/address.js';
@@ -323,6 +323,7 @@ export function createEnricher(vm: Vm, store: Store, source: ChainSource, log: L
           }
           t.nft.objectEvents = [];
           t.nft.events.sort((a, b) => a.event_index - b.event_index);
+          t.nft.events = foldMoveMintTransfers(t.nft.events);
         }
       // 2. Previous owners for events that do not carry them, and ledger openings for tokens minted before the
       //    indexed range (their first transfer proves the sender held them), so nft_holdings nets to the truth.

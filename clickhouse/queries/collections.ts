@@ -1,7 +1,7 @@
 // NFT collections, read from the maintained per-collection state (clickhouse/migrations/300_nft_state.sql): one
 // GROUP BY over the collection's state rows instead of a fold of its events. A collection's height/time/creator come
-// from its first collection event (creation or first sight; an EVM collection's height/time is its contract's
-// deployment when indexed), name/origin_name from the latest non-empty value. `nfts.length` is the live token
+// from its first collection event (creation or first sight; an EVM collection's height/time and creator are its
+// contract's deployment and that tx's signer when indexed), name/origin_name from the latest non-empty value. `nfts.length` is the live token
 // count: mints minus burns of the collection's events.
 import type { Store } from '../client.js';
 import { after, dir, type ListWindow } from './keyset.js';
@@ -20,7 +20,7 @@ export interface CollectionRow {
 const SUMMARY = (where: string) => `
 SELECT collection, max(name_v).2 AS name, max(origin_v).2 AS origin_name, min(creator_v).2 AS creator,
        min(contract_v) AS c, min(first_v) AS f,
-       if(c.2 > 0, c.2, f.2) AS height, if(c.2 > 0, c.3, f.3) AS time,
+       if(c.2 > 0, c.2, f.2) AS height, if(c.2 > 0, c.3, f.3) AS time, if(c.2 > 0, c.1, 0) AS deploy_seq,
        toString(greatest(sum(nfts), 0)) AS length
 FROM nft_collection_state ${where}
 GROUP BY collection HAVING sum(events) > 0`;
@@ -46,7 +46,24 @@ function scopeWhere(s: CollectionScope, params: Params): string {
   return '';
 }
 
-const COLUMNS = 'collection, name, origin_name, creator, height, time, length';
+const COLUMNS = 'collection, name, origin_name, creator, height, time, length, toString(deploy_seq) AS deploy_seq';
+
+/**
+ * An EVM collection whose deployment is indexed was created by that tx's signer (upstream: the signer of the first
+ * tx touching the address), not by whoever signed its first Transfer (a public mint is signed by its minter). Read
+ * for the page's rows only, by the txs table's key.
+ */
+async function withDeployers(store: Store, rows: (CollectionRow & { deploy_seq: string })[]): Promise<CollectionRow[]> {
+  const seqs = [...new Set(rows.map((r) => r.deploy_seq).filter((q) => q !== '0'))];
+  const signers = new Map<string, string>();
+  if (seqs.length > 0)
+    for (const t of await store.rows<{ s: string; signer: string }>(
+      'SELECT toString(sequence) AS s, signer FROM txs WHERE sequence IN {seqs:Array(UInt64)}',
+      { seqs: seqs.map(BigInt) },
+    ))
+      if (t.signer !== '') signers.set(t.s, t.signer);
+  return rows.map(({ deploy_seq, ...r }) => ({ ...r, creator: signers.get(deploy_seq) ?? r.creator }));
+}
 
 export interface CollectionPage {
   rows: CollectionRow[];
@@ -78,14 +95,17 @@ export async function listCollections(
     extra.push(`countIf((height, collection) ${w.desc ? '>=' : '<='} ({ch:UInt64}, {cc:String})) OVER () AS through`);
   } else params.offset = w.offset;
   const inner = extra.length ? `SELECT *, ${extra.join(', ')} FROM (${SUMMARY(where)})` : SUMMARY(where);
-  const rows = await store.rows<CollectionRow & { total?: string; through?: string }>(
+  const rows = await store.rows<CollectionRow & { deploy_seq: string; total?: string; through?: string }>(
     `SELECT ${COLUMNS}${withTotal ? ', total' : ''}${cursor ? ', through' : ''} FROM (${inner}) ${keyset}
      ORDER BY height ${dir(w)}, collection ${dir(w)} LIMIT {limit:UInt32} ${cursor ? '' : 'OFFSET {offset:UInt32}'}`,
     params,
   );
   const first = rows[0];
   return {
-    rows: rows.map(({ total: _t, through: _th, ...r }) => r),
+    rows: await withDeployers(
+      store,
+      rows.map(({ total: _t, through: _th, ...r }) => r),
+    ),
     total: withTotal && first ? (first.total ?? null) : null,
     through: cursor && first ? Number(first.through ?? 0) : null,
   };
@@ -140,11 +160,11 @@ export async function collectionNames(
 
 /** Every collection in list order ((height, collection) ascending), or null when there are more than `max`. */
 export async function allCollections(store: Store, max: number): Promise<CollectionRow[] | null> {
-  const rows = await store.rows<CollectionRow>(
+  const rows = await store.rows<CollectionRow & { deploy_seq: string }>(
     `SELECT ${COLUMNS} FROM (${SUMMARY('')}) ORDER BY height, collection LIMIT {max:UInt32}`,
     { max: max + 1 },
   );
-  return rows.length > max ? null : rows;
+  return rows.length > max ? null : withDeployers(store, rows);
 }
 
 /** Collections an account holds ≥1 NFT in. */

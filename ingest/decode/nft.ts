@@ -149,7 +149,11 @@ export function decodeNfts(vm: Vm, events: readonly AbciEvent[], signer: string,
         out.collections.push({ collection, name: '', origin_name: '', creator: '', lookup: 'wasm' });
       const tokenId = a.token_id;
       if (tokenId === undefined) return;
-      if (a.action === 'mint' && a.minter && (a.owner || a.creator)) {
+      // A mint needs the token and its owner, as upstream reads it: contracts that mint without naming a `minter`
+      // (CW721 forks do) still mint, and their collection is first seen here.
+      if (a.action === 'mint' && (a.owner || a.creator)) {
+        if (a.minter === undefined)
+          out.collections.push({ collection, name: '', origin_name: '', creator: '', lookup: 'wasm' });
         out.events.push({
           collection,
           token_id: tokenId,
@@ -287,4 +291,31 @@ function classOrigin(vm: Vm, a: Record<string, string>): ClassOrigin | undefined
   } catch {
     return undefined;
   }
+}
+
+/**
+ * One tx's NFT events in chain order, with each Move mint that the same tx hands straight on folded into one mint to
+ * the receiver. A Move mint creates the object owned by its creator (0x1::object::CreateEvent), and a mint to
+ * someone else transfers it in the same tx (0x1::object::TransferEvent): one action, which an ERC721 or CW721 mint
+ * to the receiver records as one mint. Folded, holdings, the owner and the token's txs are unchanged (the creator's
+ * +1 and -1 cancel) and the collection's transfer count holds only real transfers. Only the token's next event is
+ * folded, and only when it moves the token from the mint's owner.
+ */
+export function foldMoveMintTransfers(events: NftEventFact[]): NftEventFact[] {
+  const out: NftEventFact[] = [];
+  /** The mint of each token that no later event of this tx has touched yet: its index in `out`. */
+  const fresh = new Map<string, number>();
+  for (const e of events) {
+    const key = `${e.collection}|${e.token_id}`;
+    const at = fresh.get(key);
+    fresh.delete(key);
+    const mint = at === undefined ? undefined : out[at]!;
+    if (mint && e.kind === 'transfer' && e.object_addr !== '' && e.from_owner === mint.to_owner) {
+      out[at!] = { ...mint, to_owner: e.to_owner };
+      continue;
+    }
+    if (e.kind === 'mint' && e.object_addr !== '') fresh.set(key, out.length);
+    out.push(e);
+  }
+  return out;
 }

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStore, type Store } from '../../clickhouse/client.js';
 import { migrate } from '../../clickhouse/migrate.js';
-import { collectionsByAddr } from '../../clickhouse/queries/collections.js';
+import { allCollections, collectionsByAddr } from '../../clickhouse/queries/collections.js';
 import type { BlockFacts } from '../../ingest/decode/block.js';
 import type { AbciEvent } from '../../chain/events.js';
 import { ERC721_TRANSFER_TOPIC, decodeNfts } from '../../ingest/decode/nft.js';
@@ -34,12 +34,12 @@ const mintEvent = (collection: string, id: number): AbciEvent => ({
   ],
 });
 
-function tx(height: number, events: AbciEvent[]): TxFacts {
+function tx(height: number, events: AbciEvent[], signer = 'init1signer'): TxFacts {
   return {
     sequence: sequenceOf(height, 0),
     hash: `${height.toString(16).padStart(2, '0')}`.repeat(32).toUpperCase(),
     code: 0,
-    signer: 'init1signer',
+    signer,
     msgTypes: ['/minievm.evm.v1.MsgCall'],
     accounts: [],
     fee: [],
@@ -48,7 +48,7 @@ function tx(height: number, events: AbciEvent[]): TxFacts {
     json: '{}',
     eventCount: events.length,
     logs: [],
-    nft: decodeNfts('evm', events, 'init1signer'),
+    nft: decodeNfts('evm', events, signer),
   };
 }
 
@@ -111,5 +111,28 @@ describe('EVM collection creation', () => {
     expect(byAddr.get(COLLECTION)).toMatchObject({ height: '5', length: '1' });
     expect(String(byAddr.get(COLLECTION)?.time)).toBe('2025-01-01T00:00:05.123456789Z');
     expect(byAddr.get(UNDEPLOYED)).toMatchObject({ height: '8', length: '1' });
+  });
+
+  it("the creator is the deployment's signer, not the signer of the first mint (a public mint is its minter's)", async () => {
+    // As recorded in ethereum/kami721/kami721-public-mint.json: a user's public mint is the collection's first
+    // Transfer. Upstream names the signer of the first tx touching the address: the deployer.
+    const deployed = `0x${'ef'.repeat(20)}`;
+    const unknown = `0x${'fe'.repeat(20)}`; // deployed before the indexed range: its first mint's signer is all we know
+    const deploy: AbciEvent = { type: 'contract_created', attributes: [{ key: 'contract', value: deployed }] };
+    await writeBatch([{ facts: block(20, [tx(20, [deploy], 'init1deployer')]), blockTimeMs: 0 }]);
+    await writeBatch([
+      {
+        facts: block(21, [tx(21, [mintEvent(deployed, 1), mintEvent(unknown, 2)], 'init1minter')]),
+        blockTimeMs: 0,
+      },
+    ]);
+    const byAddr = new Map((await collectionsByAddr(store, [deployed, unknown])).map((r) => [r.collection, r]));
+    expect(byAddr.get(deployed)).toMatchObject({ creator: 'init1deployer', height: '20' });
+    expect(byAddr.get(unknown)).toMatchObject({ creator: 'init1minter', height: '21' });
+    expect(Object.keys(byAddr.get(deployed)!)).not.toContain('deploy_seq');
+    // The whole list the API holds in memory says the same.
+    const held = new Map(((await allCollections(store, 100)) ?? []).map((r) => [r.collection, r]));
+    expect(held.get(deployed)).toEqual(byAddr.get(deployed));
+    expect(held.get(unknown)).toEqual(byAddr.get(unknown));
   });
 });

@@ -165,6 +165,20 @@ describe('NFT extraction', () => {
     });
   });
 
+  it('Wasm: a mint event without `minter` (CW721 forks emit none) is still a mint, and makes its collection', () => {
+    const t = txResponse('cosmos/wasm/cw721-mint.json', 'mockCw721Mint');
+    const events = t.events.map((e) =>
+      e.type === 'wasm' ? { ...e, attributes: e.attributes.filter((a) => a.key !== 'minter') } : e,
+    );
+    expect(
+      events.some((e) => e.type === 'wasm' && e.attributes.some((a) => a.key === 'action' && a.value === 'mint')),
+    ).toBe(true);
+    const f = decode('wasm', { ...t, events });
+    const standard = decode('wasm', t);
+    expect(f.nft.events).toEqual(standard.nft.events);
+    expect(f.nft.collections).toEqual(standard.nft.collections);
+  });
+
   it("ICS-721 receipt: the collection this chain names by the class id came from one named 'Jennie' on L1", () => {
     // protocols/ibc/evm/receive-nft-evm.json: a real recv_packet on nft-transfer/channel-1 of class move/4b22….
     const t = txResponse('protocols/ibc/evm/receive-nft-evm.json', 'mockNftReceiveEvmTransaction');
