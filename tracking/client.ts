@@ -37,13 +37,20 @@ export class TrackingClient {
    * Start (or reach) the tracking workflow, handing it `webhook` (a signal with the start, so a running workflow
    * gets it too). Returns false when it already existed and had finished.
    */
-  async register(chainId: string, txHash: string, registeredAtMs = Date.now(), webhook?: string): Promise<boolean> {
+  async register(
+    chainId: string,
+    txHash: string,
+    registeredAtMs = Date.now(),
+    webhook?: string,
+    fromVersion = 0,
+  ): Promise<boolean> {
     const input: TrackInput = {
       chainId,
       txHash,
       registeredAtMs,
       timings: this.timings,
       projectionTaskQueue: projectionQueue(this.taskQueue),
+      ...(fromVersion > 0 ? { fromVersion } : {}),
     };
     const options = {
       workflowId: workflowIdOf(chainId, txHash),

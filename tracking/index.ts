@@ -98,7 +98,11 @@ export async function startTracking(o: StartTrackingOptions): Promise<Tracking> 
     await devServer?.stop();
     throw e;
   }
-  const starter = new RegistrationStarter(client, log);
+  const starter = new RegistrationStarter(
+    client,
+    log,
+    async (chainId, txHash) => (await projection.latest(chainId, txHash))?.version ?? 0,
+  );
   // Registrations whose workflow start was lost in a crash (or never happened) are started again.
   await starter.reconcile(o.store);
   const service = createTrackingService(o.chains, projection, starter, {

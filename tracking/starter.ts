@@ -7,8 +7,17 @@ import { unfinishedTransfers, webhooksOf } from '../clickhouse/transfer-events.j
 import type { Logger } from '../platform/log.js';
 
 export interface WorkflowStarter {
-  /** False when the workflow already existed and had ended (nothing was started or signalled). */
-  register(chainId: string, txHash: string, registeredAtMs: number, webhook?: string): Promise<boolean>;
+  /**
+   * False when the workflow already existed and had ended (nothing was started or signalled). `fromVersion`: the
+   * latest status version stored, which a new run continues from.
+   */
+  register(
+    chainId: string,
+    txHash: string,
+    registeredAtMs: number,
+    webhook?: string,
+    fromVersion?: number,
+  ): Promise<boolean>;
 }
 
 /**
@@ -46,6 +55,12 @@ export class RegistrationStarter {
   constructor(
     private readonly client: WorkflowStarter,
     private readonly log: Logger,
+    /**
+     * The latest status version stored for a transfer (0: the registration only). A run started for a transfer
+     * whose earlier run is gone (Temporal's store lost, or its retention passed after a termination) numbers its
+     * versions on from there: events stay unique per change, and the projection keeps every new version.
+     */
+    private readonly latestVersion: (chainId: string, txHash: string) => Promise<number> = async () => 0,
     private readonly concurrency = 32,
   ) {}
 
@@ -107,7 +122,8 @@ export class RegistrationStarter {
 
   private async run(job: Job): Promise<void> {
     try {
-      const running = await this.client.register(job.chainId, job.txHash, job.atMs, job.webhook);
+      const from = await this.latestVersion(job.chainId, job.txHash);
+      const running = await this.client.register(job.chainId, job.txHash, job.atMs, job.webhook, from);
       this.stats.started++;
       this.queued.delete(jobKey(job));
       job.firstOutcome?.(running ? 'running' : 'ended');

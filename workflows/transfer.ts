@@ -129,6 +129,11 @@ export interface TrackInput {
   projectionTaskQueue: string;
   /** Set by continue-as-new. */
   carried?: { state: TrackingState; progressAt: number[]; webhook?: WebhookState };
+  /**
+   * The latest version already stored when this run started (absent: 0, the registration): a transfer whose earlier
+   * run is gone is tracked again from the start, and its versions go on from there (webhook events stay unique).
+   */
+  fromVersion?: number;
 }
 /** A transfer's webhook: its URL and the last version queued for delivery (every earlier one is delivered). */
 interface WebhookState {
@@ -208,7 +213,7 @@ export async function trackTransfer(input: TrackInput): Promise<TrackOutcome> {
     txHash: input.txHash,
     phase: 'submitted',
     hops: [],
-    version: 0,
+    version: input.fromVersion ?? 0,
   };
   let progressAt: number[] = input.carried?.progressAt ?? [];
   setHandler(stateQuery, () => s);
@@ -237,8 +242,14 @@ export async function trackTransfer(input: TrackInput): Promise<TrackOutcome> {
   let sending: WebhookDelivery['events'] = [];
   /** The delivery loop while it runs. */
   let delivering: Promise<void> | undefined;
-  /** The last version the projection holds (version 0 is the registration row POST /v2/tx/track wrote). */
-  let recorded = { version: s.version, doc: statusDocument(s) };
+  /**
+   * The last version the projection holds (version 0 is the registration row POST /v2/tx/track wrote), and its
+   * document; null while it is a version an earlier run stored (`fromVersion`), whose document this run does not have.
+   */
+  let recorded: { version: number; doc: StatusDocument | null } = {
+    version: s.version,
+    doc: input.fromVersion && !input.carried ? null : statusDocument(s),
+  };
   const deliverAll = async (url: string) => {
     while (undelivered.length > 0) {
       const events = undelivered.splice(0, WEBHOOK_BATCH);
@@ -267,7 +278,12 @@ export async function trackTransfer(input: TrackInput): Promise<TrackOutcome> {
   setHandler(webhookSignal, ({ url }) => {
     if (hook) return;
     // Events start at the current version; version 0 (the registration itself, STATE_SUBMITTED) is no change to
-    // report: the track request that names the webhook is answered with it.
+    // report: the track request that names the webhook is answered with it. An earlier run's version is not sent
+    // (its document is not this run's to repeat): events start at this run's first.
+    if (recorded.doc === null) {
+      hook = { url, queuedThrough: recorded.version };
+      return;
+    }
     hook = { url, queuedThrough: 0 };
     queueDelivery(recorded.version, recorded.doc);
   });

@@ -165,6 +165,59 @@ describe('transfer webhooks', () => {
     expect(receiver.of(tx)).toEqual([]);
   }, 60_000);
 
+  it("a new run of a transfer whose run is gone numbers its versions on from the stored ones, and its webhook's events with them", async () => {
+    // Temporal's store lost (or the retention of a terminated run passed): the next boot's reconcile() starts the
+    // transfer again. Its versions used to restart at 1: the projection dropped them as repeats (the terminal state
+    // was never stored) and the webhook got event numbers it already had, with other bodies.
+    const tx = h.simnet.ibcTransfer({ from: SIM.l1, channel: 'channel-1' });
+    expect((await h.track(tx.chainId, tx.txHash, { webhook_url: receiver.url })).status).toBe(200);
+    await h.waitFor(tx.chainId, tx.txHash, (b) => b.state === 'STATE_PENDING', 30_000);
+    // The lost run got as far as the packet's receipt; the acknowledgement lands while no run follows the transfer,
+    // so the new run sees it with the receipt at once and needs fewer versions than the lost run stored.
+    const received = (doc: string) =>
+      (JSON.parse(doc) as { transfer_sequence: { ibc_transfer?: { packet_txs: { receive_tx: unknown } } }[] })
+        .transfer_sequence[0]?.ibc_transfer?.packet_txs.receive_tx != null;
+    await until(
+      async () => [...(await storedDocs(tx)).values()].some(received),
+      30_000,
+      'the lost run stored the receipt',
+    );
+    const workflowId = workflowIdOf(tx.chainId, tx.txHash);
+    const client = h.tracking.client.client;
+    await client.workflow.getHandle(workflowId).terminate('test: the run is lost');
+    await client.workflowService.deleteWorkflowExecution({ namespace: 'default', workflowExecution: { workflowId } });
+    await until(
+      () =>
+        client.workflow
+          .getHandle(workflowId)
+          .describe()
+          .then(
+            () => false,
+            () => true,
+          ),
+      30_000,
+      'the run deleted',
+    );
+    // What the lost run stored (its last events may not have been delivered: a terminated run delivers nothing more).
+    const lost = Math.max(...(await storedDocs(tx)).keys());
+    expect(lost).toBeGreaterThanOrEqual(2);
+    await new Promise((r) => setTimeout(r, 3_000)); // past the simnet's acknowledgement delay
+    expect(await h.tracking.starter.reconcile(h.store)).toBeGreaterThanOrEqual(1);
+    await h.tracking.starter.drained();
+    await finished(tx);
+    const stored = await storedDocs(tx);
+    const last = Math.max(...stored.keys());
+    expect(last).toBeGreaterThan(lost);
+    expect(terminal(JSON.parse(stored.get(last)!))).toBe(true);
+    expect(terminal((await h.status(tx.chainId, tx.txHash)).body)).toBe(true);
+    // Each event number has one body, the version stored under it; the new run's events are every version after the
+    // lost run's, in order.
+    const got = receiver.of(tx);
+    for (const r of got) expect([r.event, r.body]).toEqual([r.event, stored.get(r.event)]);
+    const fresh = [...new Set(got.filter((r) => r.event > lost).map((r) => r.event))];
+    expect(fresh).toEqual(Array.from({ length: last - lost }, (_, i) => lost + 1 + i));
+  }, 120_000);
+
   it('refuses targets outside the allow-list, malformed URLs and a second URL with a clear JSON 4xx', async () => {
     const router = await serveRouter(h);
     try {
