@@ -548,10 +548,12 @@ export function createChainActivities(dir: ChainDirectory, opts: ChainActivityOp
       if (!found) return null;
       const ref = resolver.txRef(chainId, found.hash, found.time);
       const tx = { ...ref, code: found.code, ...(found.log ? { log: found.log.slice(0, 512) } : {}) };
+      const unfollowed: string[] = [];
       return {
         tx,
-        hops: found.code === 0 ? deriveHops(found, resolver) : [],
+        hops: found.code === 0 ? deriveHops(found, resolver, unfollowed) : [],
         parties: found.code === 0 ? transferParties(found) : {},
+        ...(unfollowed.length ? { unfollowed: unfollowed.slice(0, 8) } : {}),
       };
     },
     async pollHop({ hop, windowMs, pollIntervalMs }): Promise<HopPollResult> {

@@ -240,8 +240,12 @@ function withdrawalHopFrom(a: Record<string, string>, tx: ChainTx, r: Resolver):
   };
 }
 
-/** The hops a (successful) source tx starts, in message order. Unknown events are ignored. */
-export function deriveHops(tx: ChainTx, r: Resolver): Hop[] {
+/**
+ * The hops a (successful) source tx starts, in message order. Unknown events are ignored; a bridge event that
+ * starts a transfer this deployment cannot follow (a channel or bridge its registry does not know) is named in
+ * `unfollowed`.
+ */
+export function deriveHops(tx: ChainTx, r: Resolver, unfollowed?: string[]): Hop[] {
   const hops: Hop[] = [];
   const sendTx = r.txRef(tx.chainId, tx.hash, tx.time);
   for (const ev of tx.events) {
@@ -249,9 +253,13 @@ export function deriveHops(tx: ChainTx, r: Resolver): Hop[] {
     if (ev.type === 'send_packet') {
       const h = ibcHopFromSend(a, tx, r);
       if (h) hops.push(h);
+      else unfollowed?.push(`send_packet on ${a.packet_src_port ?? '?'}/${a.packet_src_channel ?? '?'}`);
     } else if (ev.type === 'initiate_token_deposit') {
       const to = r.l2ByBridgeId(a.bridge_id ?? '');
-      if (!to || !a.l1_sequence) continue;
+      if (!to || !a.l1_sequence) {
+        unfollowed?.push(`initiate_token_deposit on bridge ${a.bridge_id ?? '?'}`);
+        continue;
+      }
       const h: OpDepositHop = {
         kind: 'op_deposit',
         fromChainId: tx.chainId,
@@ -267,7 +275,10 @@ export function deriveHops(tx: ChainTx, r: Resolver): Hop[] {
       hops.push(h);
     } else if (ev.type === 'initiate_token_withdrawal') {
       const h = withdrawalHopFrom(a, tx, r);
-      if (!h) continue;
+      if (!h) {
+        unfollowed?.push(`initiate_token_withdrawal on bridge ${a.bridge_id ?? '?'}`);
+        continue;
+      }
       hops.push(h);
     }
   }

@@ -180,6 +180,11 @@ export interface TrackingState {
   abandonReason?: string;
   /** Sender and final receiver, once the source tx is found (absent in histories recorded before they were). */
   parties?: TransferParties;
+  /**
+   * Bridge events of the source tx that start a transfer no hop follows (a channel or bridge the registry does not
+   * know): the transfer can never be reported a success.
+   */
+  unfollowed?: string[];
   /** Monotonic projection version; every recorded change increments it. 0 is the registration row. */
   version: number;
 }

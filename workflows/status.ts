@@ -337,6 +337,19 @@ function outcomeOf(s: TrackingState): TransferOutcome {
     };
   }
   const allDone = s.hops.length > 0 && s.hops.every((h) => hopIsTerminal(h) && hopSucceeded(h));
+  // A transfer the tx started that no hop follows: whatever the followed hops did, success cannot be known.
+  if ((allDone || s.phase === 'finished') && s.unfollowed?.length)
+    return {
+      ...base,
+      state: 'STATE_COMPLETED_ERROR',
+      next_blocking_transfer: null,
+      transfer_asset_release: null,
+      error: {
+        message: `the transfer cannot be followed: ${s.unfollowed.join('; ')} (not in this deployment's registry)`,
+        type: 'STATUS_ERROR_INDEXING',
+        details: null,
+      },
+    };
   if (allDone || (s.phase === 'finished' && s.hops.length === 0))
     return {
       ...base,

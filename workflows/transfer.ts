@@ -56,6 +56,8 @@ export interface SourceTxFound {
   hops: Hop[];
   /** Absent from activities of versions before history by address. */
   parties?: TransferParties;
+  /** Bridge events of the tx that start a transfer no hop follows (absent in older histories: none). */
+  unfollowed?: string[];
 }
 export interface HopPollResult {
   hop: Hop;
@@ -378,7 +380,12 @@ export async function trackTransfer(input: TrackInput): Promise<TrackOutcome> {
       await record();
       return outcome();
     }
-    s = { ...s, phase: found.hops.length ? 'tracking' : 'finished', hops: found.hops };
+    s = {
+      ...s,
+      phase: found.hops.length ? 'tracking' : 'finished',
+      hops: found.hops,
+      ...(found.unfollowed?.length ? { unfollowed: found.unfollowed } : {}),
+    };
     progressAt = found.hops.map(() => Date.now());
     await record();
     if (s.phase === 'finished') return outcome();

@@ -53,6 +53,17 @@ const resolver: Resolver = {
 const send = asTx('interwoven-1', fx('protocols/ibc/move/send-ft-move.json', 'mockFtSendMoveTransaction'));
 const recv = asTx('moo-1', fx('protocols/ibc/move/receive-ft-move.json', 'mockFtReceiveMoveTransaction'));
 
+it('names the recorded send_packet as unfollowed when the registry does not know its channel, and derives no hop', () => {
+  const unknown: Resolver = { ...resolver, ibcCounterparty: () => undefined };
+  const unfollowed: string[] = [];
+  expect(deriveHops(send, unknown, unfollowed)).toEqual([]);
+  expect(unfollowed).toEqual(['send_packet on transfer/channel-29']);
+  // Known: a hop, nothing unfollowed.
+  const none: string[] = [];
+  expect(deriveHops(send, resolver, none)).toHaveLength(1);
+  expect(none).toEqual([]);
+});
+
 describe('IBC hop from the recorded matched pair (sequence 2898, channel-29 → moo-1 channel-0)', () => {
   const [hop] = deriveHops(send, resolver) as IbcHop[];
   it('derives one TRANSFER_PENDING hop with the join key from send_packet', () => {

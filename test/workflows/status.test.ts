@@ -134,6 +134,19 @@ describe('status document', () => {
     const settled = statusDocument(st([{ ...open, state: 'TRANSFER_SUCCESS' }, refunded], 'finished'));
     expect(settled.state).toBe('STATE_COMPLETED_ERROR');
   });
+  it('a transfer no hop follows (its channel unknown here) is never a success: COMPLETED_ERROR, INDEXING', () => {
+    const lost = { ...st([], 'finished'), unfollowed: ['send_packet on transfer/channel-99'] };
+    const d = statusDocument(lost);
+    expect([d.state, d.status]).toEqual(['STATE_COMPLETED_ERROR', 'STATE_FAILED']);
+    expect(d.error).toMatchObject({ type: 'STATUS_ERROR_INDEXING' });
+    expect(d.error?.message).toContain('send_packet on transfer/channel-99');
+    // With a followed hop beside it: pending while that hop is, and no success once it succeeds.
+    expect(statusDocument({ ...st([ibc()]), unfollowed: lost.unfollowed }).state).toBe('STATE_PENDING');
+    const both = { ...st([ibc({ state: 'TRANSFER_SUCCESS' })], 'finished'), unfollowed: lost.unfollowed };
+    expect(statusDocument(both).state).toBe('STATE_COMPLETED_ERROR');
+    // A tx that starts no transfer at all (a swap on one chain) stays a success.
+    expect(statusDocument(st([], 'finished')).state).toBe('STATE_COMPLETED_SUCCESS');
+  });
   it('source tx failure → COMPLETED_ERROR with TRANSACTION_EXECUTION and no hops', () => {
     const d = statusDocument({
       ...st([], 'source_failed'),
