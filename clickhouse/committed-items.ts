@@ -78,12 +78,14 @@ export const nftKey = (collection: string, tokenId: string) => `n:${collection}\
 
 /**
  * Every filter key of a batch's rows, once each: the accounts and message types of its txs, and the NFTs of its NFT
- * events. Invariant: every row the ingest inserts into account_txs, msg_type_txs or nft_token_txs for these heights
+ * events and of the NFT txs it writes directly. Invariant: every row the ingest inserts into account_txs, msg_type_txs or nft_token_txs for these heights
  * (their views read exactly these rows) has its key here.
  */
 export function filterKeys(rows: {
   txs: readonly TxKeysRow[];
   nft_events: readonly NftKeysRow[];
+  /** Rows written to nft_token_txs directly (a Move tx touching an NFT's object without an NFT event of it). */
+  nft_token_txs?: readonly NftKeysRow[];
 }): ReadonlySet<string> {
   const keys = new Set<string>();
   for (const t of rows.txs) {
@@ -91,6 +93,7 @@ export function filterKeys(rows: {
     for (const m of t.msg_types) keys.add(msgTypeKey(m));
   }
   for (const e of rows.nft_events) keys.add(nftKey(e.collection, e.token_id));
+  for (const e of rows.nft_token_txs ?? []) keys.add(nftKey(e.collection, e.token_id));
   return keys; // a Set crosses to the APIs' thread as one (structured clone)
 }
 
@@ -121,6 +124,7 @@ export function committedItems(
     tx_documents: readonly TxDocumentInsertRow[];
     txs: readonly TxKeysRow[];
     nft_events: readonly NftKeysRow[];
+    nft_token_txs?: readonly NftKeysRow[];
   },
   from: number,
   to: number,

@@ -4,7 +4,7 @@
 //   ERC721 calls go in EVM batches (a batch's mints in a few POSTs, not one request each);
 // - Move object → NFT and the previous owner of CW721/Move transfers and burns: these decide which rows exist,
 //   so they are retried like block fetches and only definite answers are cached.
-import { fromHex, toBase64, toBech32 } from '@cosmjs/encoding';
+import { fromBech32, fromHex, toBase64, toBech32, toHex } from '@cosmjs/encoding';
 import { Interface } from 'ethers';
 import type { Store } from '../clickhouse/client.js';
 import { collectionsNamed, lastNftOwners, nftObjects, storedCollections } from '../clickhouse/queries/nft-lookups.js';
@@ -58,6 +58,8 @@ export function createEnricher(vm: Vm, store: Store, source: ChainSource, log: L
   const knownCollections = new Set<string>();
   const names = new Map<string, string>();
   const objects = new Map<string, { collection: string; token_id: string } | null>();
+  /** 32-byte accounts of Move txs found in no stored NFT (fungible stores, modules): not asked again. */
+  const notStoredNfts = new Set<string>();
 
   async function cosmetic<T>(what: string, fn: () => Promise<T>, fallback: T): Promise<T> {
     try {
@@ -259,6 +261,49 @@ export function createEnricher(vm: Vm, store: Store, source: ChainSource, log: L
     await pool(jobs, LOOKUP_CONCURRENCY);
   }
 
+  /**
+   * Move: the NFTs whose object a tx touches (its address among the tx's accounts: a description change, a
+   * marketplace listing naming it) without an NFT event of them, as upstream lists an NFT's txs (the txs whose
+   * accounts include the object). Known objects only: minted here or stored in nft_objects (one lookup a batch by
+   * that table's key); addresses found to be no stored NFT are remembered, so a fungible store is asked once.
+   */
+  async function touchedNfts(blocks: BlockFacts[]): Promise<void> {
+    const objectOf = (account: string): string | undefined => {
+      try {
+        const bytes = fromBech32(account).data;
+        return bytes.length === 32 ? `0x${toHex(bytes)}` : undefined;
+      } catch {
+        return undefined;
+      }
+    };
+    const unknown = new Set<string>();
+    for (const b of blocks)
+      for (const t of b.txs)
+        for (const a of t.accounts) {
+          const o = objectOf(a);
+          if (o && !objects.has(o) && !notStoredNfts.has(o)) unknown.add(o);
+        }
+    if (unknown.size > 0) {
+      for (const r of await nftObjects(store, [...unknown])) {
+        remember(objects, r.object_addr, { collection: r.collection, token_id: r.token_id });
+        unknown.delete(r.object_addr);
+      }
+      if (notStoredNfts.size + unknown.size > CACHE_LIMIT) notStoredNfts.clear();
+      for (const o of unknown) notStoredNfts.add(o);
+    }
+    for (const b of blocks)
+      for (const t of b.txs) {
+        const evented = new Set(t.nft.events.map((e) => `${e.collection}|${e.token_id}`));
+        for (const a of t.accounts) {
+          const o = objectOf(a);
+          const nft = o === undefined ? undefined : objects.get(o);
+          if (!nft || evented.has(`${nft.collection}|${nft.token_id}`)) continue;
+          evented.add(`${nft.collection}|${nft.token_id}`);
+          (t.nft.touches ??= []).push({ collection: nft.collection, token_id: nft.token_id });
+        }
+      }
+  }
+
   async function unknownCollections(cols: string[]): Promise<Set<string>> {
     const fresh = cols.filter((c) => !knownCollections.has(c));
     if (fresh.length === 0) return new Set();
@@ -325,6 +370,8 @@ export function createEnricher(vm: Vm, store: Store, source: ChainSource, log: L
           t.nft.events.sort((a, b) => a.event_index - b.event_index);
           t.nft.events = foldMoveMintTransfers(t.nft.events);
         }
+      // 1b. Move: a tx touching a known NFT's object without an NFT event of it is that NFT's tx too.
+      if (vm === 'move') await touchedNfts(blocks);
       // 2. Previous owners for events that do not carry them, and ledger openings for tokens minted before the
       //    indexed range (their first transfer proves the sender held them), so nft_holdings nets to the truth.
       const current = await priorOwners(blocks);

@@ -60,6 +60,7 @@ export function batchRows(batch: readonly BlockBatchItem[]) {
     evm_contracts: [] as object[],
     ingest_errors: [] as object[],
     nft_holdings: [] as object[],
+    nft_token_txs: [] as { collection: string; token_id: string; sequence: number; height: number }[],
     tx_documents: [] as TxDocumentInsertRow[],
   };
   for (const { facts: b, blockTimeMs, receipts, traces } of batch) {
@@ -112,6 +113,13 @@ export function batchRows(batch: readonly BlockBatchItem[]) {
           delta: 1,
           height: b.height,
           sequence: t.sequence,
+        });
+      for (const x of t.nft.touches ?? [])
+        rows.nft_token_txs.push({
+          collection: x.collection,
+          token_id: x.token_id,
+          sequence: t.sequence,
+          height: b.height,
         });
       for (const address of t.nft.contracts ?? [])
         rows.evm_contracts.push({ address, height: b.height, sequence: t.sequence, time });

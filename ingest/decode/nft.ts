@@ -67,6 +67,11 @@ export interface NftDecodeResult {
   contracts?: string[];
   /** Filled by the enricher: opening +1 entries of the ownership ledger (nft_holdings). */
   openings?: NftOpening[];
+  /**
+   * Filled by the enricher (Move): NFTs whose object this tx touches (its address among the tx's accounts) with no
+   * NFT event of them: a description change, a marketplace listing. They are the NFT's txs too (nft_token_txs).
+   */
+  touches?: { collection: string; token_id: string }[];
 }
 
 import type { Vm } from '../../chain/vm.js';
