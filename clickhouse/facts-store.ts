@@ -95,9 +95,16 @@ async function setMergePace(store: Store, pace: MergePace): Promise<void> {
 }
 
 /**
+ * Tables with a `height` column whose rows are not facts of that height: the checkpoints, and the opening balances
+ * read from the node once, at the start height of an empty store (their height is the one they were read at). A
+ * rewind must not delete them: nothing seeds them again.
+ */
+const NOT_HEIGHT_KEYED = ['ingest_checkpoints', 'balance_seeds'];
+
+/**
  * Every table holding rows of a height (facts and the lookup tables the views derive from them), in migration
- * order: each `CREATE TABLE` of clickhouse/migrations with a `height UInt64` column, except the checkpoint table
- * and tables a later migration drops.
+ * order: each `CREATE TABLE` of clickhouse/migrations with a `height UInt64` column, except the checkpoint table,
+ * tables a later migration drops, and NOT_HEIGHT_KEYED.
  */
 export const HEIGHT_TABLES: readonly string[] = heightTables();
 
@@ -108,7 +115,7 @@ function heightTables(): string[] {
       const dropped = /^DROP TABLE IF EXISTS (\w+)$/.exec(stmt)?.[1];
       if (dropped && out.includes(dropped)) out.splice(out.indexOf(dropped), 1);
       const t = /^CREATE TABLE IF NOT EXISTS (\w+)\s*\(/.exec(stmt)?.[1];
-      if (t && t !== 'ingest_checkpoints' && /^\s*height\s+UInt64\b/m.test(stmt)) out.push(t);
+      if (t && !NOT_HEIGHT_KEYED.includes(t) && /^\s*height\s+UInt64\b/m.test(stmt)) out.push(t);
     }
   return out;
 }
@@ -152,6 +159,8 @@ export async function deleteRange(store: Store, from: number, to: number): Promi
  * writes those heights again. This is how a range is re-ingested without ever leaving a hole.
  */
 async function rewindTo(store: Store, height: number): Promise<void> {
+  // Never forward: a checkpoint above the last complete height would claim the heights between were indexed.
+  if (height >= (await lastCheckpoint(store))) return;
   await store.exec('DELETE FROM ingest_checkpoints WHERE height > {h:UInt64}', { h: height });
   if (height > 0 && (await lastCheckpoint(store)) < height) await store.insert('ingest_checkpoints', [{ height }]);
   await recover(store);

@@ -226,7 +226,11 @@ export function createIngest(opts: IngestOptions): Ingest {
     const pacer = await mergePacer(facts, log, BLOCK_WEIGHT, opts.mergePaceThresholds);
     indexed = checkpoint;
     await richList.resume(checkpoint);
-    let next = Math.max(checkpoint + 1, opts.startHeight ?? 1);
+    // START_HEIGHT is where an empty store begins. Once a height is indexed the store goes on from it: a raised
+    // START_HEIGHT would leave a hole (every height between, its txs and its balance changes) that nothing fills.
+    let next = checkpoint > 0 ? checkpoint + 1 : (opts.startHeight ?? 1);
+    if (checkpoint > 0 && (opts.startHeight ?? 1) > next)
+      log.warn('ingest.start_height_ignored', { start_height: opts.startHeight, checkpoint, from: next });
     if (vm === 'evm' && checkpoint === 0 && opts.seedBalances !== false)
       if (await openRichList(store, source, next, log, prefix, { isStopped: () => stopped })) richList.markDirty();
     prevTimeNanos = next - 1 < 1 ? null : await facts.blockTimeNs(next - 1);
@@ -239,7 +243,8 @@ export function createIngest(opts: IngestOptions): Ingest {
     let behindLoggedAt = 0;
     try {
       while (!stopped) {
-        if (opts.stopAtHeight !== undefined && indexed >= opts.stopAtHeight) break;
+        // Done at the stop height, or at once when the store starts above it (nothing to index).
+        if (opts.stopAtHeight !== undefined && (indexed >= opts.stopAtHeight || next > opts.stopAtHeight)) break;
         const headFresh = next > head;
         if (headFresh) head = await withRetry(() => source.latestHeight(), { isStopped: () => stopped });
         if (opts.stopAtHeight !== undefined) head = Math.min(head, opts.stopAtHeight);

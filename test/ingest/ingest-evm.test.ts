@@ -5,7 +5,8 @@ import { factsStore, HEIGHT_TABLES } from '../../clickhouse/facts-store.js';
 import { latestSnapshot } from '../../clickhouse/queries/richlist.js';
 import { normalizeAccount } from '../../chain/address.js';
 import type { ExpectedEvmState } from '../../devnet/sample-chains/evm-activity.js';
-import { dumpTables, ingestSampleChain, type IngestedSample } from '../support/sample.js';
+import { dumpTables, ingestSampleChain, sampleIngest, type IngestedSample } from '../support/sample.js';
+import { createLogger } from '../../platform/log.js';
 
 let s: IngestedSample;
 beforeAll(async () => {
@@ -138,5 +139,35 @@ describe('EVM sample chain ingest', () => {
     await s.ingest.reingest(tip - 2, tip);
     expect(await latestSnapshot(s.store)).toBe(tip);
     expect(await richList()).toEqual(before);
+  });
+
+  it('a rewind keeps the opening balances, never moves the checkpoint forward, and a raised START_HEIGHT leaves no hole', async () => {
+    const tip = s.sample.manifest.latestHeight;
+    const before = await dumpTables(s.store, [...HEIGHT_TABLES, 'balance_seeds']);
+    const seeds = () => s.store.rows('SELECT * FROM balance_seeds ORDER BY ALL');
+    const held = await seeds();
+    expect(held.length).toBeGreaterThan(0);
+    // The seeds are read once, at the start height of an empty store: a rewind used to delete them for good.
+    await factsStore(s.store).rewindTo(tip - 3);
+    expect(await seeds()).toEqual(held);
+    // Above the checkpoint: nothing (it used to write checkpoint tip + 4, claiming heights never indexed).
+    await factsStore(s.store).rewindTo(tip + 5);
+    expect(await factsStore(s.store).checkpoint()).toBe(tip - 3);
+    // A restart with a higher START_HEIGHT goes on from the checkpoint: it used to skip to START_HEIGHT.
+    const { source, ingest } = sampleIngest(s.store, s.sample, {
+      log: createLogger({ test: 'start-height' }),
+      batchBlocks: 7,
+      fetchConcurrency: 4,
+      pollIntervalMs: 50,
+      stopAtHeight: tip,
+      startHeight: tip,
+    });
+    try {
+      await ingest.run();
+    } finally {
+      source.close();
+    }
+    expect(await factsStore(s.store).checkpoint()).toBe(tip);
+    expect(await dumpTables(s.store, [...HEIGHT_TABLES, 'balance_seeds'])).toEqual(before);
   });
 });

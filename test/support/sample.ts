@@ -55,7 +55,10 @@ export async function ingestSampleChain(
 
 /** How a test runs the real ingest over a served sample chain: the source's settings and the pipeline's. */
 export interface SampleIngestOptions
-  extends Pick<IngestOptions, 'batchBlocks' | 'fetchConcurrency' | 'pollIntervalMs' | 'mergePaceThresholds'> {
+  extends Pick<
+    IngestOptions,
+    'batchBlocks' | 'fetchConcurrency' | 'pollIntervalMs' | 'mergePaceThresholds' | 'startHeight'
+  > {
   stopAtHeight: number;
   log: Logger;
   evmTraces?: boolean;
@@ -87,6 +90,7 @@ export function sampleIngest(
     pollIntervalMs: o.pollIntervalMs,
     stopAtHeight: o.stopAtHeight,
     mergePaceThresholds: o.mergePaceThresholds,
+    startHeight: o.startHeight,
     ...o.hooks,
   });
   return { source, ingest };
