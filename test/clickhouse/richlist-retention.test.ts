@@ -14,6 +14,7 @@ import { rebuildRichListHistory } from '../../clickhouse/analytics.js';
 import { distribution, MAX_HISTORY_POINTS, richListHistory } from '../../clickhouse/queries/analytics.js';
 import { holdersPage, holdersTotal, latestSnapshot } from '../../clickhouse/queries/richlist.js';
 import { buildRichListSnapshot } from '../../clickhouse/richlist-snapshots.js';
+import { factsStore } from '../../clickhouse/facts-store.js';
 
 const TOKEN = `0x${'c0'.repeat(20)}`;
 const account = (n: number) => `0x${String(n).padStart(40, '0')}`;
@@ -78,6 +79,36 @@ it("bounds a token's holder history to MAX_HISTORY_POINTS, evenly spaced back fr
   // Up to the bound, every snapshot.
   const few = await richListHistory(store, token, 10 + 2 * 99);
   expect(few.map((p) => p.snapshot_height)).toEqual(Array.from({ length: 100 }, (_, i) => 10 + 2 * i));
+});
+
+it('drops the history points of a build cut short before its record, so they never outlive the balances', async () => {
+  const token = `0x${'f4'.repeat(20)}`;
+  const points = async () => (await richListHistory(store, token, 10_000)).map((p) => [p.snapshot_height, p.holders]);
+  await buildRichListSnapshot(store, 301);
+  await store.insert('balance_deltas', [{ ...delta(1, 9, 302), token }]);
+  // The build at 302 writes its history points, then the process dies before the snapshot's record.
+  const dying = new Proxy(store, {
+    get(target, key, receiver) {
+      if (key === 'insert')
+        return async (table: string, rows: object[], ...rest: unknown[]) => {
+          if (table === 'richlist_snapshots') throw new Error('killed');
+          return (target.insert as (...a: unknown[]) => Promise<void>)(table, rows, ...rest);
+        };
+      return Reflect.get(target, key, receiver);
+    },
+  });
+  await expect(buildRichListSnapshot(dying, 302)).rejects.toThrow('killed');
+  expect(await points()).toEqual([[302, 1]]);
+  // The restart's recovery (nothing above the checkpoint to delete).
+  await store.insert('ingest_checkpoints', [{ height: 302 }]);
+  expect((await factsStore(store).recover()).deleted).toBe(0);
+  expect(await points()).toEqual([]);
+  // The token is gone before the next snapshot, which the schedule builds at another height.
+  await store.insert('balance_deltas', [{ ...delta(1, -9, 303), token }]);
+  await buildRichListSnapshot(store, 303);
+  expect(await latestSnapshot(store)).toBe(303);
+  expect(await points()).toEqual([]); // no snapshot ever saw a holder of it
+  expect((await distribution(store, token, 303)).holders).toBe(0);
 });
 
 it("ends a token's holder history with one 0 point when its last holder goes, in the build and in the rebuild", async () => {
