@@ -44,6 +44,21 @@ export interface EvmReceipt {
   from: string;
   [k: string]: unknown;
 }
+/**
+ * A block's receipts, checked to be that block's: every receipt naming a block (`blockNumber`, as nodes answer)
+ * names this one. Another block's receipts (a proxy or load balancer answering from a node at another height, a
+ * cache keyed wrongly) are refused as the other answers of the wrong height are, and the block is asked again.
+ */
+export function receiptsOf(height: number, receipts: EvmReceipt[]): EvmReceipt[] {
+  if (!Array.isArray(receipts)) throw new MalformedResponseError(`eth_getBlockReceipts(${height}): not an array`);
+  for (const r of receipts) {
+    const named = r?.blockNumber;
+    if (typeof named === 'string' && /^0x[0-9a-fA-F]+$/.test(named) && Number(BigInt(named)) !== height)
+      throw new TransientSourceError(`eth_getBlockReceipts(${height}) answered receipts of block ${BigInt(named)}`);
+  }
+  return receipts;
+}
+
 export interface CallFrame {
   type: string;
   from: string;
@@ -455,7 +470,7 @@ export function createChainSource(opts: ChainSourceOptions): ChainSource {
               // null = the JSON-RPC side has not caught up with CometBFT yet: never store the block without them.
               if (r === null && expected > 0)
                 throw new TransientSourceError(`eth_getBlockReceipts(${height}) returned null`);
-              return r ?? [];
+              return receiptsOf(height, r ?? []);
             })
           : Promise.resolve(undefined),
         evm && opts.evmTraces ? blockTraces(hex) : Promise.resolve(undefined),
@@ -522,7 +537,7 @@ export function createChainSource(opts: ChainSourceOptions): ChainSource {
         const rec = resultOf<EvmReceipt[] | null>(receipts[j]!, 'eth_getBlockReceipts');
         // null = the JSON-RPC side has not caught up with CometBFT yet: never store the block without them.
         if (rec === null) throw new TransientSourceError(`eth_getBlockReceipts(${r.height}) returned null`);
-        out.receipts = rec;
+        out.receipts = receiptsOf(r.height, rec);
         if (opts.evmTraces) {
           const t = traces[j]!;
           const untraceable = 'error' in t && UNTRACEABLE_RE.test(t.error.message ?? '');

@@ -58,14 +58,15 @@ export class Faults {
   unansweredRest = 0;
   /**
    * Heights whose next `answers` answers of `block`, `block_results` and REST `txs/block` (or `only` the RPC's or
-   * the REST's) are another height's, as from a misrouted or lagging node behind a proxy.
+   * the REST's; or, with `only: 'evm'`, `eth_getBlockReceipts` alone) are another height's, as from a misrouted or
+   * lagging node behind a proxy.
    */
-  readonly misrouted = new Map<number, { to: number; answers: number; only?: 'rpc' | 'rest' }>();
+  readonly misrouted = new Map<number, { to: number; answers: number; only?: 'rpc' | 'rest' | 'evm' }>();
 
   /** The height to answer for `height` on `via`: another one while it is misrouted there (one answer consumed). */
-  route(height: number, via: 'rpc' | 'rest'): number {
+  route(height: number, via: 'rpc' | 'rest' | 'evm'): number {
     const m = this.misrouted.get(height);
-    if (!m || (m.only && m.only !== via)) return height;
+    if (!m || (m.only ? m.only !== via : via === 'evm')) return height;
     if (--m.answers <= 0) this.misrouted.delete(height);
     this.served++;
     return m.to;
@@ -191,7 +192,12 @@ export async function startChainServer(source: SimChainSource, opts: ChainServer
 
   /** A `block` or `block_results` call's params with the height `faults.misrouted` answers instead. */
   const misroutedParams = (method: string, params: RpcRequest['params']): RpcRequest['params'] => {
-    if (faults.misrouted.size === 0 || (method !== 'block' && method !== 'block_results')) return params;
+    if (faults.misrouted.size === 0) return params;
+    if (method === 'eth_getBlockReceipts' && Array.isArray(params) && /^0x[0-9a-f]+$/i.test(String(params[0]))) {
+      const h = Number.parseInt(String(params[0]), 16);
+      return [`0x${faults.route(h, 'evm').toString(16)}`, ...params.slice(1)];
+    }
+    if (method !== 'block' && method !== 'block_results') return params;
     const h = Number((params as { height?: unknown } | undefined)?.height);
     return Number.isSafeInteger(h) ? { ...params, height: String(faults.route(h, 'rpc')) } : params;
   };

@@ -188,6 +188,29 @@ describe('ingest failure policy', () => {
     chain.server.faults.clear();
   });
 
+  it('refuses EVM receipts of another block, even as many, in the single read and the batched one', async () => {
+    // As from a proxy answering from a node at another height: only the receipts' blockNumber tells them apart.
+    const counts = new Map<number, number>();
+    for (const t of chain.manifest.txs) counts.set(t.height, (counts.get(t.height) ?? 0) + 1);
+    const [h, other] = [...counts.keys()].filter((x) => counts.get(x) === 1);
+    const source = createChainSource({ rpcUrl: chain.rpcUrl, restUrl: chain.restUrl, evmUrl: chain.evmUrl });
+    try {
+      const own = (await source.fetchBlock(h!)).receipts!;
+      expect(own.length).toBeGreaterThan(0);
+      chain.server.faults.misrouted.set(h!, { to: other!, answers: 1, only: 'evm' });
+      await expect(source.fetchBlock(h!)).rejects.toThrow(
+        `eth_getBlockReceipts(${h}) answered receipts of block ${other}`,
+      );
+      chain.server.faults.misrouted.set(h!, { to: other!, answers: 1, only: 'evm' });
+      await expect(source.fetchBlocks([h!])).rejects.toThrow(`answered receipts of block ${other}`);
+      expect(chain.server.faults.misrouted.size).toBe(0);
+      expect((await source.fetchBlocks([h!]))[0]!.receipts).toEqual(own); // the next answer is its own
+    } finally {
+      source.close();
+      chain.server.faults.clear();
+    }
+  });
+
   it('reads the head from a status answer; a 5xx or an error answer is transient, an answer without a height malformed', async () => {
     const source = createChainSource({ rpcUrl: chain.rpcUrl, restUrl: chain.restUrl, evmUrl: chain.evmUrl });
     expect(await source.latestHeight()).toBe(chain.manifest.latestHeight);
