@@ -129,12 +129,15 @@ export async function seedBalances(
     return c;
   };
   const rows: BalanceSeedRow[] = [];
+  /** EVM accounts whose balances are asked already: a 32-byte account and its shorthand hold the same ones. */
+  const asked = new Set<string>();
   let next = 0;
   const worker = async () => {
     while (next < addresses.length) {
       const addr = addresses[next++]!;
-      const account = accountHex(addr, prefix);
-      if (!account) continue;
+      const account = evmAccountOf(addr, prefix);
+      if (!account || asked.has(account)) continue;
+      asked.add(account);
       const balancePages = await pages<BalancesPage>(
         (key) =>
           get(
@@ -163,6 +166,19 @@ export async function seedBalances(
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, addresses.length) }, worker));
   await replaceBalanceSeeds(store, rows);
   return { height, accounts: addresses.length, rows: rows.length };
+}
+
+/**
+ * The EVM account holding a Cosmos account's bank balances on minievm, as the ledger's Transfer logs name it: a
+ * 20-byte account itself; a 32-byte one (an ICA, a derived account) its shorthand, its last 20 bytes
+ * (x/evm/keeper/address.go `convertToEVMAddress`: its balance is the ERC20 balance of that address, and auth lists
+ * that shorthand as an account of its own once it has signed). null for anything else.
+ */
+export function evmAccountOf(addr: string, prefix = 'init'): string | null {
+  const hex = accountHex(addr, prefix);
+  if (hex?.length === 42) return hex;
+  if (hex?.length === 66) return `0x${hex.slice(26)}`;
+  return null;
 }
 
 /**
