@@ -125,25 +125,30 @@ export function ics20Denoms(
   };
 }
 
-function ibcHopFromSend(a: Record<string, string>, tx: ChainTx, r: Resolver): IbcHop | undefined {
-  const port = a.packet_src_port ?? '';
-  const channel = a.packet_src_channel ?? '';
-  const to = r.ibcCounterparty(tx.chainId, port, channel);
-  if (!to || !a.packet_sequence) return undefined;
-  let denom = '';
-  let amount = '';
-  let ics20 = false;
+/** What a send_packet's data says: the denom (or NFT class), the amount (or NFT count), the receiver. */
+function packetData(a: Record<string, string>): { denom: string; amount: string; receiver: string; ics20: boolean } {
   try {
     const data = JSON.parse(a.packet_data_hex ? hexToUtf8(a.packet_data_hex) : (a.packet_data ?? '{}')) as Record<
       string,
       unknown
     >;
-    ics20 = typeof data.denom === 'string' && data.denom !== '';
-    denom = String(data.denom ?? data.class_id ?? '');
-    amount = String(data.amount ?? (Array.isArray(data.token_ids) ? data.token_ids.length : ''));
+    return {
+      ics20: typeof data.denom === 'string' && data.denom !== '',
+      denom: String(data.denom ?? data.class_id ?? ''),
+      amount: String(data.amount ?? (Array.isArray(data.token_ids) ? data.token_ids.length : '')),
+      receiver: typeof data.receiver === 'string' ? data.receiver : '',
+    };
   } catch {
-    /* NFT / opaque data: amount and denom stay empty */
+    return { denom: '', amount: '', receiver: '', ics20: false }; // NFT / opaque data
   }
+}
+
+function ibcHopFromSend(a: Record<string, string>, tx: ChainTx, r: Resolver): IbcHop | undefined {
+  const port = a.packet_src_port ?? '';
+  const channel = a.packet_src_channel ?? '';
+  const to = r.ibcCounterparty(tx.chainId, port, channel);
+  if (!to || !a.packet_sequence) return undefined;
+  const { denom, amount, receiver, ics20 } = packetData(a);
   const hop: IbcHop = {
     kind: 'ibc',
     fromChainId: tx.chainId,
@@ -156,6 +161,7 @@ function ibcHopFromSend(a: Record<string, string>, tx: ChainTx, r: Resolver): Ib
     timeoutTimestamp: a.packet_timeout_timestamp ?? '0',
     denom,
     amount,
+    ...(receiver ? { receiver } : {}),
     state: 'TRANSFER_PENDING',
     sendTx: r.txRef(tx.chainId, tx.hash, tx.time),
   };
@@ -325,6 +331,26 @@ export function ibcAcknowledged(hop: IbcHop, tx: ChainTx, r: Resolver): IbcHop {
 
 /** timeout_packet on the source: never received in time, funds refunded. */
 export function ibcTimedOut(hop: IbcHop, tx: ChainTx, r: Resolver): IbcHop {
+  // Packet forwarding retries a forwarded packet that timed out (its `retries`; our own routes ask for 2): the
+  // timeout tx on the middle chain sends the same data again on the same channel, with a new sequence. The hop goes
+  // on as that packet; the transfer has not failed (the first hop's acknowledgement waits for the retry's outcome).
+  const retry = eventsOf(tx, 'send_packet').find((a) => {
+    if (a.packet_src_port !== hop.srcPort || a.packet_src_channel !== hop.srcChannel) return false;
+    if (!a.packet_sequence || a.packet_sequence === hop.sequence) return false;
+    const d = packetData(a);
+    return d.denom === hop.denom && d.amount === hop.amount && (hop.receiver ?? '') === d.receiver && d.denom !== '';
+  });
+  if (retry) {
+    const { timeoutTx: _t, error: _e, ...rest } = hop;
+    return {
+      ...rest,
+      sequence: retry.packet_sequence!,
+      timeoutTimestamp: retry.packet_timeout_timestamp ?? '0',
+      sendTx: r.txRef(tx.chainId, tx.hash, tx.time),
+      state: 'TRANSFER_PENDING',
+      retries: (hop.retries ?? 0) + 1,
+    };
+  }
   return {
     ...hop,
     state: 'TRANSFER_FAILURE',

@@ -66,6 +66,10 @@ export interface IbcHop {
   error?: PacketError;
   /** True once the forwarded (PFM) hops started in receiveTx were appended. */
   forwardsDerived?: boolean;
+  /** The packet data's receiver (absent in histories recorded before it was kept). */
+  receiver?: string;
+  /** Times packet forwarding sent this hop's packet again after a timeout (the hop follows the latest). */
+  retries?: number;
 }
 
 export interface OpDepositHop {

@@ -64,6 +64,38 @@ it('names the recorded send_packet as unfollowed when the registry does not know
   expect(none).toEqual([]);
 });
 
+it('a forwarded packet that timed out and was sent again by packet forwarding (same data, new sequence) goes on as the retry', () => {
+  const [hop] = deriveHops(send, resolver) as IbcHop[];
+  const sent = send.events.find((e) => e.type === 'send_packet')!;
+  const again = (seq: string, data?: (d: Record<string, unknown>) => Record<string, unknown>) => ({
+    type: 'send_packet',
+    attributes: sent.attributes.map((x) => {
+      if (x.key === 'packet_sequence') return { ...x, value: seq };
+      if (x.key === 'packet_data' && data) return { ...x, value: JSON.stringify(data(JSON.parse(x.value))) };
+      if (x.key === 'packet_data_hex' && data)
+        return {
+          ...x,
+          value: Buffer.from(JSON.stringify(data(JSON.parse(Buffer.from(x.value, 'hex').toString())))).toString('hex'),
+        };
+      return x;
+    }),
+  });
+  const timeout = {
+    type: 'timeout_packet',
+    attributes: sent.attributes.filter((x) => x.key.startsWith('packet_') && !x.key.startsWith('packet_data')),
+  };
+  const tx = (events: ChainTx['events']): ChainTx => ({ ...send, hash: 'T'.repeat(64), events });
+  // PFM's retry in the timeout tx: the same data on the same channel, a new sequence.
+  const retried = ibcTimedOut(hop!, tx([timeout, again('2899')]), resolver);
+  expect(retried).toMatchObject({ state: 'TRANSFER_PENDING', sequence: '2899', retries: 1 });
+  expect(retried.sendTx.txHash).toBe('T'.repeat(64));
+  expect(retried.timeoutTx).toBeUndefined();
+  // Another transfer's packet in the same relayer tx (other data) is no retry of this one: it timed out.
+  const other = ibcTimedOut(hop!, tx([timeout, again('2900', (d) => ({ ...d, amount: '1' }))]), resolver);
+  expect(other).toMatchObject({ state: 'TRANSFER_FAILURE', sequence: '2898', error: { type: 'PACKET_ERROR_TIMEOUT' } });
+  expect(ibcTimedOut(hop!, tx([timeout]), resolver).state).toBe('TRANSFER_FAILURE');
+});
+
 describe('IBC hop from the recorded matched pair (sequence 2898, channel-29 → moo-1 channel-0)', () => {
   const [hop] = deriveHops(send, resolver) as IbcHop[];
   it('derives one TRANSFER_PENDING hop with the join key from send_packet', () => {
