@@ -26,6 +26,8 @@ const EVM_LOOKUP_GROUP = 400;
 const COSMETIC_ATTEMPTS = 3;
 const COSMETIC_BASE_MS = 100;
 const CACHE_LIMIT = 100_000;
+/** 32-byte addresses asked of nft_objects in one query (each ~70 bytes of a server's URL). */
+const OBJECT_LOOKUP_CHUNK = 1_000;
 const MOVE_OBJECT_RE = /^0x[0-9a-f]{64}$/;
 /** wasmd's answer to a smart query the contract's message type does not have. */
 const UNKNOWN_VARIANT_RE = /unknown variant/i;
@@ -246,11 +248,12 @@ export function createEnricher(vm: Vm, store: Store, source: ChainSource, log: L
   async function lookupObjects(wanted: { object: string; height: number }[]) {
     const missing = [...new Map(wanted.filter((w) => !objects.has(w.object)).map((w) => [w.object, w])).values()];
     if (missing.length === 0) return;
-    const rows = await nftObjects(
-      store,
-      missing.map((m) => m.object),
-    );
-    for (const r of rows) remember(objects, r.object_addr, { collection: r.collection, token_id: r.token_id });
+    for (let i = 0; i < missing.length; i += OBJECT_LOOKUP_CHUNK)
+      for (const r of await nftObjects(
+        store,
+        missing.slice(i, i + OBJECT_LOOKUP_CHUNK).map((m) => m.object),
+      ))
+        remember(objects, r.object_addr, { collection: r.collection, token_id: r.token_id });
     const jobs = missing
       .filter((m) => !objects.has(m.object))
       .map((m) => async () => {
@@ -284,10 +287,13 @@ export function createEnricher(vm: Vm, store: Store, source: ChainSource, log: L
           if (o && !objects.has(o) && !notStoredNfts.has(o)) unknown.add(o);
         }
     if (unknown.size > 0) {
-      for (const r of await nftObjects(store, [...unknown])) {
-        remember(objects, r.object_addr, { collection: r.collection, token_id: r.token_id });
-        unknown.delete(r.object_addr);
-      }
+      // In bounded lists: a server takes query parameters in its URL.
+      const asked = [...unknown];
+      for (let i = 0; i < asked.length; i += OBJECT_LOOKUP_CHUNK)
+        for (const r of await nftObjects(store, asked.slice(i, i + OBJECT_LOOKUP_CHUNK))) {
+          remember(objects, r.object_addr, { collection: r.collection, token_id: r.token_id });
+          unknown.delete(r.object_addr);
+        }
       if (notStoredNfts.size + unknown.size > CACHE_LIMIT) notStoredNfts.clear();
       for (const o of unknown) notStoredNfts.add(o);
     }

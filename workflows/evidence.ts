@@ -259,7 +259,10 @@ export function deriveHops(tx: ChainTx, r: Resolver, unfollowed?: string[]): Hop
     if (ev.type === 'send_packet') {
       const h = ibcHopFromSend(a, tx, r);
       if (h) hops.push(h);
-      else unfollowed?.push(`send_packet on ${a.packet_src_port ?? '?'}/${a.packet_src_channel ?? '?'}`);
+      // A fungible (ICS-20) transfer this deployment cannot follow. Other packets (interchain accounts, queries,
+      // NFTs) are no transfer of the tx's: they stay ignored, as every unknown event is.
+      else if (packetData(a).ics20)
+        unfollowed?.push(`send_packet on ${a.packet_src_port ?? '?'}/${a.packet_src_channel ?? '?'}`);
     } else if (ev.type === 'initiate_token_deposit') {
       const to = r.l2ByBridgeId(a.bridge_id ?? '');
       if (!to || !a.l1_sequence) {

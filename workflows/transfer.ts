@@ -250,7 +250,9 @@ export async function trackTransfer(input: TrackInput): Promise<TrackOutcome> {
    */
   let recorded: { version: number; doc: StatusDocument | null } = {
     version: s.version,
-    doc: input.fromVersion && !input.carried ? null : statusDocument(s),
+    // Every record moves the version on, so it is still `fromVersion` (carried across continue-as-new) only while
+    // no run of this lineage has recorded anything.
+    doc: input.fromVersion !== undefined && s.version === input.fromVersion ? null : statusDocument(s),
   };
   const deliverAll = async (url: string) => {
     while (undelivered.length > 0) {

@@ -5,7 +5,7 @@ import { STATUS_CODES } from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import express, { type ErrorRequestHandler, type Express } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
 import { ApiError } from '../http/errors.js';
 
 const here = path.join(path.dirname(fileURLToPath(import.meta.url)), 'dashboard');
@@ -17,7 +17,7 @@ export function registerDashboard(app: Express, opts: { routerUrl?: string; vm?:
   app.get('/dashboard/config.json', (_req, res) => {
     res.json({ vm: opts.vm ?? null, richlist: opts.vm === 'evm', router: Boolean(opts.routerUrl) });
   });
-  app.use('/dashboard/vendor/uplot', express.static(uplotDir, { index: false, fallthrough: false }));
+  app.use('/dashboard/vendor/uplot', staticFiles(uplotDir, { index: false }));
   app.get('/dashboard/transfers', async (req, res) => {
     if (!opts.routerUrl) {
       res.status(404).json({ code: 404, message: 'no router is configured for this indexer' });
@@ -36,14 +36,20 @@ export function registerDashboard(app: Express, opts: { routerUrl?: string; vm?:
       res.status(502).json({ code: 502, message: `router unreachable: ${(e as Error).message}` });
     }
   });
-  app.use('/dashboard', express.static(here, { index: 'index.html', fallthrough: false }));
-  // The static server's errors name the file it looked for (a path on this host): answered without it.
-  const hideFiles: ErrorRequestHandler = (err: { status?: number }, req, _res, next) => {
-    const status = err?.status ?? 500;
-    if (status < 400 || status >= 500) return next(err);
-    next(
-      new ApiError(status, status === 404 ? `Cannot ${req.method} ${req.originalUrl}` : String(STATUS_CODES[status])),
-    );
-  };
-  app.use('/dashboard', hideFiles);
+  app.use('/dashboard', staticFiles(here, { index: 'index.html' }));
+}
+
+/**
+ * express.static over `dir`, its client errors answered without what they say: they name the file it looked for, a
+ * path on this host. Only its own errors: the ones of earlier middleware (a missing Host, a bad body) pass as they are.
+ */
+function staticFiles(dir: string, o: { index: string | false }): RequestHandler {
+  const serve = express.static(dir, { index: o.index, fallthrough: false });
+  return (req, res, next) =>
+    serve(req, res, (err?: { status?: number }) => {
+      const status = err?.status ?? 500;
+      if (!err || status < 400 || status >= 500) return next(err);
+      const message = status === 404 ? `Cannot ${req.method} ${req.originalUrl}` : String(STATUS_CODES[status]);
+      next(new ApiError(status, message));
+    });
 }

@@ -54,16 +54,23 @@ const COLUMNS = 'collection, name, origin_name, creator, height, time, length, t
  * for the page's rows only, by the txs table's key.
  */
 async function withDeployers(store: Store, rows: (CollectionRow & { deploy_seq: string })[]): Promise<CollectionRow[]> {
-  const seqs = [...new Set(rows.map((r) => r.deploy_seq).filter((q) => q !== '0'))];
-  const signers = new Map<string, string>();
+  // A deployment's signer never changes: kept per store, so the list the API reloads at every tip asks only for the
+  // collections deployed since.
+  let signers = deployers.get(store);
+  if (!signers || signers.size > MAX_DEPLOYERS) deployers.set(store, (signers = new Map()));
+  const seqs = [...new Set(rows.map((r) => r.deploy_seq).filter((q) => q !== '0' && !signers!.has(q)))];
   if (seqs.length > 0)
     for (const t of await store.rows<{ s: string; signer: string }>(
       'SELECT toString(sequence) AS s, signer FROM txs WHERE sequence IN {seqs:Array(UInt64)}',
       { seqs: seqs.map(BigInt) },
     ))
-      if (t.signer !== '') signers.set(t.s, t.signer);
-  return rows.map(({ deploy_seq, ...r }) => ({ ...r, creator: signers.get(deploy_seq) ?? r.creator }));
+      signers.set(t.s, t.signer);
+  return rows.map(({ deploy_seq, ...r }) => ({ ...r, creator: signers!.get(deploy_seq) || r.creator }));
 }
+
+/** Deployment signers by their tx's sequence, per store (at most MAX_DEPLOYERS, then read again). */
+const deployers = new WeakMap<Store, Map<string, string>>();
+const MAX_DEPLOYERS = 100_000;
 
 export interface CollectionPage {
   rows: CollectionRow[];

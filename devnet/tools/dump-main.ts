@@ -8,7 +8,7 @@ import { dumpTables } from '../../test/support/sample.js';
 const dir = process.argv[2];
 if (!dir) throw new Error('usage: dump-main.ts <DATA_DIR>');
 const store = createStore({ dataDir: path.join(dir, 'clickhouse') });
-const dump = await dumpTables(store, [...HEIGHT_TABLES, 'ingest_checkpoints']);
+const dump = await dumpTables(store, [...HEIGHT_TABLES, 'balance_seeds', 'ingest_checkpoints']);
 // Checkpoint rows carry wall-clock write times; only their heights matter.
 const cps = JSON.parse(dump.ingest_checkpoints!) as { height: string }[];
 dump.ingest_checkpoints = JSON.stringify(Math.max(0, ...cps.map((c) => Number(c.height))));

@@ -62,6 +62,27 @@ it('names the recorded send_packet as unfollowed when the registry does not know
   const none: string[] = [];
   expect(deriveHops(send, resolver, none)).toHaveLength(1);
   expect(none).toEqual([]);
+  // A packet that is no fungible transfer (an interchain account's, here) is no transfer of the tx's to follow.
+  const ica: ChainTx = {
+    ...send,
+    events: send.events.map((e) =>
+      e.type !== 'send_packet'
+        ? e
+        : {
+            ...e,
+            attributes: e.attributes
+              .filter((x) => x.key !== 'packet_data_hex')
+              .map((x) =>
+                x.key === 'packet_data'
+                  ? { ...x, value: JSON.stringify({ type: 'TYPE_EXECUTE_TX', data: 'CgA=' }) }
+                  : x,
+              ),
+          },
+    ),
+  };
+  const icaMisses: string[] = [];
+  expect(deriveHops(ica, unknown, icaMisses)).toEqual([]);
+  expect(icaMisses).toEqual([]);
 });
 
 it('a forwarded packet that timed out and was sent again by packet forwarding (same data, new sequence) goes on as the retry', () => {

@@ -100,6 +100,14 @@ describe('empty store', () => {
       message: 'Cannot GET /dashboard/vendor/uplot/nope.js',
     });
     expect((await get('/dashboard/config.json')).status).toBe(200);
+    // Only the static server's errors are rewritten: an earlier middleware's under the same path keep their words.
+    const badBody = await fetch(`${api.base}/dashboard/index.html`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json;' },
+      body: '{}',
+    });
+    expect(badBody.status).toBe(415);
+    expect(((await badBody.json()) as { message: string }).message).toContain('is not a valid media type');
   });
   it('a block written without its checkpoint stays invisible until the checkpoint lands', async () => {
     // The recorded tx (cosmos/evm/bank-evm.json) as the ingest would store it at height 1.
