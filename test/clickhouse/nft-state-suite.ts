@@ -24,9 +24,13 @@ const TOKENS_FROM_STATE = `
 SELECT collection, token_id, max(owner_v).3 AS owner, max(uri_v).3 AS uri, max(object_v).3 AS object_addr,
        max(last_height) AS height, max(time_v).3 AS time
 FROM nft_token_state GROUP BY collection, token_id HAVING max(burned_v).3 = 0 ORDER BY collection, token_id`;
-/** Collections folded from their events, contracts and NFT events (the former per-request fold). */
+/**
+ * Collections folded from their events, contracts and NFT events (the former per-request fold); an EVM collection
+ * whose deployment is indexed was created by that tx's signer.
+ */
 const COLLECTIONS_FROM_FACTS = `
-SELECT s.collection AS collection, s.name AS name, s.origin_name AS origin_name, s.creator AS creator,
+SELECT s.collection AS collection, s.name AS name, s.origin_name AS origin_name,
+       if(c.c_height > 0 AND ifNull(t.signer, '') != '', t.signer, s.creator) AS creator,
        toString(if(c.c_height > 0, c.c_height, s.s_height)) AS height,
        if(c.c_height > 0, c.c_time, s.s_time) AS time, toString(greatest(ifNull(n.n, 0), 0)) AS length
 FROM (
@@ -35,8 +39,10 @@ FROM (
          argMinIf(creator, sequence, creator != '') AS creator,
          argMin(height, sequence) AS s_height, argMin(time, sequence) AS s_time
   FROM nft_collection_events GROUP BY collection) AS s
-LEFT JOIN (SELECT address, min(height) AS c_height, argMin(time, sequence) AS c_time FROM evm_contracts GROUP BY address) AS c
+LEFT JOIN (SELECT address, min(height) AS c_height, argMin(time, sequence) AS c_time, min(sequence) AS c_seq
+           FROM evm_contracts GROUP BY address) AS c
   ON c.address = s.collection
+LEFT JOIN (SELECT sequence, signer FROM txs) AS t ON t.sequence = c.c_seq
 LEFT JOIN (SELECT collection, toInt64(countIf(kind = 'mint')) - toInt64(countIf(kind = 'burn')) AS n FROM nft_events GROUP BY collection) AS n
   ON n.collection = s.collection
 ORDER BY toUInt64(height), collection
