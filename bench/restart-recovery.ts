@@ -11,7 +11,7 @@
 // Internal: --measure DIR times one start (migrations, then the recovery) on DIR with this script's own code and
 //   prints a JSON line; --build DIR builds the chain into DIR with this script's own code.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

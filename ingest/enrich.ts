@@ -4,7 +4,7 @@
 //   ERC721 calls go in EVM batches (a batch's mints in a few POSTs, not one request each);
 // - Move object → NFT and the previous owner of CW721/Move transfers and burns: these decide which rows exist,
 //   so they are retried like block fetches and only definite answers are cached.
-import { fromBech32, fromHex, toBase64, toBech32, toHex } from '@cosmjs/encoding';
+import { fromHex, toBase64, toBech32 } from '@cosmjs/encoding';
 import { Interface } from 'ethers';
 import type { Store } from '../clickhouse/client.js';
 import { collectionsNamed, lastNftOwners, nftObjects, storedCollections } from '../clickhouse/queries/nft-lookups.js';
@@ -13,7 +13,7 @@ import type { BlockFacts } from './decode/block.js';
 import { type CollectionFact, foldMoveMintTransfers, moveObject, type NftEventFact, type Vm } from './decode/nft.js';
 import type { ChainSource, EthCall, EthCallOutcome } from './source.js';
 import { TransientSourceError, withRetry } from '../chain/retry.js';
-import { normalizeAccount } from '../chain/address.js';
+import { accountHex, normalizeAccount } from '../chain/address.js';
 
 const erc721 = new Interface([
   'function name() view returns (string)',
@@ -26,7 +26,7 @@ const EVM_LOOKUP_GROUP = 400;
 const COSMETIC_ATTEMPTS = 3;
 const COSMETIC_BASE_MS = 100;
 const CACHE_LIMIT = 100_000;
-/** 32-byte addresses asked of nft_objects in one query (each ~70 bytes of a server's URL). */
+/** Object addresses asked of nft_objects in one query (each ~70 bytes of a server's URL). */
 const OBJECT_LOOKUP_CHUNK = 1_000;
 const MOVE_OBJECT_RE = /^0x[0-9a-f]{64}$/;
 /** wasmd's answer to a smart query the contract's message type does not have. */
@@ -244,16 +244,25 @@ export function createEnricher(vm: Vm, store: Store, source: ChainSource, log: L
     }
   }
 
+  /**
+   * Remember the objects of `addrs` that nft_objects holds as NFTs (asked in bounded lists: a server takes query
+   * parameters in its URL); returns those it does not hold.
+   */
+  async function storedObjects(addrs: readonly string[]): Promise<Set<string>> {
+    const absent = new Set(addrs);
+    for (let i = 0; i < addrs.length; i += OBJECT_LOOKUP_CHUNK)
+      for (const r of await nftObjects(store, addrs.slice(i, i + OBJECT_LOOKUP_CHUNK))) {
+        remember(objects, r.object_addr, { collection: r.collection, token_id: r.token_id });
+        absent.delete(r.object_addr);
+      }
+    return absent;
+  }
+
   /** Move object → NFT: our own mints first, then the chain's `0x1::nft::Nft` resource (NFTs minted before the indexed range). */
   async function lookupObjects(wanted: { object: string; height: number }[]) {
     const missing = [...new Map(wanted.filter((w) => !objects.has(w.object)).map((w) => [w.object, w])).values()];
     if (missing.length === 0) return;
-    for (let i = 0; i < missing.length; i += OBJECT_LOOKUP_CHUNK)
-      for (const r of await nftObjects(
-        store,
-        missing.slice(i, i + OBJECT_LOOKUP_CHUNK).map((m) => m.object),
-      ))
-        remember(objects, r.object_addr, { collection: r.collection, token_id: r.token_id });
+    await storedObjects(missing.map((m) => m.object));
     const jobs = missing
       .filter((m) => !objects.has(m.object))
       .map((m) => async () => {
@@ -271,38 +280,22 @@ export function createEnricher(vm: Vm, store: Store, source: ChainSource, log: L
    * that table's key); addresses found to be no stored NFT are remembered, so a fungible store is asked once.
    */
   async function touchedNfts(blocks: BlockFacts[]): Promise<void> {
-    const objectOf = (account: string): string | undefined => {
-      try {
-        const bytes = fromBech32(account).data;
-        return bytes.length === 32 ? `0x${toHex(bytes)}` : undefined;
-      } catch {
-        return undefined;
-      }
-    };
+    // Each tx's 32-byte accounts as object addresses (0x + 64 hex, as nft_objects keys them), read once.
+    const txObjects = blocks.map((b) =>
+      b.txs.map((t) => t.accounts.map((a) => accountHex(a, prefix)).filter((o): o is string => o?.length === 66)),
+    );
     const unknown = new Set<string>();
-    for (const b of blocks)
-      for (const t of b.txs)
-        for (const a of t.accounts) {
-          const o = objectOf(a);
-          if (o && !objects.has(o) && !notStoredNfts.has(o)) unknown.add(o);
-        }
+    for (const o of txObjects.flat(2)) if (!objects.has(o) && !notStoredNfts.has(o)) unknown.add(o);
     if (unknown.size > 0) {
-      // In bounded lists: a server takes query parameters in its URL.
-      const asked = [...unknown];
-      for (let i = 0; i < asked.length; i += OBJECT_LOOKUP_CHUNK)
-        for (const r of await nftObjects(store, asked.slice(i, i + OBJECT_LOOKUP_CHUNK))) {
-          remember(objects, r.object_addr, { collection: r.collection, token_id: r.token_id });
-          unknown.delete(r.object_addr);
-        }
-      if (notStoredNfts.size + unknown.size > CACHE_LIMIT) notStoredNfts.clear();
-      for (const o of unknown) notStoredNfts.add(o);
+      const absent = await storedObjects([...unknown]);
+      if (notStoredNfts.size + absent.size > CACHE_LIMIT) notStoredNfts.clear();
+      for (const o of absent) notStoredNfts.add(o);
     }
-    for (const b of blocks)
-      for (const t of b.txs) {
+    for (const [i, b] of blocks.entries())
+      for (const [j, t] of b.txs.entries()) {
         const evented = new Set(t.nft.events.map((e) => `${e.collection}|${e.token_id}`));
-        for (const a of t.accounts) {
-          const o = objectOf(a);
-          const nft = o === undefined ? undefined : objects.get(o);
+        for (const o of txObjects[i]![j]!) {
+          const nft = objects.get(o);
           if (!nft || evented.has(`${nft.collection}|${nft.token_id}`)) continue;
           evented.add(`${nft.collection}|${nft.token_id}`);
           (t.nft.touches ??= []).push({ collection: nft.collection, token_id: nft.token_id });

@@ -8,7 +8,7 @@ import { registry } from '../../platform/metrics.js';
 import { installJsonClientErrors } from './client-errors.js';
 import { ApiError, badRequest } from './errors.js';
 import { type CorsSettings, corsMiddleware } from './cors.js';
-import { edgeAnswerCounter, edgeHandler, edgeLanesOf, requestAccounting } from './edge.js';
+import { carriesBody, edgeAnswerCounter, edgeHandler, edgeLanesOf, requestAccounting } from './edge.js';
 import { installWireFront } from './edge-wire.js';
 
 export interface ServiceAppOptions {
@@ -69,9 +69,8 @@ function depthOf(value: unknown): number {
  * nests at most MAX_BODY_DEPTH levels, so no handler recurses into an unbounded one.
  */
 const jsonBodyRead: RequestHandler = (req, _res, next) => {
-  const hasBody = req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0';
   const read = (req as { _body?: boolean })._body === true;
-  if (hasBody && !read && req.method !== 'GET' && /json/i.test(req.headers['content-type'] ?? ''))
+  if (carriesBody(req) && !read && req.method !== 'GET' && /json/i.test(req.headers['content-type'] ?? ''))
     return next(
       new ApiError(
         415,

@@ -9,7 +9,7 @@
 // handed on. test/api/http/edge.test.ts sends the same requests through both and compares them. The same lanes also
 // answer on the wire, before node's HTTP parser, for plain keep-alive GETs (api/http/edge-wire.ts).
 import type { Express, RequestHandler, Response } from 'express';
-import type { RequestListener } from 'node:http';
+import type { IncomingMessage, RequestListener } from 'node:http';
 import { normaliseTxHash } from '../../chain/hash.js';
 import { type CorsSettings, corsHeadersFor } from './cors.js';
 import { metrics } from '../../platform/metrics.js';
@@ -180,16 +180,19 @@ export function edgeAnswerCounter(service: string): EdgeAnswerCount {
 }
 
 /** The server's request handler: the app's lanes first, then express. */
+/** Whether a request announces a body (chunked, or a length other than 0). */
+export const carriesBody = (req: IncomingMessage): boolean =>
+  req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0';
+
 export function edgeHandler(app: Express): RequestListener {
   const lane = edgeLanesOf(app);
   if (!lane) return app;
   const counted = edgeAnswerCounter(app.get('service') as string);
   return (req, res) => {
     const start = process.hrtime.bigint();
-    // A GET with a body is express's to read (its JSON parser refuses a broken one): no lane answers it.
-    const body = req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0';
-    // Nor one without a Host header: express refuses it (api/http/app.ts requireHost).
-    const plain = req.method === 'GET' && !body && req.url !== undefined && req.headers.host !== undefined;
+    // A GET with a body is express's to read (its JSON parser refuses a broken one): no lane answers it. Nor one
+    // without a Host header: express refuses it (api/http/app.ts requireHost).
+    const plain = req.method === 'GET' && !carriesBody(req) && req.url !== undefined && req.headers.host !== undefined;
     const a = plain ? lane(req.url!, req.headers.origin) : null;
     if (a === null) {
       app(req, res);
